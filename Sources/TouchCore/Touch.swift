@@ -1,0 +1,40 @@
+/// Where a touch is in its life, as UIKit names it.
+public enum TouchPhase: String, Sendable {
+    case began, moved, stationary, ended, cancelled
+
+    /// True while the finger is down.
+    public var isDown: Bool { self == .began || self == .moved || self == .stationary }
+}
+
+/// One finger on the panel, as seen in one frame.
+public struct Touch: Equatable, Sendable {
+    /// Unique per decoder for the life of the touch.
+    public var id: Int
+    public var phase: TouchPhase
+    /// Normalized 0…1, x to the right, y downwards.
+    public var location: Point
+    /// Where the touch was in the previous frame (equal to `location` when it began).
+    public var previousLocation: Point
+    public var timestamp: Timestamp
+    public var beganAt: Timestamp
+
+    public init(id: Int, phase: TouchPhase, location: Point, previousLocation: Point, timestamp: Timestamp, beganAt: Timestamp) {
+        self.id = id
+        self.phase = phase
+        self.location = location
+        self.previousLocation = previousLocation
+        self.timestamp = timestamp
+        self.beganAt = beganAt
+    }
+}
+
+/// All touches of one SYN_REPORT: those down and those that ended or were cancelled in it.
+public struct TouchFrame: Sendable {
+    public var time: Timestamp
+    public var touches: [Touch]
+
+    public init(time: Timestamp, touches: [Touch]) {
+        self.time = time
+        self.touches = touches
+    }
+}
