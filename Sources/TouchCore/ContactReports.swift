@@ -57,10 +57,7 @@ extension TouchDecoder {
         contactReports.commitPending()
         matchContacts(contactReports.contacts)
         if contactReports.endFrame() {
-            for s in slots.indices {
-                slots[s].contact = false
-                slots[s].ignoredUntilLift = false
-            }
+            for s in slots.indices { slots[s].contact = false }
         }
     }
 
@@ -76,11 +73,11 @@ extension TouchDecoder {
         }
         // Anonymous contacts: the closest pair first, repeatedly.
         while true {
-            var best: (contact: Int, slot: Int, distance: Int64)?
+            var best: (contact: Int, slot: Int, distance: Double)?
             for c in contacts.indices where !contactReports.contactMatched[c] && contacts[c].trackingID == nil {
                 for s in slots.indices where slots[s].contact && !contactReports.slotMatched[s] {
-                    let dx = Int64(contacts[c].x ?? slots[s].x) - Int64(slots[s].x)
-                    let dy = Int64(contacts[c].y ?? slots[s].y) - Int64(slots[s].y)
+                    let dx = Double(contacts[c].x ?? slots[s].x) - Double(slots[s].x)
+                    let dy = Double(contacts[c].y ?? slots[s].y) - Double(slots[s].y)
                     let d = dx * dx + dy * dy
                     if best.map({ d < $0.distance }) ?? true { best = (c, s, d) }
                 }
@@ -100,6 +97,7 @@ extension TouchDecoder {
         contactReports.contactMatched[index] = true
         contactReports.slotMatched[s] = true
         slots[s].contact = true
+        slots[s].ignoredUntilLift = false  // protocol A ignores contacts in ContactReports
         slots[s].x = contact.x ?? slots[s].x
         slots[s].y = contact.y ?? slots[s].y
         slots[s].trackingID = contact.trackingID ?? -1

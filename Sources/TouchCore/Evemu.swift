@@ -56,27 +56,27 @@ private struct LineParser {
         }
         switch tag {
         case "E":
-            guard fields.count == 4, let time = fields.time(0), let type = fields.hex(1), let code = fields.hex(2),
-                  let value = fields.decimal(3) else {
+            guard fields.count == 4, let time = fields.time(0), let type = fields.hex(1).flatMap(UInt16.init(exactly:)),
+                  let code = fields.hex(2).flatMap(UInt16.init(exactly:)), let value = fields.decimal(3).flatMap(Int32.init(exactly:)) else {
                 throw fail("expected 'E: SECONDS.MICROSECONDS TYPE CODE VALUE' (hex type and code), found '\(fields.text)'")
             }
             let t0 = firstEventTime ?? time
             firstEventTime = t0
-            events.append(InputEvent(time: Timestamp(microseconds: time - t0), type: UInt16(type), code: UInt16(code), value: Int32(value)))
+            events.append(InputEvent(time: Timestamp(microseconds: time - t0), type: type, code: code, value: value))
             lastEventLine = number
         case "N":
             name = fields.text
         case "I":
-            guard fields.count == 4, let values = fields.allHex() else {
+            guard fields.count == 4, let values = fields.allHex(), values.allSatisfy({ UInt16(exactly: $0) != nil }) else {
                 throw fail("expected 'I: BUS VENDOR PRODUCT VERSION' in hex, found '\(fields.text)'")
             }
             ids = values.map { UInt16($0) }
         case "A":
-            guard fields.count == 5 || fields.count == 6, let code = fields.hex(0),
+            guard fields.count == 5 || fields.count == 6, let code = fields.hex(0).flatMap(UInt16.init(exactly:)),
                   let numbers = fields.allDecimal(from: 1) else {
                 throw fail("expected 'A: CODE MIN MAX FUZZ FLAT [RESOLUTION]' (hex code, decimal values), found '\(fields.text)'")
             }
-            axes.append(AbsoluteAxis(code: UInt16(code), minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
+            axes.append(AbsoluteAxis(code: code, minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
                                      flat: numbers[3], resolution: numbers.count > 4 ? numbers[4] : 0))
         case "P", "B", "L", "S":
             // Property and event-type bitmasks, LED and switch states: the axes say all we use.

@@ -1,0 +1,22 @@
+# gestured: the two commands of the README are `make run` and `make test`.
+SWIFT ?= swift
+BIN = .build/release/gestured
+
+.PHONY: deps build run test check-data
+
+deps:
+	scripts/install-deps
+
+build: deps
+	$(SWIFT) build -c release
+
+# The main job: for now a replay of the bundled recording (the daemon replaces it).
+run: build
+	$(BIN) replay --touches examples/two-fingers.evemu
+
+test: deps
+	$(SWIFT) test
+
+# Acceptance checks over the real recordings beside the project (../shared/data).
+check-data: build
+	scripts/check-recordings ../shared/data $(BIN)

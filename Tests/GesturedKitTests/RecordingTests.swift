@@ -1,0 +1,91 @@
+import Foundation
+import GesturedKit
+import Testing
+import TouchCore
+
+/// A temporary directory of files, removed when the test ends.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = path + "/" + name
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+let description = "N: Test Panel\nA: 35 0 1000 0 0 0\nA: 36 0 1000 0 0 0\nA: 2f 0 9 0 0 0\n"
+let tap = "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.080000 0003 0039 -1\nE: 0.080000 0000 0000 0\n"
+
+@Suite struct RecordingTests {
+    @Test func eventsPairWithTheDescriptionOfTheirDeviceName() throws {
+        let dir = try TemporaryDirectory()
+        let desc = try dir.write("Wacom Co.,Ltd. Pen.desc", description)
+        let events = try dir.write("Wacom Co.,Ltd. Pen.2-finger-tap.events", tap)
+        #expect(Recording.pairedDescriptionPath(for: events) == desc)
+        let recording = try Recording.load(events)
+        #expect(recording.description.name == "Test Panel")
+        #expect(recording.events.count == 4)
+    }
+
+    @Test func anExplicitDescriptionWins() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("Panel.desc", "N: Beside\nA: 00 0 10 0 0 0\nA: 01 0 10 0 0 0\n")
+        let other = try dir.write("other.desc", description)
+        let events = try dir.write("Panel.tap.events", tap)
+        #expect(try Recording.load(events, device: other).description.name == "Test Panel")
+    }
+
+    @Test func eventsWithoutAnyDescriptionSayWhatToDo() throws {
+        let dir = try TemporaryDirectory()
+        let events = try dir.write("lonely.events", tap)
+        #expect { try Recording.load(events) } throws: { error in
+            let e = error as! FileError
+            return e.path == events && e.line == nil && e.description.contains("--device FILE.desc")
+        }
+    }
+
+    @Test func garbledFilesGiveFileLineAndMessage() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("cut.evemu", description + "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.0800")
+        #expect { try Recording.load(file) } throws: { error in
+            (error as! FileError).description.hasPrefix("\(file):7: error: expected 'E: ")
+        }
+        let missing = dir.path + "/missing.evemu"
+        #expect { try Recording.load(missing) } throws: { error in
+            (error as! FileError).description == "\(missing): error: cannot read: No such file or directory"
+        }
+    }
+
+    @Test func replayFailsOnARecordingThatEndsWithAFingerDown() throws {
+        let dir = try TemporaryDirectory()
+        let whole = try dir.write("whole.evemu", description + tap)
+        let cut = try dir.write("cut.evemu", description + "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\n")
+        let headerOnly = try dir.write("header.evemu", description)
+        let replayer = Replayer(output: OutputBuffer(fd: .init(rawValue: try #require(FileHandle(forWritingAtPath: "/dev/null")).fileDescriptor)))
+        #expect(replayer.replay(whole))
+        #expect(!replayer.replay(cut))
+        #expect(!replayer.replay(headerOnly))
+    }
+}
+
+@Suite struct JSONLineTests {
+    @Test func escapesAndFixedPointNumbers() {
+        var json = JSONLine()
+        json.add("file", "a \"b\"\\c\n\u{1}")
+        json.add("time", 1.5)
+        json.add("x", -0.0000004)
+        json.add("touch", 3)
+        #expect(json.line == #"{"file":"a \"b\"\\c\n\u0001","time":1.500000,"x":0.000000,"touch":3}"#)
+        #expect(fixed(-2.25, decimals: 1) == "-2.3")
+        #expect(fixed(0.1234567, decimals: 4) == "0.1235")
+    }
+}
