@@ -10,6 +10,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // System libraries, found with pkg-config; the providers name the Debian packages.
@@ -19,12 +20,13 @@ let package = Package(
 
         // The pure core: no I/O, no C imports. Time is passed in.
         .target(name: "TouchCore"),
+        .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
 
         // Everything that touches the operating system: files, devices, processes.
         .target(
             name: "GesturedKit",
             dependencies: [
-                "TouchCore", "CEvdev", "CUdev", "CSystemd",
+                "TouchCore", "Gestures", "CEvdev", "CUdev", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -37,6 +39,7 @@ let package = Package(
         ),
 
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "GesturedKitTests", dependencies: ["GesturedKit", "TouchCore"]),
     ],
     swiftLanguageModes: [.v6]

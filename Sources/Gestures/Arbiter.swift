@@ -1,0 +1,169 @@
+import TouchCore
+
+/// Runs a device's recognizers on its touch frames and decides between them, as UIKit
+/// does: by default one gesture wins a touch sequence (when one is recognized or begins,
+/// the others still possible fail); `requires_failure_of` holds a gesture until the named
+/// ones fail; `simultaneous_with` lets two run together. Gestures that decide in the same
+/// step are taken by match quality, then in configuration order.
+///
+/// Time only comes in: with frames, and through `advance(to:)` when `nextDeadline` passes.
+public final class Arbiter {
+    public let recognizers: [GestureRecognizer]
+    /// For each recognizer, the recognizers that must fail first.
+    private let dependencies: [[Int]]
+    private let simultaneous: [[Bool]]
+    private let output = RecognizerOutput()
+    private var candidates: [Int] = []
+    /// Whether the last frame left any finger on the panel.
+    private var fingersDown = false
+
+    /// The gesture events of the last `process` or `advance` call.
+    public var events: [GestureEvent] { output.events }
+    /// Every state change with its reason, when `explaining`; cleared by the caller.
+    public var transitions: [Transition] {
+        get { output.transitions }
+        set { output.transitions = newValue }
+    }
+    public var explaining: Bool {
+        get { output.explaining }
+        set { output.explaining = newValue }
+    }
+
+    public init(gestures specs: [GestureSpec], geometry: DeviceGeometry) {
+        let output = self.output
+        recognizers = specs.map { makeRecognizer($0, geometry: geometry, output: output) }
+        let index = Dictionary(specs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func together(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
+            a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
+        }
+        simultaneous = specs.map { a in specs.map { b in together(a, b) } }
+        dependencies = specs.map { spec in
+            var names = spec.requiresFailureOf
+            // A tap waits for the taps with more taps on the same fingers and region,
+            // so a double tap is never also two single taps.
+            if spec.type == .tap {
+                names += specs.filter {
+                    $0.type == .tap && $0.taps > spec.taps && $0.fingers == spec.fingers && $0.region == spec.region && !together(spec, $0)
+                }.map(\.name)
+            }
+            return names.compactMap { index[$0] }
+        }
+        candidates.reserveCapacity(specs.count)
+    }
+
+    /// The earliest time `advance(to:)` must be called if no frame comes before it.
+    public var nextDeadline: Timestamp? { earliestDeadline()?.deadline }
+
+    /// Runs the deadlines due by the frame's time, then the frame.
+    public func process(_ frame: TouchFrame) {
+        output.events.removeAll(keepingCapacity: true)
+        runDeadlines(upTo: frame.time)
+        output.now = frame.time
+        for r in recognizers { _ = r.deliver(frame) }
+        arbitrate()
+        fingersDown = frame.touches.contains { $0.phase.isDown }
+        if !fingersDown { endSequence() }
+    }
+
+    /// Runs the deadlines due by `time`: call it when `nextDeadline` has passed.
+    public func advance(to time: Timestamp) {
+        output.events.removeAll(keepingCapacity: true)
+        runDeadlines(upTo: time)
+    }
+
+    private func runDeadlines(upTo time: Timestamp) {
+        while let next = earliestDeadline(), let due = next.deadline, due <= time {
+            output.now = due
+            next.deadline = nil
+            next.deadlineReached()
+            arbitrate()
+            if !fingersDown { endSequence() }
+        }
+    }
+
+    private func earliestDeadline() -> GestureRecognizer? {
+        var earliest: GestureRecognizer?
+        for r in recognizers {
+            if let d = r.deadline, d < earliest?.deadline ?? Timestamp(microseconds: .max) { earliest = r }
+        }
+        return earliest
+    }
+
+    /// Grants requests in order of quality, then configuration order, until nothing changes.
+    private func arbitrate() {
+        var changed = true
+        while changed {
+            changed = false
+            candidates.removeAll(keepingCapacity: true)
+            for i in recognizers.indices where recognizers[i].request != nil { candidates.append(i) }
+            candidates.sort { a, b in
+                let qa = recognizers[a].request!.quality, qb = recognizers[b].request!.quality
+                return qa != qb ? qa > qb : a < b
+            }
+            for c in candidates where recognizers[c].request != nil && recognizers[c].state == .possible {
+                if decideDependencies(of: c) {
+                    grant(c)
+                    changed = true
+                } else if recognizers[c].state == .failed {
+                    changed = true
+                }
+            }
+        }
+    }
+
+    /// True when every gesture `c` waits for has failed; fails `c` when one of them won.
+    private func decideDependencies(of c: Int) -> Bool {
+        let waiting = recognizers[c]
+        for d in dependencies[c] {
+            let other = recognizers[d]
+            switch other.state {
+            case .failed, .cancelled:
+                continue
+            case .ended, .began, .changed:
+                waiting.fail("\(other.name) was recognized, and \(waiting.name) requires it to fail")
+                return false
+            case .possible:
+                if other.isIdle { continue }
+                if !waiting.announcedWaiting {
+                    waiting.announcedWaiting = true
+                    waiting.explain("waiting for \(other.name) to fail")
+                }
+                return false
+            }
+        }
+        return true
+    }
+
+    private func grant(_ c: Int) {
+        let winner = recognizers[c]
+        winner.grant()
+        for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c][i] {
+            other.fail("\(winner.name) was recognized first")
+        }
+    }
+
+    /// All fingers are up: recognizers that are done start over; one still possible with
+    /// touches and nothing pending had no rule for this case, and fails.
+    private func endSequence() {
+        for r in recognizers {
+            if r.state == .possible, !r.touches.isEmpty, r.deadline == nil, r.request == nil {
+                r.fail("the fingers lifted before it could decide")
+            }
+            if r.state.isTerminal { r.reset() }
+        }
+    }
+}
+
+func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput) -> GestureRecognizer {
+    switch spec.type {
+    case .tap: TapRecognizer(spec: spec, geometry: geometry, output: output)
+    case .longPress: LongPressRecognizer(spec: spec, geometry: geometry, output: output)
+    case .swipe: SwipeRecognizer(spec: spec, geometry: geometry, output: output)
+    case .pan: PanRecognizer(spec: spec, geometry: geometry, output: output)
+    case .pinch: PinchRecognizer(spec: spec, geometry: geometry, output: output)
+    case .rotate: RotateRecognizer(spec: spec, geometry: geometry, output: output)
+    case .edgeSwipe: EdgeSwipeRecognizer(spec: spec, geometry: geometry, output: output)
+    case .checkmark: CheckmarkRecognizer(spec: spec, geometry: geometry, output: output)
+    case .chevron: ChevronRecognizer(spec: spec, geometry: geometry, output: output)
+    }
+}

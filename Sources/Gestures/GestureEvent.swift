@@ -1,0 +1,59 @@
+import TouchCore
+
+/// A recognizer's state, as in UIKit. Discrete gestures go possible → ended (recognized)
+/// or failed; continuous ones possible → began → changed… → ended or cancelled.
+public enum RecognizerState: String, Sendable {
+    case possible, began, changed, ended, cancelled, failed
+
+    public var isTerminal: Bool { self == .ended || self == .cancelled || self == .failed }
+    /// Began or changed: a continuous gesture under way.
+    public var isActive: Bool { self == .began || self == .changed }
+}
+
+/// What a gesture event reports: `recognized` for discrete gestures, the others for
+/// continuous ones.
+public enum GesturePhase: String, Sendable {
+    case recognized, began, changed, ended, cancelled
+}
+
+/// A recognized gesture or a step of a continuous one: what bindings act on.
+public struct GestureEvent: Sendable {
+    /// The configured gesture's name.
+    public var name: String
+    public var type: GestureType
+    public var phase: GesturePhase
+    public var time: Timestamp
+    public var fingers: Int
+    /// The touches' centroid, normalized.
+    public var location: Point
+    public var direction: Direction?
+    /// pinch: current spread over the spread when it began.
+    public var scale: Double?
+    /// rotate: radians since it began, clockwise positive (y points down).
+    public var rotation: Double?
+    /// swipe, pan: mm/s; pinch: scale/s; rotate: rad/s.
+    public var velocity: Double?
+
+    public init(name: String, type: GestureType, phase: GesturePhase, time: Timestamp, fingers: Int, location: Point,
+                direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
+        self.name = name
+        self.type = type
+        self.phase = phase
+        self.time = time
+        self.fingers = fingers
+        self.location = location
+        self.direction = direction
+        self.scale = scale
+        self.rotation = rotation
+        self.velocity = velocity
+    }
+}
+
+/// One state change of one recognizer, with why: the answer to "why didn't it fire?".
+public struct Transition: Sendable {
+    public var time: Timestamp
+    public var gesture: String
+    public var from: RecognizerState
+    public var to: RecognizerState
+    public var reason: String
+}

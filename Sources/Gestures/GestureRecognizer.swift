@@ -1,0 +1,225 @@
+import TouchCore
+
+/// A touch a recognizer follows: where it started, where it is, how far it went.
+struct TrackedTouch {
+    var id: Int
+    var start: Point
+    var location: Point
+    var startTime: Timestamp
+    var time: Timestamp
+    var isDown = true
+    /// Path length so far, in millimetres.
+    var pathMM = 0.0
+}
+
+/// What recognizers write to: the gesture events of this step and, when explaining,
+/// every state change with its reason.
+final class RecognizerOutput {
+    var events: [GestureEvent] = []
+    var transitions: [Transition] = []
+    var explaining = false
+    /// The time being processed: a frame's, or a deadline's.
+    var now = Timestamp(microseconds: 0)
+
+    init() { events.reserveCapacity(16) }
+}
+
+/// The base of every recognizer: touch bookkeeping and the state machine. Subclasses
+/// see only the touches that began in their region, decide in the touch hooks or at their
+/// deadline, and ask for recognition; the `Arbiter` grants it or makes them wait or fail.
+public class GestureRecognizer {
+    public let spec: GestureSpec
+    public internal(set) var state = RecognizerState.possible
+    /// When the recognizer must hear from the clock even if no frame comes (long press,
+    /// the wait for a second tap). Nil when nothing is pending.
+    public internal(set) var deadline: Timestamp?
+    /// A recognition (or, for continuous gestures, a beginning) the arbiter has not granted yet.
+    var request: (event: GestureEvent, quality: Double)?
+    /// The last event sent, for ending a continuous gesture.
+    private var lastEvent: GestureEvent?
+    /// The wait for another gesture's failure was explained once.
+    var announcedWaiting = false
+
+    let geometry: DeviceGeometry
+    let output: RecognizerOutput
+    var touches: [TrackedTouch] = []
+    /// The most of its touches that were down at once in this sequence.
+    var mostFingersDown = 0
+
+    init(spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput) {
+        self.spec = spec
+        self.geometry = geometry
+        self.output = output
+        touches.reserveCapacity(TouchDecoder.maximumContacts)
+    }
+
+    var name: String { spec.name }
+    var fingersDown: Int { touches.reduce(0) { $0 + ($1.isDown ? 1 : 0) } }
+    /// Only a recognizer still deciding, and not waiting for the arbiter, takes new touches.
+    var acceptsTouches: Bool { state == .possible && request == nil }
+    /// Possible, but with nothing to decide: no touches, no deadline, no request.
+    var isIdle: Bool { state == .possible && touches.isEmpty && deadline == nil && request == nil }
+
+    // MARK: Hooks for subclasses
+
+    func touchBegan(_ index: Int) {}
+    func touchMoved(_ index: Int) {}
+    func touchEnded(_ index: Int) {}
+    /// After all of a frame's touches were delivered.
+    func frameEnded() {}
+    func deadlineReached() {}
+    /// Forget the last sequence; subclasses clear their own state and call super.
+    func reset() {
+        state = .possible
+        deadline = nil
+        request = nil
+        lastEvent = nil
+        announcedWaiting = false
+        touches.removeAll(keepingCapacity: true)
+        mostFingersDown = 0
+    }
+
+    // MARK: Touch delivery
+
+    /// Delivers the frame's touches this recognizer follows, or takes up new ones that
+    /// began in its region; true when it followed any.
+    final func deliver(_ frame: TouchFrame) -> Bool {
+        var delivered = false
+        for touch in frame.touches {
+            if let i = touches.firstIndex(where: { $0.id == touch.id }) {
+                guard touches[i].isDown else { continue }
+                delivered = true
+                touches[i].pathMM += millimetres(touch.location - touches[i].location)
+                touches[i].location = touch.location
+                touches[i].time = touch.timestamp
+                touches[i].isDown = touch.phase.isDown
+                guard isDeciding else { continue }
+                switch touch.phase {
+                case .began, .moved, .stationary: touchMoved(i)
+                case .ended: touchEnded(i)
+                case .cancelled: touchesCancelled()
+                }
+            } else if touch.phase == .began, acceptsTouches, spec.region.contains(touch.location),
+                      touches.count < TouchDecoder.maximumContacts {
+                delivered = true
+                touches.append(TrackedTouch(id: touch.id, start: touch.location, location: touch.location,
+                                            startTime: touch.timestamp, time: touch.timestamp))
+                mostFingersDown = max(mostFingersDown, fingersDown)
+                touchBegan(touches.count - 1)
+            }
+        }
+        if delivered, isDeciding { frameEnded() }
+        return delivered
+    }
+
+    /// Still deciding, or under way: the touch hooks run.
+    private var isDeciding: Bool { state == .possible || state.isActive }
+
+    /// A touch was cancelled (device gone, events dropped): the gesture cannot complete.
+    func touchesCancelled() {
+        if state.isActive {
+            finish(.cancelled, "a touch was cancelled")
+        } else {
+            fail("a touch was cancelled")
+        }
+    }
+
+    // MARK: Transitions
+
+    /// possible → failed, with the measured quantity and the limit it broke.
+    func fail(_ reason: @autoclosure () -> String) {
+        guard state == .possible else { return }
+        request = nil
+        deadline = nil
+        transition(to: .failed, reason())
+    }
+
+    /// Asks to be recognized (discrete) or to begin (continuous); `quality` in 0…1
+    /// decides between gestures that decide in the same frame.
+    func requestRecognition(quality: Double = 1, direction: Direction? = nil, scale: Double? = nil,
+                            rotation: Double? = nil, velocity: Double? = nil) {
+        guard state == .possible, request == nil else { return }
+        let phase: GesturePhase = spec.type.isContinuous ? .began : .recognized
+        request = (makeEvent(phase, direction: direction, scale: scale, rotation: rotation, velocity: velocity), quality)
+    }
+
+    /// A continuous gesture's next step.
+    func change(direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
+        guard state.isActive else { return }
+        let event = makeEvent(.changed, direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+        output.events.append(event)
+        lastEvent = event
+        state = .changed
+    }
+
+    /// Ends or cancels a continuous gesture with the values it last reported: once a
+    /// finger has lifted, what is left of the touches no longer describes it.
+    func finish(_ phase: GesturePhase, _ reason: String) {
+        guard state.isActive, var event = lastEvent else { return }
+        event.phase = phase
+        event.time = output.now
+        output.events.append(event)
+        transition(to: phase == .ended ? .ended : .cancelled, reason)
+    }
+
+    /// Called by the arbiter: the request is granted.
+    final func grant() {
+        guard let (pending, quality) = request else { return }
+        request = nil
+        var event = pending
+        event.time = output.now
+        output.events.append(event)
+        lastEvent = event
+        transition(to: spec.type.isContinuous ? .began : .ended, "recognized (quality \(quality.formatted2))")
+    }
+
+    func transition(to newState: RecognizerState, _ reason: @autoclosure () -> String) {
+        if output.explaining {
+            output.transitions.append(Transition(time: output.now, gesture: name, from: state, to: newState, reason: reason()))
+        }
+        state = newState
+    }
+
+    func explain(_ note: @autoclosure () -> String) {
+        if output.explaining {
+            output.transitions.append(Transition(time: output.now, gesture: name, from: state, to: state, reason: note()))
+        }
+    }
+
+    // MARK: Measures
+
+    func makeEvent(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil,
+                   rotation: Double? = nil, velocity: Double? = nil) -> GestureEvent {
+        GestureEvent(name: spec.name, type: spec.type, phase: phase, time: output.now, fingers: mostFingersDown,
+                     location: centroid(), direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+    }
+
+    /// The mean location of the touches down, or of all followed touches when none is.
+    func centroid() -> Point {
+        var sum = Point.zero
+        var count = 0
+        let anyDown = touches.contains { $0.isDown }
+        for t in touches where t.isDown || !anyDown {
+            sum = sum + t.location
+            count += 1
+        }
+        return count == 0 ? sum : sum * (1 / Double(count))
+    }
+
+    /// The length of a normalized displacement in millimetres.
+    func millimetres(_ v: Point) -> Double { geometry.millimetres(v).length }
+
+    func millimetreVector(_ v: Point) -> Point { geometry.millimetres(v) }
+}
+
+extension Double {
+    /// Two decimals, for explanations.
+    var formatted2: String {
+        let scaled = (self * 100).rounded()
+        let whole = Int(scaled / 100), cents = Int(abs(scaled).truncatingRemainder(dividingBy: 100))
+        return "\(scaled < 0 && whole == 0 ? "-" : "")\(whole).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    /// Whole numbers, for millimetres and milliseconds in explanations.
+    var rounded0: String { String(Int(self.rounded())) }
+}

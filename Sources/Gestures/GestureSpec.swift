@@ -1,0 +1,105 @@
+import RealModule
+import TouchCore
+
+/// The built-in gesture types, named as in the configuration.
+public enum GestureType: String, CaseIterable, Sendable {
+    case tap
+    case longPress = "long-press"
+    case swipe, pan, pinch, rotate
+    case edgeSwipe = "edge-swipe"
+    case checkmark, chevron
+
+    /// Continuous gestures go began → changed… → ended; discrete ones are recognized once.
+    public var isContinuous: Bool { self == .pan || self == .pinch || self == .rotate }
+}
+
+/// Eight directions in screen terms: up is towards the top of the panel.
+public enum Direction: String, CaseIterable, Sendable {
+    case right, downRight = "down-right", down, downLeft = "down-left"
+    case left, upLeft = "up-left", up, upRight = "up-right"
+
+    /// The direction nearest to a displacement (y downwards), in 45° sectors.
+    public init(of v: Point) {
+        let angle = atan2Degrees(y: v.y, x: v.x)  // 0 = right, 90 = down
+        let sector = Int(((angle + 360 + 22.5) / 45).rounded(.down)) % 8
+        self = Direction.allCases[sector]
+    }
+
+    /// The four directions a chevron can point.
+    public var isCardinal: Bool { self == .right || self == .down || self == .left || self == .up }
+}
+
+public enum Edge: String, CaseIterable, Sendable {
+    case left, right, top, bottom
+}
+
+/// A named rectangle in normalized screen coordinates, standing in for a UIKit view: a
+/// gesture attached to it only receives touches that began inside it.
+public struct Region: Equatable, Sendable {
+    public var name: String
+    public var x: ClosedRange<Double>
+    public var y: ClosedRange<Double>
+
+    public init(name: String, x: ClosedRange<Double>, y: ClosedRange<Double>) {
+        self.name = name
+        self.x = x
+        self.y = y
+    }
+
+    public static let screen = Region(name: "screen", x: 0...1, y: 0...1)
+
+    public func contains(_ p: Point) -> Bool { x.contains(p.x) && y.contains(p.y) }
+}
+
+/// One configured gesture: what to recognize, where, and how it relates to the others.
+/// Every threshold has a default; lengths are millimetres, times milliseconds.
+public struct GestureSpec: Equatable, Sendable {
+    public var name: String
+    public var type: GestureType
+    public var region: Region = .screen
+    /// Names of gestures that must fail before this one may be recognized.
+    public var requiresFailureOf: [String] = []
+    /// Names of gestures this one may be recognized together with.
+    public var simultaneousWith: [String] = []
+
+    public var fingers = 1
+    /// tap: how many taps.
+    public var taps = 1
+    /// swipe: the direction (any when nil); chevron: where its point points.
+    public var direction: Direction?
+    /// edge-swipe: the edge the touch starts from, and optionally a part of it (0…1 along it).
+    public var edge: Edge?
+    public var edgeRange: ClosedRange<Double> = 0...1
+
+    /// tap, long-press: how far a finger may move and still count as still.
+    public var maxMovementMM = 6.0
+    /// tap: the longest a finger may stay down.
+    public var maxDurationMS = 400.0
+    /// tap: the longest wait between taps of a multi-tap.
+    public var maxIntervalMS = 350.0
+    /// long-press: how long the fingers must stay down.
+    public var minDurationMS = 500.0
+    /// swipe, edge-swipe, pan: the distance before recognizing.
+    public var minDistanceMM = 20.0
+    /// swipe: the average speed it needs.
+    public var minSpeedMMPerS = 60.0
+    /// pinch: the scale change before it begins (0.1 = 10 %).
+    public var minScaleChange = 0.1
+    /// rotate: the angle before it begins, in radians.
+    public var minRotation = 0.2
+    /// edge-swipe: how close to the edge the touch must start.
+    public var edgeZoneMM = 8.0
+    /// checkmark, chevron: the smallest stroke (its bounding box's larger side).
+    public var minSizeMM = 10.0
+
+    public init(name: String, type: GestureType) {
+        self.name = name
+        self.type = type
+        if type == .pinch || type == .rotate { fingers = 2 }
+        if type == .pan { minDistanceMM = 5 }
+    }
+}
+
+func atan2Degrees(y: Double, x: Double) -> Double {
+    Double.atan2(y: y, x: x) * 180 / Double.pi
+}

@@ -1,0 +1,28 @@
+import TouchCore
+
+/// `fingers` fingers dragging: begins when their centroid has moved `min_distance_mm`,
+/// then reports the centroid, direction and speed (mm/s) every frame.
+final class PanRecognizer: ContinuousRecognizer {
+    private var origin = Point.zero
+    private var previous = Point.zero
+
+    override func takeReference() {
+        origin = centroid()
+        previous = origin
+    }
+
+    private var translationMM: Point { millimetreVector(centroid() - origin) }
+
+    override func hasPassedThreshold() -> Bool { translationMM.length >= spec.minDistanceMM }
+
+    override func shortfall() -> String {
+        "after \(translationMM.length.rounded0) mm, a pan needs \(spec.minDistanceMM.rounded0) mm"
+    }
+
+    override func report(_ phase: GesturePhase, seconds: Double) {
+        let c = centroid()
+        let speed = seconds > 0 ? millimetres(c - previous) / seconds : 0
+        previous = c
+        send(phase, direction: Direction(of: translationMM), velocity: speed)
+    }
+}
