@@ -74,7 +74,7 @@ public struct GestureSpec: Equatable, Sendable {
     /// tap, long-press: how far a finger may move and still count as still.
     public var maxMovementMM = 6.0
     /// tap: the longest a finger may stay down.
-    public var maxDurationMS = 400.0
+    public var maxDurationMS = 1000.0
     /// tap: the longest wait between taps of a multi-tap.
     public var maxIntervalMS = 350.0
     /// long-press: how long the fingers must stay down.
@@ -82,7 +82,7 @@ public struct GestureSpec: Equatable, Sendable {
     /// swipe, edge-swipe, pan: the distance before recognizing.
     public var minDistanceMM = 20.0
     /// swipe: the average speed it needs.
-    public var minSpeedMMPerS = 60.0
+    public var minSpeedMMPerS = 25.0
     /// pinch: the scale change before it begins (0.1 = 10 %).
     public var minScaleChange = 0.1
     /// rotate: the angle before it begins, in radians.

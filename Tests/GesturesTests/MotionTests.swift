@@ -73,13 +73,13 @@ import Testing
         short.down(1, at: (100, 100)); short.move(1, by: (12, 0)); short.up(1)
         #expect(run(short, [swipe]) { reasons.append($0.reason) }.isEmpty)
         var slow = TouchScript()
-        slow.down(1, at: (100, 100)); slow.move(1, by: (30, 0), steps: 100); slow.up(1)
+        slow.down(1, at: (100, 100)); slow.move(1, by: (30, 0), steps: 200); slow.up(1)
         #expect(run(slow, [swipe]) { reasons.append($0.reason) }.isEmpty)
         var curved = TouchScript()
         curved.down(1, at: (100, 100)); curved.move(1, by: (30, 30)); curved.move(1, by: (30, -30)); curved.up(1)
         #expect(run(curved, [swipe]) { reasons.append($0.reason) }.isEmpty)
         #expect(reasons.filter { $0.hasPrefix("moved 12 mm, a swipe needs 20 mm") }.count == 1)
-        #expect(reasons.contains { $0.hasPrefix("30 mm/s, a swipe needs 60 mm/s") })
+        #expect(reasons.contains { $0.hasPrefix("15 mm/s, a swipe needs 25 mm/s") })
         #expect(reasons.contains { $0.hasPrefix("path 0.71 straight, a swipe needs 0.80") })
     }
 }
