@@ -22,7 +22,7 @@ final class TemporaryDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-let description = "N: Test Panel\nA: 35 0 1000 0 0 0\nA: 36 0 1000 0 0 0\nA: 2f 0 9 0 0 0\n"
+let description = "N: Test Panel\nA: 35 0 1000 0 0 10\nA: 36 0 1000 0 0 10\nA: 2f 0 9 0 0 0\n"
 let tap = "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.080000 0003 0039 -1\nE: 0.080000 0000 0000 0\n"
 
 @Suite struct RecordingTests {
@@ -70,7 +70,7 @@ let tap = "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.080000 0003 00
         let whole = try dir.write("whole.evemu", description + tap)
         let cut = try dir.write("cut.evemu", description + "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\n")
         let headerOnly = try dir.write("header.evemu", description)
-        let replayer = Replayer(output: OutputBuffer(fd: .init(rawValue: try #require(FileHandle(forWritingAtPath: "/dev/null")).fileDescriptor)))
+        let replayer = Replayer(gestures: [], output: OutputBuffer(fd: .init(rawValue: try #require(FileHandle(forWritingAtPath: "/dev/null")).fileDescriptor)))
         #expect(replayer.replay(whole))
         #expect(!replayer.replay(cut))
         #expect(!replayer.replay(headerOnly))

@@ -1,0 +1,49 @@
+import Foundation
+import Gestures
+import GesturedKit
+import Testing
+import TouchCore
+
+@Suite struct PlaybackTests {
+    /// Three taps on a 100 × 100 mm panel; the last one is followed by nothing.
+    let threeTaps = description + (0..<3).map { n in
+        let t = Double(n) * 0.2
+        return "E: \(t) 0003 0039 \(n + 1)\nE: \(t) 0003 0035 500\nE: \(t) 0003 0036 500\nE: \(t) 0000 0000 0\n"
+            + "E: \(t + 0.05) 0003 0039 -1\nE: \(t + 0.05) 0000 0000 0\n"
+    }.joined()
+
+    func events(_ text: String, _ gestures: [GestureSpec]) throws -> [String] {
+        let dir = try TemporaryDirectory()
+        let recording = try Recording.load(try dir.write("taps.evemu", text))
+        var out: [String] = []
+        try Playback(gestures: gestures).play(recording) { events, _ in
+            out += events.map { "\($0.name) \(fixed($0.time.seconds, decimals: 3))" }
+        }
+        return out
+    }
+
+    @Test func pendingDecisionsAreFlushedAtTheEnd() throws {
+        var single = GestureSpec(name: "single", type: .tap)
+        single.maxIntervalMS = 300
+        var double = GestureSpec(name: "double", type: .tap)
+        double.taps = 2
+        double.maxIntervalMS = 300
+        // Taps 1 and 2 pair; tap 3 is a single tap once the double tap gives up at 0.45 + 0.3 s.
+        #expect(try events(threeTaps, [single, double]) == ["double 0.250", "single 0.750"])
+    }
+
+    @Test func evaluationCountsWhatFiredFirst() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("taps.evemu", threeTaps)
+        try dir.write("empty-stroke.evemu", description + "E: 0.0 0003 0039 1\nE: 0.0 0000 0000 0\nE: 2.0 0003 0039 -1\nE: 2.0 0000 0000 0\n")
+        let manifest = try dir.write("manifest.csv", "file,label,source\ntaps.evemu,tap,generated\nempty-stroke.evemu,none,generated\n")
+        var problems: [FileError] = []
+        let evaluation = try Evaluator(gestures: [GestureSpec(name: "tap", type: .tap)]).evaluate(manifest: manifest) { problems.append($0) }
+        #expect(problems.isEmpty)
+        #expect(evaluation.count("tap", fired: "tap") == 1)
+        #expect(evaluation.count("none", fired: "none") == 1)
+        #expect(evaluation.recall("tap") == 1 && evaluation.precision("tap") == 1)
+        let report = evaluation.report(format: .jsonl, gestureNames: ["tap"])
+        #expect(report.first == #"{"label":"tap","total":1,"recall":1.0000,"precision":1.0000,"fired:tap":1,"fired:none":0}"#)
+    }
+}
