@@ -18,6 +18,9 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
+        // Linux system calls Glibc's module leaves out (epoll, timerfd, signalfd).
+        .target(name: "CLinux"),
+
         // The pure core: no I/O, no C imports. Time is passed in.
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
@@ -26,7 +29,7 @@ let package = Package(
         .target(
             name: "GesturedKit",
             dependencies: [
-                "TouchCore", "Gestures", "CEvdev", "CUdev", "CSystemd",
+                "TouchCore", "Gestures", "CLinux", "CEvdev", "CUdev", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

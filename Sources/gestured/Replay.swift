@@ -26,7 +26,7 @@ struct Replay: ParsableCommand {
     var recordings: [String]
 
     func run() throws {
-        let replayer = Replayer()
+        let replayer = Replayer(gestures: [])
         replayer.showTouches = touches
         replayer.format = format
         replayer.devicePath = device
