@@ -103,3 +103,6 @@ public struct GestureSpec: Equatable, Sendable {
 func atan2Degrees(y: Double, x: Double) -> Double {
     Double.atan2(y: y, x: x) * 180 / Double.pi
 }
+
+func cosDegrees(_ angle: Double) -> Double { Double.cos(angle * Double.pi / 180) }
+func sinDegrees(_ angle: Double) -> Double { Double.sin(angle * Double.pi / 180) }
