@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries, found with pkg-config; the providers name the Debian packages.
@@ -24,13 +25,15 @@ let package = Package(
         // The pure core: no I/O, no C imports. Time is passed in.
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "Bindings", dependencies: ["Gestures", "TouchCore"]),
 
         // Everything that touches the operating system: files, devices, processes.
         .target(
             name: "GesturedKit",
             dependencies: [
-                "TouchCore", "Gestures", "CLinux", "CEvdev", "CUdev", "CSystemd",
+                "TouchCore", "Gestures", "Bindings", "CLinux", "CEvdev", "CUdev", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Prints an evaluation: a confusion table with recall and precision (text), or one JSON
 /// object per expected label (jsonl) for scripts that check the figures.
 extension Evaluation {

@@ -214,12 +214,7 @@ public class GestureRecognizer {
 
 extension Double {
     /// Two decimals, for explanations.
-    var formatted2: String {
-        let scaled = (self * 100).rounded()
-        let whole = Int(scaled / 100), cents = Int(abs(scaled).truncatingRemainder(dividingBy: 100))
-        return "\(scaled < 0 && whole == 0 ? "-" : "")\(whole).\(cents < 10 ? "0" : "")\(cents)"
-    }
-
+    var formatted2: String { fixed(self, decimals: 2) }
     /// Whole numbers, for millimetres and milliseconds in explanations.
-    var rounded0: String { String(Int(self.rounded())) }
+    var rounded0: String { fixed(self, decimals: 0) }
 }

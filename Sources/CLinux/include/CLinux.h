@@ -6,3 +6,6 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 
+
+// Declared by <unistd.h> only under _GNU_SOURCE, which Swift's Glibc module is not built with.
+extern int pipe2(int pipefd[2], int flags);
