@@ -17,6 +17,7 @@ run: build
 test: deps
 	$(SWIFT) test
 
-# Acceptance checks over the real recordings beside the project (../shared/data).
+# Acceptance checks over the real recordings and strokes beside the project (../shared/data).
 check-data: build
 	scripts/check-recordings ../shared/data $(BIN)
+	scripts/check-strokes ../shared/data/strokes $(BIN)

@@ -26,12 +26,16 @@ let package = Package(
         .target(name: "TouchCore"),
         .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "Bindings", dependencies: ["Gestures", "TouchCore"]),
+        .target(
+            name: "Config",
+            dependencies: ["Gestures", "Bindings", "TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
 
         // Everything that touches the operating system: files, devices, processes.
         .target(
             name: "GesturedKit",
             dependencies: [
-                "TouchCore", "Gestures", "Bindings", "CLinux", "CEvdev", "CUdev", "CSystemd",
+                "TouchCore", "Gestures", "Bindings", "Config", "CLinux", "CEvdev", "CUdev", "CSystemd",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -46,6 +50,7 @@ let package = Package(
 
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
         .testTarget(name: "GesturedKitTests", dependencies: ["GesturedKit", "TouchCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Config
 import GesturedKit
 
 @main
@@ -6,8 +7,24 @@ struct Gestured: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A touchscreen gesture daemon: recognizes gestures and runs their bindings.",
         version: "0.1.0",
-        subcommands: [Replay.self]
+        subcommands: [Replay.self, Eval.self, Check.self]
     )
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+/// `--config FILE`, or the built-in configuration.
+struct ConfigOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The configuration file (default: the built-in one).", valueName: "FILE"))
+    var config: String?
+
+    func load() throws -> Configuration {
+        guard let config else { return Configuration.makeDefault() }
+        do {
+            return try loadConfiguration(config)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+    }
+}

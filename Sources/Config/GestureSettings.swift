@@ -1,0 +1,74 @@
+import Bindings
+import Gestures
+
+extension Configuration {
+    /// The settings each type takes, beyond name, type, region, the relations and actions.
+    static let settings: [GestureType: [String]] = [
+        .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
+        .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
+        .swipe: ["fingers", "direction", "min_distance_mm", "min_speed_mm_s"],
+        .pan: ["fingers", "min_distance_mm"],
+        .pinch: ["fingers", "min_scale_change"],
+        .rotate: ["fingers", "min_rotation"],
+        .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "min_distance_mm"],
+        .checkmark: ["min_size_mm"],
+        .chevron: ["direction", "min_size_mm"],
+    ]
+    static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
+                         "command", "signal", "max_running"]
+
+    static func parseGesture(_ t: TableReader, regions: [Region]) -> (GestureSpec, Binding)? {
+        let name = t.string("name", required: true)
+        let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
+        guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
+        var spec = GestureSpec(name: name, type: type)
+        let owner = "a\(type == .edgeSwipe ? "n" : "") \(type.rawValue) gesture"
+
+        if let regionName = t.string("region") {
+            if let region = regions.first(where: { $0.name == regionName }) { spec.region = region } else {
+                t.report("region", "no [[region]] is named \"\(regionName)\"\(suggestion(for: regionName, among: regions.map(\.name)))")
+            }
+        }
+        spec.requiresFailureOf = t.strings("requires_failure_of") ?? []
+        spec.simultaneousWith = t.strings("simultaneous_with") ?? []
+
+        let minimumFingers = type == .pinch || type == .rotate ? 2 : 1
+        if let fingers = t.int("fingers", in: minimumFingers...10) { spec.fingers = fingers }
+        if let taps = t.int("taps", in: 1...5) { spec.taps = taps }
+        if type == .chevron {
+            let cardinal = [Direction.right, .left, .up, .down].map(\.rawValue)
+            spec.direction = t.choice("direction", cardinal, required: true, requiredBy: owner, what: " for a chevron").flatMap(Direction.init)
+        } else if let d = t.choice("direction", Direction.allCases.map(\.rawValue)) {
+            spec.direction = Direction(rawValue: d)
+        }
+        if type == .edgeSwipe {
+            spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
+        }
+        if let range = t.unitRange("edge_range") { spec.edgeRange = range }
+        for (key, field) in [("max_movement_mm", \GestureSpec.maxMovementMM), ("max_duration_ms", \.maxDurationMS),
+                             ("max_interval_ms", \.maxIntervalMS), ("min_duration_ms", \.minDurationMS),
+                             ("min_distance_mm", \.minDistanceMM), ("min_speed_mm_s", \.minSpeedMMPerS),
+                             ("min_scale_change", \.minScaleChange), ("min_rotation", \.minRotation),
+                             ("edge_zone_mm", \.edgeZoneMM), ("min_size_mm", \.minSizeMM)] {
+            if let value = t.positive(key) { spec[keyPath: field] = value }
+        }
+
+        var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)
+        if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
+        if let phases = t.strings("on") {
+            let allowed = ["began", "changed", "ended", "cancelled"]
+            for phase in phases where !allowed.contains(phase) {
+                t.report("on", "expected phases among \(allowed.joined(separator: ", ")), found \"\(phase)\"\(suggestion(for: phase, among: allowed))")
+            }
+            binding.commandPhases = Set(phases.compactMap(GesturePhase.init))
+        }
+
+        if !type.isContinuous, t.has("on") {
+            t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")
+        }
+        let typeSettings = settings[type] ?? []
+        let known = Set(settings.values.joined()).sorted()
+        t.reportUnknownKeys(allowed: common + typeSettings + ["on"], known: known, owner: owner, takes: typeSettings)
+        return (spec, binding)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import GesturedKit
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score the gestures on labelled recordings: a confusion table with recall and precision.",
+        discussion: """
+            MANIFEST is a CSV file with a header naming the columns 'file' and 'label'; \
+            files are relative to it. For each recording, the first gesture that fires is \
+            compared with its label ('none' when nothing fires), so name each gesture as \
+            the label it should produce.
+            """
+    )
+
+    @OptionGroup var config: ConfigOption
+
+    @Option(help: "Output format: text (a table) or jsonl (one object per expected label).")
+    var format = OutputFormat.text
+
+    @Argument(help: ArgumentHelp("The manifest (file,label[,...]).", valueName: "MANIFEST"))
+    var manifest: String
+
+    func run() throws {
+        let gestures = try config.load().gestures
+        var problems = 0
+        let evaluation: Evaluation
+        do {
+            evaluation = try Evaluator(gestures: gestures).evaluate(manifest: manifest) { error in
+                problems += 1
+                printError(error.description)
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        let output = OutputBuffer()
+        for line in evaluation.report(format: format, gestureNames: gestures.map(\.name)) { output.write(line: line) }
+        output.flush()
+        if problems > 0 { throw ExitCode.failure }
+    }
+}

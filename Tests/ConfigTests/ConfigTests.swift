@@ -1,0 +1,135 @@
+import Bindings
+import Config
+import Foundation
+import Gestures
+import Testing
+
+func parse(_ text: String) throws -> Configuration { try Configuration.parse(text, file: "test.toml") }
+
+func errors(_ text: String) -> [String] {
+    do {
+        _ = try parse(text)
+        return []
+    } catch {
+        return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
+    }
+}
+
+/// The project's own files, found from this source file.
+func projectFile(_ path: String) throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+}
+
+@Suite struct ConfigTests {
+    @Test func aGoodConfigurationWithItsDefaults() throws {
+        let config = try parse("""
+            [daemon]
+            bus = "session"
+            user = "kiosk"
+
+            [[region]]
+            name = "top-right"
+            x = [0.9, 1.0]
+            y = [0, 0.1]
+
+            [[gesture]]
+            name = "confirm"
+            type = "checkmark"
+            region = "top-right"
+            command = "notify-send ok"
+
+            [[gesture]]
+            name = "zoom"
+            type = "pinch"
+            min_scale_change = 0.2
+            simultaneous_with = ["confirm"]
+            signal = true
+            on = ["began", "ended"]
+            max_running = 3
+
+            [[device]]
+            name = "Atmel*"
+            rotation = 90
+            size_mm = [154, 86]
+            gestures = ["zoom"]
+            """)
+        #expect(config.daemon.bus == .session && config.daemon.user == "kiosk" && config.daemon.commandTimeoutMS == 30_000)
+        #expect(config.gestures.map(\.name) == ["confirm", "zoom"])
+        #expect(config.gestures[0].region == Region(name: "top-right", x: 0.9...1, y: 0...0.1))
+        #expect(config.gestures[0].minSizeMM == 10)
+        #expect(config.gestures[1].fingers == 2 && config.gestures[1].minScaleChange == 0.2)
+        #expect(config.bindings[0] == Binding(gesture: "confirm", command: "notify-send ok"))
+        #expect(config.bindings[1] == Binding(gesture: "zoom", signal: true, commandPhases: [.began, .ended], maxRunning: 3))
+        let rule = try #require(config.devices.first)
+        #expect(rule.matches(name: "Atmel maXTouch Touchscreen", vendor: 0, product: 0))
+        #expect(!rule.matches(name: "ELAN Touchscreen", vendor: 0, product: 0))
+        #expect(rule.rotation == 90 && rule.sizeMM?.width == 154)
+        #expect(config.gestures(for: rule).map(\.name) == ["zoom"])
+    }
+
+    @Test func syntaxErrorsHaveLineAndColumn() {
+        #expect(errors("[[gesture]]\nname = \"x\"\ntype = \n") == ["test.toml:3:8: error: Error while parsing key-value pair: expected value, saw '\\n'"])
+    }
+
+    @Test func everyProblemIsReportedWithItsLineAndKeyPath() {
+        let found = errors("""
+            [daemon]
+            bus = "sytem"
+
+            [[gesture]]
+            name = "a"
+            type = "swipe"
+            fingres = 3
+            taps = 2
+
+            [[gesture]]
+            name = "b"
+            type = "chevron"
+            direction = "rigth"
+            requires_failure_of = ["b", "zz"]
+
+            [[gesture]]
+            name = "a"
+            type = "tap"
+            on = ["ended"]
+            """)
+        #expect(found == [
+            #"test.toml:2: error: daemon.bus: expected one of system, session, none, found "sytem" (did you mean "system"?)"#,
+            #"test.toml:7: error: gesture[1].fingres: unknown setting (did you mean "fingers"?)"#,
+            "test.toml:8: error: gesture[1].taps: a swipe gesture has no taps; it takes fingers, direction, min_distance_mm, min_speed_mm_s",
+            #"test.toml:13: error: gesture[2].direction: expected one of right, left, up, down for a chevron, found "rigth" (did you mean "right"?)"#,
+            #"test.toml:14: error: gesture[2].requires_failure_of: no gesture is named "zz""#,
+            "test.toml:14: error: gesture[2].requires_failure_of: a gesture cannot name itself",
+            #"test.toml:17: error: gesture[3].name: "a" is already the name of another gesture"#,
+            "test.toml:19: error: gesture[3].on: only continuous gestures (pan, pinch, rotate) have phases; a tap gesture acts when recognized",
+        ])
+    }
+
+    @Test func missingAndWronglyTypedValues() {
+        #expect(errors("[[gesture]]\ntype = \"tap\"\n") == ["test.toml:1: error: gesture[1].name: missing; every gesture needs one"])
+        #expect(errors("[[gesture]]\nname = \"e\"\ntype = \"edge-swipe\"\n") == ["test.toml:1: error: gesture[1].edge: missing; an edge-swipe gesture needs one"])
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ntaps = 2.5\n") == ["test.toml:4: error: gesture[1].taps: expected an integer, found a number"])
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nregion = \"nowhere\"\n") == [#"test.toml:4: error: gesture[1].region: no [[region]] is named "nowhere""#])
+        #expect(errors("[[device]]\nrotation = 45\n") == [
+            "test.toml:1: error: device[1]: needs a name (glob) or an id (vendor:product) to match devices",
+            "test.toml:2: error: device[1].rotation: expected 0, 90, 180 or 270 (degrees clockwise), found 45",
+        ])
+        #expect(errors("[gestures]\n") == [#"test.toml:1: error: gestures: unknown section; expected [daemon], [[region]], [[device]] or [[gesture]] (did you mean "gesture"?)"#])
+    }
+
+    @Test func theShippedConfigurationsAreValid() throws {
+        #expect(try parse(try projectFile("config/gestured.toml")).gestures.count == 10)
+        #expect(try parse(try projectFile("config/strokes-eval.toml")).gestures.map(\.name)
+            == ["checkmark", "chevron-up", "chevron-down", "chevron-left", "chevron-right"])
+        #expect(try parse(Configuration.defaultText).gestures.count == 10)
+    }
+
+    @Test func deviceGlobs() throws {
+        let config = try parse("[[device]]\nname = \"ELAN?Touch*\"\n[[device]]\nid = \"0eef:7224\"\nignore = true\n")
+        #expect(config.devices[0].matches(name: "ELAN Touchscreen", vendor: 1, product: 2))
+        #expect(!config.devices[0].matches(name: "ELAN  Touchscreen", vendor: 1, product: 2))
+        #expect(config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7224))
+        #expect(!config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7225))
+    }
+}
