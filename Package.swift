@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "TouchCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
-        .testTarget(name: "GesturedKitTests", dependencies: ["GesturedKit", "TouchCore"]),
+        .testTarget(name: "GesturedKitTests", dependencies: ["GesturedKit", "Config", "Gestures", "TouchCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,12 @@ public struct Configuration: Equatable, Sendable {
 
     public init() {}
 
+    /// Gestures without actions, for replays and tests.
+    public init(gestures: [GestureSpec]) {
+        self.gestures = gestures
+        bindings = gestures.map { Binding(gesture: $0.name) }
+    }
+
     /// The first rule that matches a device, if any.
     public func rule(for device: DeviceDescription) -> DeviceRule? {
         devices.first { $0.matches(name: device.name, vendor: device.vendor, product: device.product) }

@@ -1,3 +1,4 @@
+import Config
 import Gestures
 #if canImport(Glibc)
 import Glibc
@@ -40,8 +41,8 @@ public struct Evaluation {
 public struct Evaluator {
     public var playback: Playback
 
-    public init(gestures: [GestureSpec]) {
-        playback = Playback(gestures: gestures)
+    public init(config: Configuration) {
+        playback = Playback(config: config)
     }
 
     /// Malformed recordings are reported through `problem` and left out of the figures.

@@ -1,3 +1,4 @@
+import Config
 import Gestures
 import SystemPackage
 import TouchCore
@@ -17,8 +18,8 @@ public final class Replayer {
 
     private let output: OutputBuffer
 
-    public init(gestures: [GestureSpec], output: OutputBuffer = OutputBuffer()) {
-        self.playback = Playback(gestures: gestures)
+    public init(config: Configuration, output: OutputBuffer = OutputBuffer()) {
+        self.playback = Playback(config: config)
         self.output = output
     }
 

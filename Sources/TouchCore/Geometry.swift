@@ -30,12 +30,39 @@ public struct SizeMM: Equatable, Sendable {
     }
 }
 
-/// How device units map to the panel: normalized positions, and millimetres.
+/// How a panel is mounted: axes flipped first, then turned clockwise by `rotation`
+/// degrees (0, 90, 180, 270) to give screen coordinates.
+public struct Orientation: Equatable, Sendable {
+    public var rotation = 0
+    public var invertX = false
+    public var invertY = false
+
+    public init(rotation: Int = 0, invertX: Bool = false, invertY: Bool = false) {
+        self.rotation = rotation
+        self.invertX = invertX
+        self.invertY = invertY
+    }
+
+    var swapsAxes: Bool { rotation == 90 || rotation == 270 }
+
+    func apply(_ p: Point) -> Point {
+        let u = invertX ? 1 - p.x : p.x, v = invertY ? 1 - p.y : p.y
+        switch rotation {
+        case 90: return Point(x: 1 - v, y: u)
+        case 180: return Point(x: 1 - u, y: 1 - v)
+        case 270: return Point(x: v, y: 1 - u)
+        default: return Point(x: u, y: v)
+        }
+    }
+}
+
+/// How device units map to the screen: normalized positions, and millimetres.
 public struct DeviceGeometry: Equatable, Sendable {
     public var xAxis: AbsoluteAxis
     public var yAxis: AbsoluteAxis
-    /// The panel's size: from the axis resolution, or given by the configuration
-    /// (`size_mm`) for panels that report none.
+    public var orientation: Orientation
+    /// The screen's size as seen (after rotation): from the axis resolution, or given by
+    /// the configuration (`size_mm`) for panels that report none.
     public var knownSize: SizeMM?
 
     /// Used for millimetre thresholds when the panel's size is unknown: a 12-inch
@@ -44,21 +71,22 @@ public struct DeviceGeometry: Equatable, Sendable {
 
     /// Takes the multitouch axes when there are any (they are what touches report),
     /// otherwise ABS_X/ABS_Y. Nil when the device has neither pair.
-    public init?(_ description: DeviceDescription, sizeOverride: SizeMM? = nil) {
+    public init?(_ description: DeviceDescription, sizeOverride: SizeMM? = nil, orientation: Orientation = Orientation()) {
         let mt = (description.axis(AbsCode.mtPositionX), description.axis(AbsCode.mtPositionY))
         let single = (description.axis(AbsCode.x), description.axis(AbsCode.y))
         guard let x = mt.0 ?? single.0, let y = mt.1 ?? single.1 else { return nil }
-        self.init(xAxis: x, yAxis: y, sizeOverride: sizeOverride)
+        self.init(xAxis: x, yAxis: y, sizeOverride: sizeOverride, orientation: orientation)
     }
 
-    public init(xAxis: AbsoluteAxis, yAxis: AbsoluteAxis, sizeOverride: SizeMM? = nil) {
+    public init(xAxis: AbsoluteAxis, yAxis: AbsoluteAxis, sizeOverride: SizeMM? = nil, orientation: Orientation = Orientation()) {
         self.xAxis = xAxis
         self.yAxis = yAxis
+        self.orientation = orientation
         if let sizeOverride {
             knownSize = sizeOverride
         } else if xAxis.resolution > 0, yAxis.resolution > 0 {
-            knownSize = SizeMM(width: Double(Self.span(xAxis)) / Double(xAxis.resolution),
-                               height: Double(Self.span(yAxis)) / Double(yAxis.resolution))
+            knownSize = Self.asSeen(Double(Self.span(xAxis)) / Double(xAxis.resolution),
+                                    Double(Self.span(yAxis)) / Double(yAxis.resolution), orientation)
         } else {
             knownSize = nil
         }
@@ -69,12 +97,16 @@ public struct DeviceGeometry: Equatable, Sendable {
         if let knownSize { return knownSize }
         let w = Double(Self.span(xAxis)), h = Double(Self.span(yAxis))
         let diagonal = (w * w + h * h).squareRoot()
-        return SizeMM(width: Self.assumedDiagonalMM * w / diagonal, height: Self.assumedDiagonalMM * h / diagonal)
+        return Self.asSeen(Self.assumedDiagonalMM * w / diagonal, Self.assumedDiagonalMM * h / diagonal, orientation)
     }
 
-    /// Device units to 0…1, clamped: some panels report a little beyond their range.
+    /// Device units to 0…1 on the screen, clamped: some panels report a little beyond their range.
     public func normalize(x: Int32, y: Int32) -> Point {
-        Point(x: Self.normalize(x, xAxis), y: Self.normalize(y, yAxis))
+        orientation.apply(Point(x: Self.normalize(x, xAxis), y: Self.normalize(y, yAxis)))
+    }
+
+    private static func asSeen(_ width: Double, _ height: Double, _ orientation: Orientation) -> SizeMM {
+        orientation.swapsAxes ? SizeMM(width: height, height: width) : SizeMM(width: width, height: height)
     }
 
     /// A normalized displacement or position in millimetres (known or assumed size).

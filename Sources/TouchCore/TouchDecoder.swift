@@ -49,8 +49,8 @@ public struct TouchDecoder: Sendable {
     }
 
     /// Nil when the description has no position axes.
-    public init?(description: DeviceDescription, sizeOverride: SizeMM? = nil) {
-        guard let geometry = DeviceGeometry(description, sizeOverride: sizeOverride),
+    public init?(description: DeviceDescription, sizeOverride: SizeMM? = nil, orientation: Orientation = Orientation()) {
+        guard let geometry = DeviceGeometry(description, sizeOverride: sizeOverride, orientation: orientation),
               let touchProtocol = description.touchProtocol else { return nil }
         self.init(geometry: geometry, touchProtocol: touchProtocol)
     }

@@ -21,11 +21,12 @@ struct Eval: ParsableCommand {
     var manifest: String
 
     func run() throws {
-        let gestures = try config.load().gestures
+        let configuration = try config.load()
+        let gestures = configuration.gestures
         var problems = 0
         let evaluation: Evaluation
         do {
-            evaluation = try Evaluator(gestures: gestures).evaluate(manifest: manifest) { error in
+            evaluation = try Evaluator(config: configuration).evaluate(manifest: manifest) { error in
                 problems += 1
                 printError(error.description)
             }

@@ -34,7 +34,7 @@ struct Replay: ParsableCommand {
     var recordings: [String]
 
     func run() throws {
-        let replayer = Replayer(gestures: try config.load().gestures)
+        let replayer = Replayer(config: try config.load())
         replayer.showTouches = touches
         replayer.playback.explain = explain
         replayer.format = format

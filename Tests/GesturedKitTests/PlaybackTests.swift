@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import Gestures
 import GesturedKit
@@ -16,7 +17,7 @@ import TouchCore
         let dir = try TemporaryDirectory()
         let recording = try Recording.load(try dir.write("taps.evemu", text))
         var out: [String] = []
-        try Playback(gestures: gestures).play(recording) { events, _ in
+        try Playback(config: Configuration(gestures: gestures)).play(recording) { events, _ in
             out += events.map { "\($0.name) \(fixed($0.time.seconds, decimals: 3))" }
         }
         return out
@@ -38,12 +39,38 @@ import TouchCore
         try dir.write("empty-stroke.evemu", description + "E: 0.0 0003 0039 1\nE: 0.0 0000 0000 0\nE: 2.0 0003 0039 -1\nE: 2.0 0000 0000 0\n")
         let manifest = try dir.write("manifest.csv", "file,label,source\ntaps.evemu,tap,generated\nempty-stroke.evemu,none,generated\n")
         var problems: [FileError] = []
-        let evaluation = try Evaluator(gestures: [GestureSpec(name: "tap", type: .tap)]).evaluate(manifest: manifest) { problems.append($0) }
+        let evaluation = try Evaluator(config: Configuration(gestures: [GestureSpec(name: "tap", type: .tap)])).evaluate(manifest: manifest) { problems.append($0) }
         #expect(problems.isEmpty)
         #expect(evaluation.count("tap", fired: "tap") == 1)
         #expect(evaluation.count("none", fired: "none") == 1)
         #expect(evaluation.recall("tap") == 1 && evaluation.precision("tap") == 1)
         let report = evaluation.report(format: .jsonl, gestureNames: ["tap"])
         #expect(report.first == #"{"label":"tap","total":1,"recall":1.0000,"precision":1.0000,"fired:tap":1,"fired:none":0}"#)
+    }
+}
+
+@Suite struct DeviceRuleTests {
+    /// A swipe to the right on a 100 × 100 mm panel.
+    let swipeRight = description + "E: 0.0 0003 0039 1\nE: 0.0 0003 0035 200\nE: 0.0 0003 0036 500\nE: 0.0 0000 0000 0\n"
+        + (1...10).map { "E: 0.\($0)0 0003 0035 \(200 + $0 * 50)\nE: 0.\($0)0 0000 0000 0\n" }.joined()
+        + "E: 1.1 0003 0039 -1\nE: 1.1 0000 0000 0\n"
+
+    func directions(_ rules: String) throws -> [String] {
+        let dir = try TemporaryDirectory()
+        let recording = try Recording.load(try dir.write("swipe.evemu", swipeRight))
+        let config = try Configuration.parse("[[gesture]]\nname = \"s\"\ntype = \"swipe\"\nmin_distance_mm = 40\n" + rules, file: "t.toml")
+        var out: [String] = []
+        try Playback(config: config).play(recording) { events, _ in out += events.map { $0.direction?.rawValue ?? "-" } }
+        return out
+    }
+
+    @Test func rotationSizeAndIgnoreApply() throws {
+        #expect(try directions("") == ["right"])
+        #expect(try directions("[[device]]\nname = \"Test*\"\nrotation = 90\n") == ["down"])
+        #expect(try directions("[[device]]\nname = \"Test*\"\ninvert_x = true\n") == ["left"])
+        // 50 mm across on a panel said to be 60 mm wide: 30 mm, short of 40.
+        #expect(try directions("[[device]]\nname = \"Test*\"\nsize_mm = [60, 60]\n") == [])
+        #expect(try directions("[[device]]\nname = \"Test*\"\nignore = true\n") == [])
+        #expect(try directions("[[device]]\nname = \"Other*\"\nignore = true\n") == ["right"])
     }
 }

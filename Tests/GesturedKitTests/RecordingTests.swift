@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import GesturedKit
 import Testing
@@ -70,7 +71,7 @@ let tap = "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.080000 0003 00
         let whole = try dir.write("whole.evemu", description + tap)
         let cut = try dir.write("cut.evemu", description + "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\n")
         let headerOnly = try dir.write("header.evemu", description)
-        let replayer = Replayer(gestures: [], output: OutputBuffer(fd: .init(rawValue: try #require(FileHandle(forWritingAtPath: "/dev/null")).fileDescriptor)))
+        let replayer = Replayer(config: Configuration(), output: OutputBuffer(fd: .init(rawValue: try #require(FileHandle(forWritingAtPath: "/dev/null")).fileDescriptor)))
         #expect(replayer.replay(whole))
         #expect(!replayer.replay(cut))
         #expect(!replayer.replay(headerOnly))

@@ -197,3 +197,22 @@ import TouchCore
         #expect(DeviceDescription(name: "keyboard").touchProtocol == nil)
     }
 }
+
+@Suite struct OrientationTests {
+    let x = AbsoluteAxis(code: 0x35, minimum: 0, maximum: 400, resolution: 2)
+    let y = AbsoluteAxis(code: 0x36, minimum: 0, maximum: 200, resolution: 2)
+
+    @Test(arguments: [
+        (Orientation(), Point(x: 0.25, y: 0.25)),
+        (Orientation(rotation: 90), Point(x: 0.75, y: 0.25)),
+        (Orientation(rotation: 180), Point(x: 0.75, y: 0.75)),
+        (Orientation(rotation: 270), Point(x: 0.25, y: 0.75)),
+        (Orientation(invertY: true), Point(x: 0.25, y: 0.75)),
+        (Orientation(rotation: 90, invertX: true), Point(x: 0.75, y: 0.75)),
+    ])
+    func mountingTurnsAndFlipsPositions(orientation: Orientation, expected: Point) {
+        let g = DeviceGeometry(xAxis: x, yAxis: y, orientation: orientation)
+        #expect(g.normalize(x: 100, y: 50) == expected)
+        #expect(g.size == (orientation.rotation % 180 == 0 ? SizeMM(width: 200, height: 100) : SizeMM(width: 100, height: 200)))
+    }
+}
