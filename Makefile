@@ -14,8 +14,12 @@ build: deps
 run: build
 	$(BIN) replay --touches examples/two-fingers.evemu
 
+# Unit tests, then the daemon end to end on generated recordings with real peers
+# (/bin/sh, a private dbus-daemon, dbus-monitor, busctl).
 test: deps
+	$(SWIFT) build
 	$(SWIFT) test
+	python3 tests/test_daemon.py .build/debug/gestured
 
 # Acceptance checks over the real recordings and strokes beside the project (../shared/data).
 check-data: build

@@ -36,7 +36,7 @@ final class CommandRunner {
     }
 
     var isIdle: Bool { jobs.isEmpty }
-    var nextDeadline: Int64? { jobs.map(\.deadline).min() }
+    var nextDeadline: Int64? { jobs.lazy.map(\.deadline).min() }
 
     /// Starts `/bin/sh -c command` with the variables added to its environment; returns
     /// the output descriptor to watch, or nil when skipped or failed (both logged).

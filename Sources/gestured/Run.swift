@@ -1,0 +1,57 @@
+import ArgumentParser
+import Config
+import GesturedKit
+import Logging
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daemon: recognize gestures and run their bindings.",
+        discussion: """
+            With --replay, a recording stands in for a touchscreen, played at its recorded \
+            pace (--speed times faster) through the real loop: timers, arbitration, \
+            commands, D-Bus signals, SIGHUP reloads. The daemon then exits 0 once the \
+            recording has ended, its last decisions are made and started commands have \
+            finished. SIGTERM or SIGINT stop it; SIGHUP re-reads the configuration (one \
+            with errors is rejected and the running one stays).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The configuration file (default: the built-in one).", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Replay this recording instead of reading touchscreens.", valueName: "RECORDING"))
+    var replay: String?
+
+    @Option(help: "With --replay: play N times faster than recorded.")
+    var speed = 1.0
+
+    @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
+    var bus: DaemonSettings.Bus?
+
+    @Flag(help: "Log every recognizer decision with its reason.")
+    var verbose = false
+
+    func validate() throws {
+        guard speed > 0 else { throw ValidationError("--speed must be more than 0") }
+    }
+
+    func run() throws {
+        var options = DaemonOptions()
+        options.configPath = config
+        options.replayPath = replay
+        options.speed = speed
+        options.bus = bus
+        options.logLevel = verbose ? .debug : nil
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(options: options)
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+        let status = daemon.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension DaemonSettings.Bus: ExpressibleByArgument {}

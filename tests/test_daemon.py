@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `gestured run --replay`: the real loop with real peers (/bin/sh,
+a private dbus-daemon, dbus-monitor and busctl).
+
+    tests/test_daemon.py GESTURED
+"""
+import os, re, shutil, signal, subprocess, sys, tempfile, time, unittest
+from fixtures import Recording, checkmark
+
+GESTURED = None
+
+class Daemon(unittest.TestCase):
+    def setUp(self):
+        # root-owned 0700: a root daemon accepts configurations only from safe places
+        self.dir = tempfile.mkdtemp(prefix="gestured-test-")
+        self.env = dict(os.environ)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, text):
+        with open(self.path(name), "w") as f:
+            f.write(text)
+        return self.path(name)
+
+    def run_daemon(self, config, recording, speed=1, timeout=60, extra=()):
+        cfg = self.write("gestured.toml", config)
+        rec = recording.save(self.path("rec.evemu"))
+        return subprocess.run([GESTURED, "run", "--config", cfg, "--replay", rec, "--speed", str(speed), *extra],
+                              capture_output=True, text=True, timeout=timeout, env=self.env)
+
+    def start_bus(self):
+        out = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
+                             capture_output=True, text=True, check=True).stdout.split("\n")
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = out[0]
+        self.addCleanup(os.kill, int(out[1]), signal.SIGTERM)
+
+    def monitor(self):
+        monitor = subprocess.Popen(["dbus-monitor", "--session", "type='signal',interface='org.gestured.Gestured1'"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        time.sleep(0.3)
+        return monitor
+
+    def signals(self, monitor):
+        time.sleep(0.3)
+        monitor.terminate()
+        text = monitor.communicate()[0]
+        return [block for block in text.split("signal time=")[1:] if "member=Gesture" in block]
+
+    def test_a_checkmark_runs_its_command_with_the_gesture_in_the_environment(self):
+        out = self.path("env.txt")
+        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            f'command = "env | grep ^GESTURE_ | sort > {out}"\n', checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            env = dict(line.split("=", 1) for line in f.read().splitlines())
+        self.assertEqual(env["GESTURE_NAME"], "confirm")
+        self.assertEqual(env["GESTURE_TYPE"], "checkmark")
+        self.assertEqual(env["GESTURE_PHASE"], "recognized")
+        self.assertEqual(env["GESTURE_FINGERS"], "1")
+        self.assertEqual(env["GESTURE_DEVICE"], "gestured test panel")
+        self.assertAlmostEqual(float(env["GESTURE_X"]), (150 + 35) / 295.3, delta=0.01)  # where the finger lifted
+        self.assertAlmostEqual(float(env["GESTURE_Y"]), (100 - 25) / 166.1, delta=0.01)
+
+    def test_a_checkmark_emits_a_gesture_signal(self):
+        self.start_bus()
+        monitor = self.monitor()
+        r = self.run_daemon('[daemon]\nbus = "session"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\nsignal = true\n',
+                            checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        signals = self.signals(monitor)
+        self.assertEqual(len(signals), 1, signals)
+        s = signals[0]
+        self.assertIn("path=/org/gestured/Gestured1; interface=org.gestured.Gestured1; member=Gesture", s)
+        self.assertEqual(re.findall(r'^   string "([^"]*)"', s, re.M), ["confirm", "checkmark", "recognized"])
+        self.assertRegex(s, r'string "fingers"\s+variant\s+int32 1')
+        self.assertRegex(s, r'string "device"\s+variant\s+string "gestured test panel"')
+
+    def test_a_pinch_streams_began_changed_ended(self):
+        self.start_bus()
+        monitor = self.monitor()
+        r = Recording()
+        r.pinch()
+        result = self.run_daemon('[daemon]\nbus = "session"\n[[gesture]]\nname = "zoom"\ntype = "pinch"\nsignal = true\n', r, speed=2)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        phases = [re.findall(r'^   string "([^"]*)"', s, re.M)[2] for s in self.signals(monitor)]
+        self.assertEqual(phases[0], "began")
+        self.assertEqual(phases[-1], "ended")
+        self.assertGreater(phases.count("changed"), 5)
+        self.assertEqual(set(phases[1:-1]), {"changed"})
+
+    def test_introspection_shows_the_signal(self):
+        self.start_bus()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[gesture]]\nname = "c"\ntype = "checkmark"\nsignal = true\n')
+        r = Recording()
+        r.tap()  # times count from the first event: the wait must come after one
+        r.wait(3000)
+        r.tap()
+        rec = r.save(self.path("rec.evemu"))
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1)
+        out = subprocess.run(["busctl", "--user", "introspect", "org.gestured.Gestured1", "/org/gestured/Gestured1"],
+                             capture_output=True, text=True, env=self.env)
+        daemon.terminate()
+        daemon.wait(timeout=5)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, r"\.Gesture\s+signal\s+sssa\{sv\}")
+
+    def test_names_and_commands_cannot_inject(self):
+        marker = self.path("pwned")
+        out = self.path("name.txt")
+        name = f'x; touch {marker}; $(touch {marker}) `touch {marker}` \\"'
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "' + name.replace("\\", "\\\\").replace('"', '\\"') +
+                            f'"\ntype = "checkmark"\ncommand = "echo $GESTURE_NAME > {out}; printf %s \\"$GESTURE_NAME\\" >> {out}"\n',
+                            checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(marker))
+        with open(out) as f:
+            lines = f.read().split("\n")
+        self.assertEqual(lines[1], name)
+
+    def test_ten_thousand_gestures_never_exceed_the_limit_nor_leave_zombies(self):
+        log = self.path("jobs.log")
+        r = Recording()
+        for i in range(10_000):
+            r.tap(at=(100 + i % 50, 100), hold_ms=30)
+            r.wait(40)
+        cfg = self.write("gestured.toml", f'[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\nmax_running = 2\n'
+                                          f'command = "echo start >> {log}; sleep 0.05; echo end >> {log}"\n')
+        rec = r.save(self.path("rec.evemu"))
+        errors = open(self.path("stderr.txt"), "w+")  # a pipe nobody reads would fill and block the daemon
+        self.addCleanup(errors.close)
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec, "--speed", "40"], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=errors, text=True)
+        most_children = zombies = 0
+        while daemon.poll() is None:
+            children = subprocess.run(["ps", "--ppid", str(daemon.pid), "-o", "stat="], capture_output=True, text=True).stdout.split()
+            most_children = max(most_children, len(children))
+            zombies = max(zombies, sum(1 for s in children if s.startswith("Z")))
+            time.sleep(0.02)
+        errors.seek(0)
+        stderr = errors.read()
+        self.assertEqual(daemon.returncode, 0, stderr[-2000:])
+        with open(log) as f:
+            jobs = f.read().split()
+        running = most = 0
+        for line in jobs:
+            running += 1 if line == "start" else -1
+            most = max(most, running)
+        self.assertLessEqual(most, 2)
+        self.assertLessEqual(most_children, 2)
+        self.assertLessEqual(zombies, 2)  # an exited child waits at most one loop turn for SIGCHLD
+        self.assertGreater(jobs.count("start"), 100)
+        self.assertIn("skipped, 2 command(s) still running", stderr)
+
+    def test_a_hanging_command_is_killed_at_its_timeout(self):
+        started = time.monotonic()
+        r = self.run_daemon('[daemon]\nbus = "none"\ncommand_timeout_ms = 500\n[[gesture]]\nname = "c"\ntype = "checkmark"\n'
+                            'command = "sleep 1000"\n', checkmark(), speed=4)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertIn("still running after 500 ms, terminating it", r.stderr)
+        self.assertIn("killed by signal 15", r.stderr)
+
+    def test_sighup_keeps_the_old_bindings_on_errors_and_takes_good_ones(self):
+        log = self.path("taps.log")
+        good = lambda word: f'[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\ncommand = "echo {word} >> {log}"\n'
+        cfg = self.write("gestured.toml", good("old"))
+        r = Recording()
+        for _ in range(12):
+            r.tap()
+            r.wait(500)
+        rec = r.save(self.path("rec.evemu"))
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.3)
+        self.write("gestured.toml", '[[gesture]]\nname = "t"\ntype = \n')
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(1.5)
+        self.write("gestured.toml", good("new"))
+        daemon.send_signal(signal.SIGHUP)
+        stderr = daemon.communicate(timeout=30)[1]
+        self.assertEqual(daemon.returncode, 0, stderr)
+        self.assertIn(f"{cfg}:3:8: error:", stderr)
+        with open(log) as f:
+            words = f.read().split()
+        self.assertEqual(len(words), 12)
+        switch = words.index("new")
+        self.assertGreaterEqual(switch, 4)  # the broken file changed nothing
+        self.assertEqual(set(words[:switch]), {"old"})
+        self.assertEqual(set(words[switch:]), {"new"})
+
+    def test_without_a_bus_commands_still_run(self):
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + self.path("no-bus")
+        out = self.path("ran")
+        r = self.run_daemon(f'[daemon]\nbus = "session"\n[[gesture]]\nname = "c"\ntype = "checkmark"\nsignal = true\n'
+                            f'command = "touch {out}"\n', checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(out))
+        self.assertIn("cannot connect to the session bus", r.stderr)
+
+    def test_sigterm_stops_promptly_with_status_zero(self):
+        r = Recording()
+        r.tap()
+        r.wait(60_000)
+        r.tap()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "none"\n')
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))],
+                                  stderr=subprocess.DEVNULL, env=self.env)
+        time.sleep(0.5)
+        self.assertIsNone(daemon.poll(), "the replay should still be running")
+        started = time.monotonic()
+        daemon.terminate()
+        self.assertEqual(daemon.wait(timeout=5), 0)
+        self.assertLess(time.monotonic() - started, 1)
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    GESTURED = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
