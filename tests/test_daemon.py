@@ -9,7 +9,7 @@ from fixtures import Recording, checkmark
 
 GESTURED = None
 
-class Daemon(unittest.TestCase):
+class Harness(unittest.TestCase):
     def setUp(self):
         # root-owned 0700: a root daemon accepts configurations only from safe places
         self.dir = tempfile.mkdtemp(prefix="gestured-test-")
@@ -50,6 +50,7 @@ class Daemon(unittest.TestCase):
         text = monitor.communicate()[0]
         return [block for block in text.split("signal time=")[1:] if "member=Gesture" in block]
 
+class Daemon(Harness):
     def test_a_checkmark_runs_its_command_with_the_gesture_in_the_environment(self):
         out = self.path("env.txt")
         r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
@@ -217,6 +218,29 @@ class Daemon(unittest.TestCase):
         daemon.terminate()
         self.assertEqual(daemon.wait(timeout=5), 0)
         self.assertLess(time.monotonic() - started, 1)
+
+@unittest.skipUnless(os.geteuid() == 0, "needs root")
+class AsRoot(Harness):
+    def test_commands_run_as_the_configured_user_with_a_clean_environment(self):
+        shared = tempfile.mkdtemp(prefix="gestured-shared-")  # where the user may write
+        self.addCleanup(shutil.rmtree, shared, True)
+        os.chmod(shared, 0o1777)
+        out = os.path.join(shared, "who")
+        self.env["LEAK"] = "from the daemon"
+        r = self.run_daemon(f'[daemon]\nbus = "none"\nuser = "nobody"\n[[gesture]]\nname = "c"\ntype = "checkmark"\n'
+                            f'command = "(id -un; echo $HOME; echo ${{LEAK:-clean}}; echo $GESTURE_NAME) > {out}"\n', checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            user, home, leak, name = f.read().split("\n")[:4]
+        self.assertEqual((user, leak, name), ("nobody", "clean", "c"))
+        self.assertEqual(home, subprocess.run(["getent", "passwd", "nobody"], capture_output=True, text=True).stdout.split(":")[5])
+
+    def test_a_config_others_can_write_is_refused(self):
+        os.chmod(self.dir, 0o777)
+        r = self.run_daemon('[daemon]\nbus = "none"\n', checkmark())
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(f"{self.dir}: error: the configuration directory is writable by group or others", r.stderr)
+        self.assertIn(f"Fix: chmod go-w {self.dir}", r.stderr)
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -27,7 +27,7 @@ final class CommandRunner {
     var timeoutMilliseconds: Int64
     /// When running as root with `[daemon] user`, commands run as that user through
     /// setpriv (its groups, home and a clean environment).
-    var user: String?
+    var user: (uid: uid_t, gid: gid_t)?
     private let logger: Logger
 
     init(timeoutMilliseconds: Int64, logger: Logger) {
@@ -52,7 +52,7 @@ final class CommandRunner {
         if let user {
             // setpriv resets the environment to the user's; env then adds the gesture's
             // variables as arguments, never through the shell.
-            argv = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--init-groups", "--reset-env",
+            argv = ["/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--reset-env",
                     "--", "/usr/bin/env"] + assignments + ["/bin/sh", "-c", command]
             environment = []
         } else {
@@ -132,4 +132,10 @@ final class CommandRunner {
         }
         return result
     }
+}
+
+/// The uid and primary gid of a user name; nil when there is no such user.
+func lookUpUser(_ name: String) -> (uid: uid_t, gid: gid_t)? {
+    guard let entry = getpwnam(name) else { return nil }
+    return (entry.pointee.pw_uid, entry.pointee.pw_gid)
 }

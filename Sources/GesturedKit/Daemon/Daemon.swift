@@ -73,7 +73,13 @@ public final class Daemon {
     static func loadConfig(_ path: String?) throws -> Configuration {
         guard let path else { return Configuration.makeDefault() }
         try ConfigSafety.check(path)
-        return try loadConfiguration(path)
+        let config = try loadConfiguration(path)
+        // Commands must never fall back to root because the user is missing.
+        if geteuid() == 0, let user = config.daemon.user, lookUpUser(user) == nil {
+            throw ConfigErrors(errors: [ConfigError(file: path, keyPath: "daemon.user",
+                                                    message: "there is no user \"\(user)\": create it or remove the setting")])
+        }
+        return config
     }
 
     private func apply(_ config: Configuration) {
@@ -81,7 +87,7 @@ public final class Daemon {
         bindings = Dictionary(config.bindings.map { ($0.gesture, $0) }, uniquingKeysWith: { first, _ in first })
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
-        runner.user = geteuid() == 0 ? config.daemon.user : nil
+        runner.user = geteuid() == 0 ? config.daemon.user.flatMap(lookUpUser) : nil
         let wanted = options.bus ?? config.daemon.bus
         let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
