@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/gestured
 
-.PHONY: deps build run test check-data
+.PHONY: deps build run test check-data install uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -10,9 +10,9 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-# The main job: for now a replay of the bundled recording (the daemon replaces it).
+# The main job: the daemon in the foreground with the built-in configuration.
 run: build
-	$(BIN) replay --touches examples/two-fingers.evemu
+	$(BIN) run
 
 # Unit tests, then the daemon end to end on generated recordings with real peers
 # (/bin/sh, a private dbus-daemon, dbus-monitor, busctl).
@@ -20,8 +20,39 @@ test: deps
 	$(SWIFT) build
 	$(SWIFT) test
 	python3 tests/test_daemon.py .build/debug/gestured
+	scripts/check-units
 
 # Acceptance checks over the real recordings and strokes beside the project (../shared/data).
 check-data: build
 	scripts/check-recordings ../shared/data $(BIN)
 	scripts/check-strokes ../shared/data/strokes $(BIN)
+
+# Installation (see the README for the file list). PREFIX and DESTDIR are honoured.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
+DBUSPOLICYDIR ?= $(SYSCONFDIR)/dbus-1/system.d
+CONFIG = $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
+SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
+
+install: build
+	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR)
+	$(SUBST) systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
+	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
+	install -D -m 644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
+	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
+	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
+
+# Removes what install put there; the configuration only if it is still the example.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(UNITDIR)/gestured.service \
+	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
+	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
+	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

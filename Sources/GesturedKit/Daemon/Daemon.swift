@@ -36,6 +36,10 @@ public final class Daemon {
     var bus: BusEmitter?
     var touchscreens: [Touchscreen] = []
     var replay: RecordingReplay?
+    var live: LiveInput?
+    /// WATCHDOG_USEC/2 when systemd watches us, and when the next ping is due.
+    var watchdogInterval: Int64?
+    var nextWatchdog: Int64 = .max
     var exitCode: Int32 = 0
 
     public init(options: DaemonOptions) throws {
@@ -57,7 +61,12 @@ public final class Daemon {
         do {
             if let path = options.replayPath {
                 replay = try RecordingReplay(path: path, daemon: self)
+            } else {
+                live = LiveInput(daemon: self)
+                live?.enumerate()
             }
+            var usec: UInt64 = 0
+            if sd_watchdog_enabled(0, &usec) > 0 { watchdogInterval = Int64(usec / 2) }
             notify("READY=1")
             step()
             try loop.run { step() }
@@ -133,6 +142,10 @@ public final class Daemon {
         replay?.feedDue(now: now)
         for screen in touchscreens { screen.advance(to: now) }
         runner.enforceTimeouts(now: now)
+        if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
+            notify("WATCHDOG=1")
+            nextWatchdog = now + watchdogInterval
+        }
         if let replay, replay.isFinished, touchscreens.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle {
             logger.info("replay finished")
             loop.running = false
@@ -143,6 +156,7 @@ public final class Daemon {
             if let time, time < next ?? .max { next = time }
         }
         consider(runner.nextDeadline)
+        if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens { consider(screen.nextDeadline) }
         try? TimerFD.arm(timer, atMicroseconds: next)
     }
@@ -157,6 +171,10 @@ public final class Daemon {
             for event in events { perform(event, on: screen) }
         }
         touchscreens.append(screen)
+    }
+
+    func remove(_ screen: Touchscreen) {
+        touchscreens.removeAll { $0 === screen }
     }
 
     private func perform(_ event: GestureEvent, on screen: Touchscreen) {
