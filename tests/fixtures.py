@@ -1,10 +1,28 @@
 """Recordings the daemon tests generate: evemu files of a 13.3" panel (3840x2160, 13 units
 per mm) with touches placed in millimetres, at 100 frames a second."""
 
+def key_bits():
+    """EV_KEY bitmask lines with only BTN_TOUCH (330: byte 41, bit 2), as evemu writes them."""
+    data = [0] * 96
+    data[41] = 0x04
+    return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
+
+# INPUT_PROP_DIRECT; EV_SYN, EV_KEY, EV_ABS; ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X/Y,
+# ABS_MT_TRACKING_ID: what the kernel needs to see a touchscreen (evemu-device builds it from this).
 HEADER = """# EVEMU 1.3
 N: gestured test panel
-I: 0018 0000 0000 0000
+I: 0003 1234 5678 0001
 P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+""" + key_bits() + """
+B: 02 00 00 00 00 00 00 00 00
+B: 03 03 00 00 00 00 80 60 02
+B: 04 00 00 00 00 00 00 00 00
+B: 05 00 00 00 00 00 00 00 00
+B: 11 00 00 00 00 00 00 00 00
+B: 12 00 00 00 00 00 00 00 00
+B: 14 00 00 00 00 00 00 00 00
+B: 15 00 00 00 00 00 00 00 00
 A: 00 0 3839 0 0 13
 A: 01 0 2159 0 0 13
 A: 2f 0 9 0 0 0
@@ -14,8 +32,8 @@ A: 39 0 65535 0 0 0
 """
 
 class Recording:
-    def __init__(self):
-        self.lines = [HEADER.rstrip("\n")]
+    def __init__(self, name="gestured test panel"):
+        self.lines = [HEADER.rstrip("\n").replace("gestured test panel", name)]
         self.t = 0  # microseconds
         self.next_id = 1
         self.down = {}  # slot -> tracking id
@@ -76,3 +94,31 @@ def checkmark(origin=(150, 100)):
     ox, oy = origin
     r.stroke([(ox, oy), (ox + 10, oy + 12), (ox + 35, oy - 25)])
     return r
+
+def three_finger_swipe_down(origin=(120, 40), length=60):
+    r = Recording()
+    ox, oy = origin
+    steps = int(length / 2)
+    for i in range(steps + 1):
+        r.frame({s: (ox + 20 * s, oy + 2 * i) for s in range(3)})
+    r.frame({0: None, 1: None, 2: None})
+    return r
+
+def drag(origin=(60, 140), length=120, seconds=3):
+    """One finger dragging right slowly: a pan under way for a while."""
+    r = Recording()
+    steps = int(seconds * 100)
+    for i in range(steps + 1):
+        r.frame({0: (origin[0] + length * i / steps, origin[1])})
+    r.frame({0: None})
+    return r
+
+if __name__ == "__main__":
+    # fixtures.py KIND [NAME]: a recording on stdout (desc, checkmark, swipe3, drag, tap).
+    import sys
+    kind, name = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "gestured test panel")
+    if kind == "desc":
+        print(Recording(name).text(), end="")
+    else:
+        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag}[kind]()
+        print(r.text().replace("gestured test panel", name), end="")

@@ -1,0 +1,134 @@
+#!/bin/bash
+# The live daemon on a real kernel, run inside scripts/vm-run by tests/e2e/run: virtual
+# touchscreens from evemu-device, recordings played into them with evemu-play, the daemon
+# as an unprivileged user (nobody, with the input group), a private session bus watched
+# by dbus-monitor.
+#   tests/e2e/live.sh GESTURED
+set -u
+gestured=$(realpath "$1")
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+chmod 755 "$work"
+mkdir -m 1777 "$work/out"
+log=$work/out/actions.log
+failures=0
+check() {  # check DESCRIPTION COMMAND...
+  local what=$1; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+}
+wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
+  local end=$((SECONDS + $1)); shift
+  until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done
+}
+input_gid=$(getent group input | cut -d: -f3)
+# An array, not a function: `$!` of a backgrounded function is a subshell's pid.
+as_nobody=(setpriv --reuid=nobody --regid=nogroup --groups="$input_gid" --inh-caps=-all -- env -u XDG_RUNTIME_DIR)
+
+for kind in checkmark swipe3 drag; do python3 "$here/fixtures.py" "$kind" > "$work/$kind.evemu"; done
+python3 "$here/fixtures.py" desc "gestured test panel" > "$work/first.desc"
+python3 "$here/fixtures.py" desc "gestured second panel" > "$work/second.desc"
+
+config() {
+  cat > "$work/gestured.toml" <<TOML
+[daemon]
+bus = "session"
+
+[[region]]
+name = "bottom"
+x = [0.0, 1.0]
+y = [0.7, 1.0]
+
+[[gesture]]
+name = "confirm"
+type = "checkmark"
+signal = true
+command = "echo confirm \$GESTURE_DEVICE >> $log"
+
+[[gesture]]
+name = "menu"
+type = "swipe"
+fingers = 3
+direction = "down"
+signal = true
+command = "echo menu \$GESTURE_FINGERS >> $log"
+
+[[gesture]]
+name = "drag"
+type = "pan"
+region = "bottom"
+signal = true
+TOML
+}
+config
+chmod 644 "$work/gestured.toml"
+
+bus=$("${as_nobody[@]}" dbus-daemon --session --fork --print-address=1)
+export DBUS_SESSION_BUS_ADDRESS=$bus
+"${as_nobody[@]}" dbus-monitor --session "type='signal',interface='org.gestured.Gestured1'" > "$work/out/monitor.txt" 2>&1 &
+"${as_nobody[@]}" "$gestured" run --config "$work/gestured.toml" > "$work/out/daemon.log" 2>&1 &
+daemon=$!
+check "the daemon starts and waits for a touchscreen" wait_for 10 grep -q "waiting for one to appear" "$work/out/daemon.log"
+
+# Creates a virtual touchscreen; prints its node once the daemon has opened it.
+plug() {
+  evemu-device "$work/$1.desc" > "$work/$1.node" &
+  echo $! > "$work/$1.pid"
+  wait_for 10 grep -q /dev/input "$work/$1.node" || return 1
+  local node
+  node=$(grep -o '/dev/input/event[0-9]*' "$work/$1.node")
+  wait_for 10 grep -q "$node: '" "$work/out/daemon.log" || return 1
+  echo "$node"
+}
+signals() { grep -c "string \"$1\"" "$work/out/monitor.txt"; }
+count() { grep -c "^$1" "$log" 2>/dev/null || echo 0; }
+
+first=$(plug first)
+check "the first touchscreen is opened ($first)" test -n "$first"
+evemu-play "$first" < "$work/checkmark.evemu"
+check "a checkmark runs its command" wait_for 5 grep -q "^confirm gestured test panel" "$log"
+check "a checkmark emits its Gesture signal" wait_for 5 grep -q 'string "confirm"' "$work/out/monitor.txt"
+evemu-play "$first" < "$work/swipe3.evemu"
+check "a three-finger swipe runs its command" wait_for 5 grep -q "^menu 3" "$log"
+check "a three-finger swipe emits its Gesture signal" wait_for 5 grep -q 'string "menu"' "$work/out/monitor.txt"
+
+second=$(plug second)
+check "a touchscreen plugged in later is picked up ($second)" test -n "$second"
+evemu-play "$second" < "$work/checkmark.evemu"
+check "and works" wait_for 5 grep -q "^confirm gestured second panel" "$log"
+
+evemu-play "$second" < "$work/drag.evemu" &
+check "a drag begins on it" wait_for 10 grep -q 'string "began"' "$work/out/monitor.txt"
+kill "$(cat "$work/second.pid")"
+check "removing it mid-gesture cancels the gesture" wait_for 10 grep -q 'string "cancelled"' "$work/out/monitor.txt"
+check "and the daemon stays up" kill -0 "$daemon"
+
+before=$(count confirm)
+printf '[[gesture]]\nname = "confirm"\ntype = \n' > "$work/gestured.toml"
+kill -HUP "$daemon"
+check "SIGHUP with a broken config logs FILE:LINE:COL" wait_for 5 grep -q "gestured.toml:3:8: error" "$work/out/daemon.log"
+evemu-play "$first" < "$work/checkmark.evemu"
+check "and the old bindings keep working" wait_for 5 test "$(count confirm)" -gt "$before"
+
+sleep 1
+check "the daemon is still running" kill -0 "$daemon"
+switches() { grep -E '^(voluntary|nonvoluntary)_ctxt_switches' "/proc/$daemon/status" | tr -s ' \t' ' '; }
+idle_before=$(switches)
+sleep 5
+idle_after=$(switches)
+check "idle for 5 s with a device open, it never woke up ($idle_after)" test "$idle_before" = "$idle_after"
+
+check "it ran as nobody, with only the input group for the devices" test "$(ps -o user= -p "$daemon")" = nobody
+
+kill -TERM "$daemon"
+stopped=1
+for _ in $(seq 10); do kill -0 "$daemon" 2>/dev/null || { stopped=0; break; }; sleep 0.1; done
+wait "$daemon"
+status=$?
+check "SIGTERM stops it within a second" test $stopped = 0
+check "with status 0" test $status = 0
+
+kill "$(cat "$work/first.pid")" 2>/dev/null
+if [ $failures -gt 0 ]; then
+  echo "--- daemon log"; cat "$work/out/daemon.log"
+fi
+exit $((failures > 0))
