@@ -5,6 +5,8 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        // The pure core, for the benchmarks in Benchmarks/.
+        .library(name: "GesturedCore", targets: ["TouchCore", "Gestures", "Config"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

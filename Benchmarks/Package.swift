@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+// Benchmarks of the pure core, kept out of the main package so its build stays lean:
+//   cd Benchmarks && swift package benchmark
+import PackageDescription
+
+let package = Package(
+    name: "gestured-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Pipeline",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GesturedCore", package: "gestured"),
+            ],
+            path: "Benchmarks/Pipeline",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
