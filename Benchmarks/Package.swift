@@ -3,6 +3,9 @@
 //   cd Benchmarks && swift package benchmark
 import PackageDescription
 
+// A path dependency is known by its directory's name, whatever the clone is called.
+let core = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "gestured")
+
 let package = Package(
     name: "gestured-benchmarks",
     platforms: [.macOS(.v13)],
@@ -15,7 +18,7 @@ let package = Package(
             name: "Pipeline",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GesturedCore", package: "gestured"),
+                .product(name: "GesturedCore", package: core),
             ],
             path: "Benchmarks/Pipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -11,15 +11,7 @@ work=$(mktemp -d)
 chmod 755 "$work"
 mkdir -m 1777 "$work/out"
 log=$work/out/actions.log
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-  local what=$1; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
-}
-wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds
-  local end=$((SECONDS + $1)); shift
-  until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.2; done
-}
+. "$(dirname "$0")/lib.sh"
 input_gid=$(getent group input | cut -d: -f3)
 # An array, not a function: `$!` of a backgrounded function is a subshell's pid.
 as_nobody=(setpriv --reuid=nobody --regid=nogroup --groups="$input_gid" --inh-caps=-all -- env -u XDG_RUNTIME_DIR)

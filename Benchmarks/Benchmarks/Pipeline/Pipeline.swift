@@ -57,17 +57,16 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("evemu parse (a 200-line stroke)") { benchmark in
         var text = "N: bench\nA: 35 0 3839 0 0 13\nA: 36 0 2159 0 0 13\nA: 2f 0 9 0 0 0\n"
         for i in 0..<50 {
-            text += "E: 0.\(String(format0: i)) 0003 0035 \(1000 + i)\nE: 0.\(String(format0: i)) 0003 0036 \(900 + i)\nE: 0.\(String(format0: i)) 0000 0000 0000\n"
+            let t = fraction(i)
+            text += "E: 0.\(t) 0003 0035 \(1000 + i)\nE: 0.\(t) 0003 0036 \(900 + i)\nE: 0.\(t) 0000 0000 0000\n"
         }
         let bytes = Array(text.utf8)
         for _ in benchmark.scaledIterations { blackHole(try? Evemu.parse(bytes)) }
     }
 }
 
-extension String {
-    /// Six digits, zero-padded: microseconds in evemu time stamps.
-    init(format0 n: Int) {
-        let s = String(n * 10_000)
-        self = String(repeating: "0", count: max(0, 6 - s.count)) + s
-    }
+/// Six digits, zero-padded: the fraction of an evemu time stamp, n hundredths of a second.
+func fraction(_ n: Int) -> String {
+    let digits = String(n * 10_000)
+    return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
 }

@@ -8,17 +8,7 @@ import SystemPackage
 /// place and failures become a typed `Errno`, as swift-system does.
 enum Syscall {
     @discardableResult
-    static func call(_ body: () -> Int32) throws(Errno) -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let error = Errno(rawValue: errno)
-            if error != .interrupted { throw error }
-        }
-    }
-
-    @discardableResult
-    static func call(_ body: () -> Int) throws(Errno) -> Int {
+    static func call<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }

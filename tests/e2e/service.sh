@@ -1,0 +1,54 @@
+#!/bin/bash
+# The shipped system unit for real, inside scripts/vm-run-systemd (systemd as PID 1):
+# tests/e2e/run-service installs the unit, udev rule, D-Bus policy, sysusers entry,
+# binary and a test configuration in the guest, with fixtures in /opt/gestured-test.
+set -u
+fixtures=/opt/gestured-test
+. "$(dirname "$0")/lib.sh"
+journal() { journalctl -u gestured --no-pager -o cat; }
+in_journal() { journal | grep -q -- "$1"; }
+
+systemd-sysusers
+systemctl daemon-reload
+udevadm control --reload
+dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/monitor.txt 2>&1 &
+sleep 0.5
+
+plug() {  # plug NAME: a virtual touchscreen; prints its node
+  evemu-device "$fixtures/$1.desc" > "/tmp/$1.node" &
+  echo $! > "/tmp/$1.pid"
+  wait_for 15 grep -q /dev/input "/tmp/$1.node" || return 1
+  udevadm settle
+  grep -o '/dev/input/event[0-9]*' "/tmp/$1.node"
+}
+first=$(plug first)
+check "a virtual touchscreen is created ($first)" test -n "$first"
+check "udev tags it for gestured" bash -c "udevadm info '$first' | grep -q 'gestured'"
+
+systemctl start gestured
+check "systemd starts the service to active through READY=1" test "$(systemctl is-active gestured)" = active
+check "it reads the touchscreen inside its sandbox" wait_for 15 in_journal "$first: 'gestured test panel'"
+owns_name() { busctl --system status org.gestured.Gestured1 >/dev/null 2>&1; }
+check "it owns org.gestured.Gestured1 on the system bus" wait_for 10 owns_name
+check "it runs as the gestured user" test "$(ps -o user= -p "$(systemctl show -p MainPID --value gestured)")" = gestured
+
+evemu-play "$first" < "$fixtures/checkmark.evemu"
+check "a checkmark emits a Gesture signal" wait_for 10 grep -q 'string "confirm"' /tmp/monitor.txt
+check "and runs its command" wait_for 10 in_journal "confirm: confirmed on gestured test panel"
+
+second=$(plug second)
+check "a touchscreen plugged in later is picked up" wait_for 15 in_journal "$second: 'gestured second panel'"
+evemu-play "$second" < "$fixtures/checkmark.evemu"
+check "and works" wait_for 10 in_journal "confirm: confirmed on gestured second panel"
+
+systemctl reload gestured
+check "systemctl reload re-reads the configuration" wait_for 10 in_journal "reload: /etc/gestured/gestured.toml"
+check "and the service stays active" test "$(systemctl is-active gestured)" = active
+
+systemctl stop gestured
+check "systemctl stop stops it" test "$(systemctl is-active gestured)" = inactive
+check "cleanly" test "$(systemctl show -p Result --value gestured)" = success
+
+kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" 2>/dev/null
+[ $failures = 0 ] || journal | tail -n 40
+exit $((failures > 0))
