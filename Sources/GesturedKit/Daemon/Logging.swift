@@ -17,10 +17,9 @@ public struct StderrLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                    source: String, file: String, function: String, line: UInt) {
-        let prefix = journal ? "<\(Self.priority(level))>" : "\(level): "
-        printErrorRaw(prefix + message.description + "\n")
+    public func log(event: LogEvent) {
+        let prefix = journal ? "<\(Self.priority(event.level))>" : "\(event.level): "
+        printErrorRaw(prefix + event.message.description + "\n")
     }
 
     private static func priority(_ level: Logger.Level) -> Int {
