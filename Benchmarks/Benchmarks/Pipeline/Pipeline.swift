@@ -41,13 +41,15 @@ let benchmarks: @Sendable () -> Void = {
         let events = threeFingerDrag(frames: 1200)
         var decoder = TouchDecoder(description: panel)!
         let arbiter = Arbiter(gestures: Configuration.makeDefault().gestures, geometry: decoder.geometry)
-        // Warm up to the steady state: fingers down, recognizers deciding.
-        for e in events.prefix(14 * 50) where decoder.process(e) { arbiter.process(decoder.frame) }
-        let steady = Array(events.dropFirst(14 * 50))
+        // Warm up to the steady state: fingers down, recognizers deciding. The first
+        // frame has 13 events (tracking ids), the others 10 (3 × slot, x, y; SYN_REPORT).
+        let warmUp = 13 + 49 * 10
+        for e in events.prefix(warmUp) where decoder.process(e) { arbiter.process(decoder.frame) }
+        let steady = Array(events.dropFirst(warmUp))
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
-            let base = (i % 400) * 13
-            for e in steady[base..<(base + 13)] where decoder.process(e) {
+            let base = (i % 1000) * 10
+            for e in steady[base..<(base + 10)] where decoder.process(e) {
                 arbiter.process(decoder.frame)
                 blackHole(arbiter.events.count)
             }
