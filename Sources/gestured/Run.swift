@@ -7,6 +7,9 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon: recognize gestures and run their bindings.",
         discussion: """
+            It reads every touchscreen udev reports (ID_INPUT_TOUCHSCREEN=1), those plugged \
+            in later too, and waits, saying so once, while there is none; reading them \
+            needs read access to /dev/input/event* (root, the input group, or the service).
             With --replay, a recording stands in for a touchscreen, played at its recorded \
             pace (--speed times faster) through the real loop: timers, arbitration, \
             commands, D-Bus signals, SIGHUP reloads. The daemon then exits 0 once the \
