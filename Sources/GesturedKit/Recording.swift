@@ -30,7 +30,7 @@ extension Recording {
     /// `device` or in a `.desc` file beside it (see `pairedDescriptionPath`).
     public static func load(_ path: String, device: String? = nil) throws(FileError) -> Recording {
         let parsed = try parse(path)
-        guard !parsed.events.isEmpty else {
+        guard !parsed.events.isEmpty || (path.hasSuffix(".desc") && parsed.description != nil) else {
             throw FileError(path: path, message: "no events (E: lines): an empty or truncated recording")
         }
         var description = parsed.description

@@ -90,3 +90,13 @@ let tap = "E: 0.000000 0003 0039 1\nE: 0.000000 0000 0000 0\nE: 0.080000 0003 00
         #expect(fixed(0.1234567, decimals: 4) == "0.1235")
     }
 }
+
+@Suite struct DescriptionOnlyTests {
+    @Test func aDescriptionFileReplaysAsNothingButAnEmptyRecordingIsAnError() throws {
+        let dir = try TemporaryDirectory()
+        let desc = try dir.write("Panel.desc", description)
+        let empty = try dir.write("empty.evemu", description)
+        #expect(try Recording.load(desc).events.isEmpty)
+        #expect(throws: FileError.self) { try Recording.load(empty) }
+    }
+}
