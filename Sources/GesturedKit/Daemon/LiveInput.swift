@@ -73,7 +73,11 @@ final class LiveInput {
 
     private func read(_ node: String) {
         guard let (device, screen) = open[node] else { return }
-        if device.read({ screen.feed($0) }) == .removed { remove(node, why: "gone") }
+        switch device.read({ screen.feed($0) }) {
+        case .drained: break
+        case .resynced: daemon.logger.warning("\(node): the kernel dropped events (SYN_DROPPED); resynced")
+        case .removed: remove(node, why: "gone")
+        }
     }
 
     private func remove(_ node: String, why: String) {

@@ -17,6 +17,8 @@ final class EvdevDevice {
     enum ReadEnd {
         /// Nothing more to read now.
         case drained
+        /// As `drained`, after events were lost and the state resynced.
+        case resynced
         /// The device is gone (unplugged): its touches must be cancelled.
         case removed
     }
@@ -61,6 +63,7 @@ final class EvdevDevice {
     func read(_ handle: (InputEvent) -> Void) -> ReadEnd {
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var resynced = false
         while true {
             let rc = libevdev_next_event(device, flags, &event)
             switch rc {
@@ -72,12 +75,13 @@ final class EvdevDevice {
                     handle(InputEvent(event))
                 }
                 flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                resynced = true
             case -EAGAIN:
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue  // sync done: back to normal events
                     continue
                 }
-                return .drained
+                return resynced ? .resynced : .drained
             default:
                 return .removed  // -ENODEV, or a read error: treat the device as gone
             }
