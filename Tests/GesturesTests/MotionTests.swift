@@ -217,3 +217,74 @@ import Testing
         ])
     }
 }
+
+@Suite struct RotateTests {
+    /// Two fingers 40 mm apart, the second swinging `degrees` about the first.
+    func turn(_ degrees: Double, steps: Int = 10) -> TouchScript {
+        var s = TouchScript()
+        s.down([1: (100, 100), 2: (140, 100)])
+        let path: [(Double, Double)] = (1...steps).map { i in
+            let a = Double(i) / Double(steps) * degrees * Double.pi / 180
+            return (100 + 40 * Foundation.cos(a), 100 + 40 * Foundation.sin(a))
+        }
+        s.trace(2, through: path)
+        s.up(1, 2)
+        return s
+    }
+
+    @Test func reportsTheRotationClockwisePositive() throws {
+        let arbiter = Arbiter(gestures: [gesture("turn", .rotate)], geometry: TouchScript.geometry)
+        var events: [GestureEvent] = []
+        for frame in turn(45).frames {
+            arbiter.process(frame)
+            events += arbiter.events
+        }
+        #expect(events.first?.phase == .began)
+        #expect(events.last?.phase == .ended)
+        let rotation = try #require(events.last?.rotation)
+        #expect(abs(rotation - Double.pi / 4) < 0.01)
+        #expect(run(turn(-45), [gesture("turn", .rotate)]).count > 2)
+    }
+
+    @Test func aSmallTurnIsNotARotationAndSaysHowFarItGot() {
+        var reasons: [String] = []
+        #expect(run(turn(6), [gesture("turn", .rotate)]) { reasons.append($0.reason) }.isEmpty)
+        #expect(reasons == ["fingers lifted after 0.10 rad, a rotation needs 0.20 rad"])
+    }
+
+    @Test func oneFingerCannotRotate() {
+        var s = TouchScript()
+        s.down(1, at: (100, 100)); s.move(1, by: (20, 20)); s.up(1)
+        var reasons: [String] = []
+        #expect(run(s, [gesture("turn", .rotate)]) { reasons.append($0.reason) }.isEmpty)
+        #expect(reasons == ["1 finger(s), a rotate needs 2"])
+    }
+}
+
+@Suite struct MoreFailureTests {
+    @Test func aLongPressWithTooManyFingersFails() {
+        var s = TouchScript()
+        s.down([1: (100, 100), 2: (130, 100)])
+        s.hold(600)
+        s.up(1, 2)
+        var reasons: [String] = []
+        #expect(run(s, [gesture("press", .longPress)]) { reasons.append($0.reason) }.isEmpty)
+        #expect(reasons == ["2 fingers down, a 1-finger long press"])
+    }
+
+    @Test func anEdgeSwipeThatStopsShortFailsAtTheLift() {
+        var s = TouchScript()
+        s.down(1, at: (2, 100)); s.move(1, by: (10, 0)); s.up(1)
+        var reasons: [String] = []
+        #expect(run(s, [gesture("edge", .edgeSwipe) { $0.edge = .left }]) { reasons.append($0.reason) }.isEmpty)
+        #expect(reasons == ["lifted after 10 mm inwards, an edge swipe needs 20 mm"])
+    }
+
+    @Test func aPanNeverBegunFailsWithItsDistance() {
+        var s = TouchScript()
+        s.down(1, at: (100, 100)); s.move(1, by: (3, 0), steps: 3); s.up(1)
+        var reasons: [String] = []
+        #expect(run(s, [gesture("pan", .pan)]) { reasons.append($0.reason) }.isEmpty)
+        #expect(reasons == ["fingers lifted after 3 mm, a pan needs 5 mm"])
+    }
+}
