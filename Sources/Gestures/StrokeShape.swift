@@ -23,6 +23,9 @@ struct StrokeShape {
     /// Checkmark score (arm ratio + opening / 40° + 2 × rise over length): checkmarks
     /// score 4.0 and more, 'v' strokes 3.5 and less (3.96 the most seen).
     static let checkmarkScore = 3.8
+    /// How far a chevron's point may turn from its direction: 99 % of real chevrons are
+    /// within 18°; question marks read as '^' and brackets as '>' are 27° and more off.
+    static let maxPointingOffDegrees = 25.0
 
     /// Size: the larger side of the bounding box, in mm.
     let size: Double
@@ -190,7 +193,9 @@ extension StrokeShape {
         default: (0, -45)
         }
         let off = angleDifference(pointing, pointAngle)
-        if off > 35 { return "points \(compass(pointing)), needs \(direction.rawValue)" }
+        if off > Self.maxPointingOffDegrees {
+            return "points \(compass(pointing)) (\(off.rounded0)° off), needs \(direction.rawValue) within \(Self.maxPointingOffDegrees.rounded0)°"
+        }
         if angleDifference(firstAngle, firstArmAngle) > 60 {
             return "first stroke goes \(compass(firstAngle)), needs \(compass(firstArmAngle))"
         }

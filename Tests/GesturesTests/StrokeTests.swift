@@ -85,3 +85,14 @@ func reasons(_ s: TouchScript, _ specs: [GestureSpec]) -> [String] {
         #expect(run(s, [gesture("checkmark", .checkmark)]) == ["checkmark recognized"])
     }
 }
+
+@Suite struct ChevronPointingTests {
+    @Test func aChevronTurnedTooFarFromItsDirectionIsNot() {
+        // A '^' whose right arm drops straight down (a question mark's stem): its point
+        // turns 30° towards the left.
+        let up = gesture("up", .chevron) { $0.direction = .up }
+        #expect(run(stroke([(0, 0), (25, -25), (15, 20)]), [up]).isEmpty)
+        #expect(reasons(stroke([(0, 0), (25, -25), (15, 20)]), [up]).first?.contains("needs up within 25°") == true)
+        #expect(run(stroke([(0, 0), (20, -30), (40, 0)]), [up]) == ["up recognized up"])
+    }
+}
