@@ -2,14 +2,12 @@ import Config
 import Gestures
 import TouchCore
 
-/// One touchscreen in the daemon: its pipeline, the configuration that built it, and how
-/// its event times relate to the monotonic clock (a recording replayed at a speed, or a
+/// One touchscreen in the daemon: its pipeline, and how its event times relate to the monotonic clock (a recording replayed at a speed, or a
 /// live device whose kernel timestamps already are monotonic).
 final class Touchscreen {
     let name: String
     let description: DeviceDescription
     private(set) var pipeline: DevicePipeline
-    private(set) var config: Configuration
     /// A reloaded configuration, taken over when no finger is down.
     var pendingConfig: Configuration?
     /// Monotonic µs at which device time 0 happens, and device µs per monotonic µs.
@@ -21,7 +19,6 @@ final class Touchscreen {
     init(description: DeviceDescription, config: Configuration, origin: Int64 = 0, speed: Double = 1) throws(DevicePipeline.Refusal) {
         name = description.name
         self.description = description
-        self.config = config
         pipeline = try DevicePipeline(description, config: config)
         self.origin = origin
         self.speed = speed
@@ -72,6 +69,5 @@ final class Touchscreen {
         let explaining = pipeline.arbiter.explaining
         pipeline = rebuilt
         pipeline.arbiter.explaining = explaining
-        config = next
     }
 }
