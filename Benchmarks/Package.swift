@@ -15,12 +15,12 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
-            name: "Pipeline",
+            name: "StepBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GesturedCore", package: core),
             ],
-            path: "Benchmarks/Pipeline",
+            path: "Benchmarks/StepBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -26,26 +26,19 @@ public struct Binding: Equatable, Sendable {
         guard let command, event.phase == .recognized || commandPhases.contains(event.phase) else { return nil }
         return command
     }
-
-    /// Signals go out for every phase: continuous gestures stream without spawning anything.
-    public func signals(_ event: GestureEvent) -> Bool { signal }
 }
 
 /// The gesture as a command sees it: environment variables, never text in the command.
 public enum GestureEnvironment {
-    public static func variables(_ e: GestureEvent, device: String) -> [(String, String)] {
-        var v = [
-            ("GESTURE_NAME", e.name), ("GESTURE_TYPE", e.type.rawValue), ("GESTURE_PHASE", e.phase.rawValue),
-            ("GESTURE_FINGERS", String(e.fingers)), ("GESTURE_X", decimal(e.location.x)), ("GESTURE_Y", decimal(e.location.y)),
-        ]
-        if let d = e.direction { v.append(("GESTURE_DIRECTION", d.rawValue)) }
-        if let s = e.scale { v.append(("GESTURE_SCALE", decimal(s))) }
-        if let r = e.rotation { v.append(("GESTURE_ROTATION", decimal(r))) }
-        if let s = e.velocity { v.append(("GESTURE_VELOCITY", decimal(s))) }
-        v.append(("GESTURE_DEVICE", device))
+    /// `GESTURE_NAME=…` and the rest: every field of `GestureFields`, upper-cased, and the device.
+    public static func assignments(_ e: GestureEvent, device: String) -> [String] {
+        var v = GestureFields.strings(e).map { "GESTURE_\(variable($0.0))=\($0.1)" }
+        v.append("GESTURE_FINGERS=\(e.fingers)")
+        v += GestureFields.numbers(e).map { "GESTURE_\(variable($0.0))=\(fixed($0.1, decimals: 4))" }
+        v.append("GESTURE_DEVICE=\(device)")
         return v
     }
 
-    /// Four decimals, as replay prints them.
-    static func decimal(_ x: Double) -> String { fixed(x, decimals: 4) }
+    /// `gesture` is the event's name: `GESTURE_NAME`.
+    private static func variable(_ field: String) -> String { field == "gesture" ? "NAME" : field.uppercased() }
 }

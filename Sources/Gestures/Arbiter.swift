@@ -17,13 +17,11 @@ public final class Arbiter {
     /// Whether the last frame left any finger on the panel.
     private var fingersDown = false
 
-    /// The gesture events of the last `process` or `advance` call.
+    /// What the last `process` or `advance` call did: the gesture events, every state
+    /// change with its reason when `explaining`, and state machine bugs (none expected).
     public var events: [GestureEvent] { output.events }
-    /// Every state change with its reason, when `explaining`; cleared by the caller.
-    public var transitions: [Transition] {
-        get { output.transitions }
-        set { output.transitions = newValue }
-    }
+    public var transitions: [Transition] { output.transitions }
+    public var bugs: [String] { output.bugs }
     public var explaining: Bool {
         get { output.explaining }
         set { output.explaining = newValue }
@@ -56,7 +54,7 @@ public final class Arbiter {
 
     /// Runs the deadlines due by the frame's time, then the frame.
     public func process(_ frame: TouchFrame) {
-        output.events.removeAll(keepingCapacity: true)
+        output.clear()
         runDeadlines(upTo: frame.time)
         output.now = frame.time
         for r in recognizers { _ = r.deliver(frame) }
@@ -67,7 +65,7 @@ public final class Arbiter {
 
     /// Runs the deadlines due by `time`: call it when `nextDeadline` has passed.
     public func advance(to time: Timestamp) {
-        output.events.removeAll(keepingCapacity: true)
+        output.clear()
         runDeadlines(upTo: time)
     }
 

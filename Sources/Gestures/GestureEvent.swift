@@ -17,7 +17,7 @@ public enum GesturePhase: String, Sendable {
 }
 
 /// A recognized gesture or a step of a continuous one: what bindings act on.
-public struct GestureEvent: Sendable {
+public struct GestureEvent: Equatable, Sendable {
     /// The configured gesture's name.
     public var name: String
     public var type: GestureType
@@ -50,7 +50,7 @@ public struct GestureEvent: Sendable {
 }
 
 /// One state change of one recognizer, with why: the answer to "why didn't it fire?".
-public struct Transition: Sendable {
+public struct Transition: Equatable, Sendable {
     public var time: Timestamp
     public var gesture: String
     public var from: RecognizerState

@@ -17,11 +17,19 @@ struct TrackedTouch {
 final class RecognizerOutput {
     var events: [GestureEvent] = []
     var transitions: [Transition] = []
+    /// State machine events that cannot happen: bugs, reported with every step.
+    var bugs: [String] = []
     var explaining = false
     /// The time being processed: a frame's, or a deadline's.
     var now = Timestamp(microseconds: 0)
 
     init() { events.reserveCapacity(16) }
+
+    func clear() {
+        events.removeAll(keepingCapacity: true)
+        transitions.removeAll(keepingCapacity: true)
+        bugs.removeAll(keepingCapacity: true)
+    }
 }
 
 /// The base of every recognizer: touch bookkeeping and the state machine. Subclasses
@@ -120,18 +128,60 @@ public class GestureRecognizer {
         if state.isActive {
             finish(.cancelled, "a touch was cancelled")
         } else {
-            fail("a touch was cancelled")
+            apply(.fail, "a touch was cancelled")
         }
     }
 
     // MARK: Transitions
 
+    /// What can happen to a recognizer. Every change of state goes through `apply`, one
+    /// exhaustive switch over (state, event), as libinput's gesture states do.
+    enum Event {
+        /// Its own rules ruled it out, another gesture won, or a touch was cancelled first.
+        case fail
+        /// The arbiter granted its request: recognized (discrete) or began (continuous).
+        case grant
+        /// A continuous gesture's next step.
+        case change
+        /// A continuous gesture's fingers lifted.
+        case end
+        /// A continuous gesture lost a touch (device gone, events dropped).
+        case cancel
+    }
+
+    /// Applies an event to the state machine; false when the pair is not a transition.
+    /// Pairs that cannot happen are reported as bugs (`RecognizerOutput.bugs`), never
+    /// dropped in silence.
+    @discardableResult
+    final func apply(_ event: Event, _ reason: @autoclosure () -> String) -> Bool {
+        switch (state, event) {
+        case (.possible, .fail):
+            request = nil
+            deadline = nil
+            transition(to: .failed, reason())
+        case (.possible, .grant):
+            transition(to: spec.type.isContinuous ? .began : .ended, reason())
+        case (.began, .change), (.changed, .change):
+            state = .changed
+        case (.began, .end), (.changed, .end):
+            transition(to: .ended, reason())
+        case (.began, .cancel), (.changed, .cancel):
+            transition(to: .cancelled, reason())
+        case (.began, .fail), (.changed, .fail):
+            // A gesture under way no longer fails: it ends or is cancelled.
+            return false
+        case (.possible, .change), (.possible, .end), (.possible, .cancel),
+             (.began, .grant), (.changed, .grant),
+             (.ended, _), (.cancelled, _), (.failed, _):
+            output.bugs.append("\(name): \(event) in state \(state.rawValue) (\(reason()))")
+            return false
+        }
+        return true
+    }
+
     /// possible → failed, with the measured quantity and the limit it broke.
     func fail(_ reason: @autoclosure () -> String) {
-        guard state == .possible else { return }
-        request = nil
-        deadline = nil
-        transition(to: .failed, reason())
+        apply(.fail, reason())
     }
 
     /// Asks to be recognized (discrete) or to begin (continuous); `quality` in 0…1
@@ -145,35 +195,36 @@ public class GestureRecognizer {
 
     /// A continuous gesture's next step.
     func change(direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
-        guard state.isActive else { return }
+        guard apply(.change, "changed") else { return }
         let event = makeEvent(.changed, direction: direction, scale: scale, rotation: rotation, velocity: velocity)
         output.events.append(event)
         lastEvent = event
-        state = .changed
     }
 
     /// Ends or cancels a continuous gesture with the values it last reported: once a
     /// finger has lifted, what is left of the touches no longer describes it.
     func finish(_ phase: GesturePhase, _ reason: String) {
-        guard state.isActive, var event = lastEvent else { return }
+        guard var event = lastEvent, apply(phase == .ended ? .end : .cancel, reason) else { return }
         event.phase = phase
         event.time = output.now
         output.events.append(event)
-        transition(to: phase == .ended ? .ended : .cancelled, reason)
     }
 
     /// Called by the arbiter: the request is granted.
     final func grant() {
-        guard let (pending, quality) = request else { return }
+        guard let (pending, quality) = request else {
+            output.bugs.append("\(name): granted without a request")
+            return
+        }
         request = nil
         var event = pending
         event.time = output.now
+        guard apply(.grant, "recognized (quality \(quality.formatted2))") else { return }
         output.events.append(event)
         lastEvent = event
-        transition(to: spec.type.isContinuous ? .began : .ended, "recognized (quality \(quality.formatted2))")
     }
 
-    func transition(to newState: RecognizerState, _ reason: @autoclosure () -> String) {
+    private func transition(to newState: RecognizerState, _ reason: @autoclosure () -> String) {
         if output.explaining {
             output.transitions.append(Transition(time: output.now, gesture: name, from: state, to: newState, reason: reason()))
         }

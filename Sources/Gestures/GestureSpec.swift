@@ -24,9 +24,6 @@ public enum Direction: String, CaseIterable, Sendable {
         let sector = Int(((angle + 360 + 22.5) / 45).rounded(.down)) % 8
         self = Direction.allCases[sector]
     }
-
-    /// The four directions a chevron can point.
-    public var isCardinal: Bool { self == .right || self == .down || self == .left || self == .up }
 }
 
 public enum Edge: String, CaseIterable, Sendable {

@@ -42,23 +42,21 @@ struct ContactReports: Sendable {
 
     mutating func ignoreUntilLift() { ignoringUntilLift = true }
 
-    /// Ends the frame; true when contacts are to be ignored in it.
-    mutating func endFrame() -> Bool {
-        defer { contacts.removeAll(keepingCapacity: true) }
+    /// Ends the frame: a frame with no contact ends the ignoring.
+    mutating func endFrame() {
         if ignoringUntilLift, contacts.isEmpty { ignoringUntilLift = false }
-        return ignoringUntilLift
+        contacts.removeAll(keepingCapacity: true)
     }
 }
 
 extension TouchDecoder {
     /// Puts this frame's reported contacts into slots so the common frame stage can
-    /// compare them with the previous frame.
+    /// compare them with the previous frame. After a cancel every contact is ignored
+    /// until a frame reports none.
     mutating func matchReportedContacts() {
         contactReports.commitPending()
-        matchContacts(contactReports.contacts)
-        if contactReports.endFrame() {
-            for s in slots.indices { slots[s].contact = false }
-        }
+        if !contactReports.ignoringUntilLift { matchContacts(contactReports.contacts) }
+        contactReports.endFrame()
     }
 
     private mutating func matchContacts(_ contacts: [ContactReports.Contact]) {
@@ -68,14 +66,14 @@ extension TouchDecoder {
         // Same tracking id: the same finger.
         for c in contacts.indices {
             guard let id = contacts[c].trackingID,
-                  let s = slots.indices.first(where: { slots[$0].contact && slots[$0].trackingID == id }) else { continue }
+                  let s = slots.indices.first(where: { slots[$0].hasContact && slots[$0].trackingID == id }) else { continue }
             assign(contacts[c], contact: c, toSlot: s)
         }
         // Anonymous contacts: the closest pair first, repeatedly.
         while true {
             var best: (contact: Int, slot: Int, distance: Double)?
             for c in contacts.indices where !contactReports.contactMatched[c] && contacts[c].trackingID == nil {
-                for s in slots.indices where slots[s].contact && !contactReports.slotMatched[s] {
+                for s in slots.indices where slots[s].hasContact && !contactReports.slotMatched[s] {
                     let dx = Double(contacts[c].x ?? slots[s].x) - Double(slots[s].x)
                     let dy = Double(contacts[c].y ?? slots[s].y) - Double(slots[s].y)
                     let d = dx * dx + dy * dy
@@ -85,10 +83,10 @@ extension TouchDecoder {
             guard let best else { break }
             assign(contacts[best.contact], contact: best.contact, toSlot: best.slot)
         }
-        for s in slots.indices where !contactReports.slotMatched[s] { slots[s].contact = false }
+        for s in slots.indices where !contactReports.slotMatched[s] && slots[s].hasContact { slots[s].lift() }
         // New fingers take slots that are free in this frame.
         for c in contacts.indices where !contactReports.contactMatched[c] {
-            guard let s = slots.indices.first(where: { !slots[$0].contact && slots[$0].touch == nil && !contactReports.slotMatched[$0] }) else { break }
+            guard let s = slots.indices.first(where: { slots[$0].state == .empty && !contactReports.slotMatched[$0] }) else { break }
             assign(contacts[c], contact: c, toSlot: s)
         }
     }
@@ -96,8 +94,8 @@ extension TouchDecoder {
     private mutating func assign(_ contact: ContactReports.Contact, contact index: Int, toSlot s: Int) {
         contactReports.contactMatched[index] = true
         contactReports.slotMatched[s] = true
-        slots[s].contact = true
-        slots[s].ignoredUntilLift = false  // protocol A ignores contacts in ContactReports
+        // Matched by id or by distance: the contact the slot already has; a free slot lands a new one.
+        slots[s].land(trackingID: slots[s].hasContact ? slots[s].trackingID : (contact.trackingID ?? -1))
         slots[s].x = contact.x ?? slots[s].x
         slots[s].y = contact.y ?? slots[s].y
         slots[s].trackingID = contact.trackingID ?? -1

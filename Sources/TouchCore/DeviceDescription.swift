@@ -3,17 +3,13 @@ public struct AbsoluteAxis: Equatable, Sendable {
     public var code: UInt16
     public var minimum: Int32
     public var maximum: Int32
-    public var fuzz: Int32
-    public var flat: Int32
     /// Units per millimetre; 0 when the device does not say.
     public var resolution: Int32
 
-    public init(code: UInt16, minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
+    public init(code: UInt16, minimum: Int32, maximum: Int32, resolution: Int32 = 0) {
         self.code = code
         self.minimum = minimum
         self.maximum = maximum
-        self.fuzz = fuzz
-        self.flat = flat
         self.resolution = resolution
     }
 }

@@ -76,8 +76,8 @@ private struct LineParser {
                   let numbers = fields.allDecimal(from: 1) else {
                 throw fail("expected 'A: CODE MIN MAX FUZZ FLAT [RESOLUTION]' (hex code, decimal values), found '\(fields.text)'")
             }
-            axes.append(AbsoluteAxis(code: code, minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2],
-                                     flat: numbers[3], resolution: numbers.count > 4 ? numbers[4] : 0))
+            // FUZZ and FLAT (numbers[2], numbers[3]) are the kernel's filtering, done before us.
+            axes.append(AbsoluteAxis(code: code, minimum: numbers[0], maximum: numbers[1], resolution: numbers.count > 4 ? numbers[4] : 0))
         case "P", "B", "L", "S":
             // Property and event-type bitmasks, LED and switch states: the axes say all we use.
             guard fields.count >= 1, fields.allHex() != nil else {

@@ -16,15 +16,13 @@ public struct Touch: Equatable, Sendable {
     /// Where the touch was in the previous frame (equal to `location` when it began).
     public var previousLocation: Point
     public var timestamp: Timestamp
-    public var beganAt: Timestamp
 
-    public init(id: Int, phase: TouchPhase, location: Point, previousLocation: Point, timestamp: Timestamp, beganAt: Timestamp) {
+    public init(id: Int, phase: TouchPhase, location: Point, previousLocation: Point, timestamp: Timestamp) {
         self.id = id
         self.phase = phase
         self.location = location
         self.previousLocation = previousLocation
         self.timestamp = timestamp
-        self.beganAt = beganAt
     }
 }
 

@@ -6,7 +6,7 @@
 /// Steady state allocates nothing: slots and the frame's storage are sized once. Read
 /// `frame` after `process` returns true, before the next call.
 public struct TouchDecoder: Sendable {
-    public let geometry: DeviceGeometry
+    public private(set) var geometry: DeviceGeometry
     public private(set) var frame = TouchFrame(time: Timestamp(microseconds: 0), touches: [])
 
     var mode: TouchProtocol
@@ -21,18 +21,59 @@ public struct TouchDecoder: Sendable {
     /// The most contacts followed at once; more are ignored (no panel reports more than 10).
     public static let maximumContacts = 32
 
+    /// A slot's contact between two frames, libinput's touch states: every event and every
+    /// frame is one exhaustive switch over it.
+    enum SlotState: Equatable {
+        /// No contact.
+        case empty
+        /// A contact the next frame reports as began.
+        case landing
+        /// A contact reported as this touch.
+        case down(Touch)
+        /// The contact lifted: the next frame ends the touch.
+        case lifting(Touch)
+        /// A new tracking id came without a lift: the next frame ends the touch and begins the new contact.
+        case replaced(Touch)
+        /// Down across a SYN_DROPPED or a cancel: ignored until it lifts.
+        case ignored
+    }
+
     struct Slot {
-        // What the device says now.
-        var contact = false
+        var state = SlotState.empty
+        /// What the device says now.
         var trackingID: Int32 = -1
         var x: Int32 = 0
         var y: Int32 = 0
-        /// A new tracking id arrived while a contact was present: the old touch ended.
-        var replaced = false
-        /// The contact was down across a SYN_DROPPED or a cancel: ignored until it lifts.
-        var ignoredUntilLift = false
-        // What was last reported.
-        var touch: Touch?
+
+        /// Whether a contact is on the panel now (reported or not).
+        var hasContact: Bool {
+            switch state {
+            case .empty, .lifting: false
+            case .landing, .down, .replaced, .ignored: true
+            }
+        }
+
+        /// A contact with this tracking id is present (protocol B's ABS_MT_TRACKING_ID ≥ 0,
+        /// BTN_TOUCH 1, a matched protocol A contact).
+        mutating func land(trackingID id: Int32) {
+            defer { trackingID = id }
+            switch state {
+            case .empty: state = .landing
+            case .landing, .replaced: break
+            case .down(let touch): if id != trackingID { state = .replaced(touch) }
+            case .lifting(let touch): state = .replaced(touch)
+            case .ignored: if id != trackingID { state = .landing }
+            }
+        }
+
+        /// The contact is gone (tracking id -1, BTN_TOUCH 0, an unmatched protocol A contact).
+        mutating func lift() {
+            trackingID = -1
+            switch state {
+            case .empty, .landing, .ignored: state = .empty
+            case .down(let touch), .lifting(let touch), .replaced(let touch): state = .lifting(touch)
+            }
+        }
     }
 
     public init(geometry: DeviceGeometry, touchProtocol: TouchProtocol) {
@@ -53,6 +94,22 @@ public struct TouchDecoder: Sendable {
         guard let geometry = DeviceGeometry(description, sizeOverride: sizeOverride, orientation: orientation),
               let touchProtocol = description.touchProtocol else { return nil }
         self.init(geometry: geometry, touchProtocol: touchProtocol)
+    }
+
+    /// Whether any reported touch is down.
+    public var fingersDown: Bool {
+        slots.contains { slot in
+            switch slot.state {
+            case .down, .lifting, .replaced: true
+            case .empty, .landing, .ignored: false
+            }
+        }
+    }
+
+    /// New geometry (a reload's rotation or size) for the touches to come; only between
+    /// touch sequences, so no touch changes its frame of reference midway.
+    public mutating func reorient(_ geometry: DeviceGeometry) {
+        self.geometry = geometry
     }
 
     /// Feeds one event; true when it completed a frame with touches in it.
@@ -90,14 +147,17 @@ public struct TouchDecoder: Sendable {
         frame.time = time
         frame.touches.removeAll(keepingCapacity: true)
         for i in slots.indices {
-            if slots[i].contact { slots[i].ignoredUntilLift = true }
-            slots[i].replaced = false
-            guard var touch = slots[i].touch else { continue }
-            touch.previousLocation = touch.location
-            touch.phase = .cancelled
-            touch.timestamp = time
-            frame.touches.append(touch)
-            slots[i].touch = nil
+            let stillDown = slots[i].hasContact && mode != .contactReports  // protocol A ignores in ContactReports
+            switch slots[i].state {
+            case .empty, .landing, .ignored:
+                break
+            case .down(var touch), .lifting(var touch), .replaced(var touch):
+                touch.previousLocation = touch.location
+                touch.phase = .cancelled
+                touch.timestamp = time
+                frame.touches.append(touch)
+            }
+            slots[i].state = stillDown ? .ignored : .empty
         }
         if mode == .contactReports { contactReports.ignoreUntilLift() }
         return !frame.touches.isEmpty
@@ -113,16 +173,7 @@ public struct TouchDecoder: Sendable {
         }
         guard let s = currentSlot else { return }
         switch event.code {
-        case AbsCode.mtTrackingID:
-            if event.value < 0 {
-                slots[s].contact = false
-                slots[s].ignoredUntilLift = false
-            } else if !slots[s].contact || event.value != slots[s].trackingID {
-                if slots[s].contact { slots[s].replaced = true }
-                slots[s].contact = true
-                slots[s].ignoredUntilLift = false
-            }
-            slots[s].trackingID = event.value
+        case AbsCode.mtTrackingID: event.value < 0 ? slots[s].lift() : slots[s].land(trackingID: event.value)
         case AbsCode.mtPositionX: slots[s].x = event.value
         case AbsCode.mtPositionY: slots[s].y = event.value
         default: break
@@ -131,9 +182,7 @@ public struct TouchDecoder: Sendable {
 
     private mutating func processSingleTouch(_ event: InputEvent) {
         switch (event.type, event.code) {
-        case (EventType.key, KeyCode.btnTouch):
-            slots[0].contact = event.value != 0
-            if event.value == 0 { slots[0].ignoredUntilLift = false }
+        case (EventType.key, KeyCode.btnTouch): event.value == 0 ? slots[0].lift() : slots[0].land(trackingID: 0)
         case (EventType.abs, AbsCode.x): slots[0].x = event.value
         case (EventType.abs, AbsCode.y): slots[0].y = event.value
         default: break
@@ -148,30 +197,41 @@ public struct TouchDecoder: Sendable {
         frame.touches.removeAll(keepingCapacity: true)
         for i in slots.indices {
             let location = geometry.normalize(x: slots[i].x, y: slots[i].y)
-            if var touch = slots[i].touch {
-                if !slots[i].contact || slots[i].replaced {
-                    touch.previousLocation = touch.location
-                    if !slots[i].replaced { touch.location = location }
-                    touch.phase = .ended
-                    slots[i].touch = nil
-                } else {
-                    touch.previousLocation = touch.location
-                    touch.location = location
-                    touch.phase = location == touch.previousLocation ? .stationary : .moved
-                    slots[i].touch = touch
-                }
+            switch slots[i].state {
+            case .empty, .ignored:
+                break
+            case .landing:
+                begin(slot: i, at: location, time)
+            case .down(var touch):
+                touch.previousLocation = touch.location
+                touch.location = location
+                touch.phase = location == touch.previousLocation ? .stationary : .moved
                 touch.timestamp = time
                 frame.touches.append(touch)
-            }
-            slots[i].replaced = false
-            if slots[i].touch == nil, slots[i].contact, !slots[i].ignoredUntilLift {
-                let touch = Touch(id: nextTouchID, phase: .began, location: location, previousLocation: location,
-                                  timestamp: time, beganAt: time)
-                nextTouchID += 1
-                slots[i].touch = touch
+                slots[i].state = .down(touch)
+            case .lifting(var touch):
+                touch.previousLocation = touch.location
+                touch.location = location
+                touch.phase = .ended
+                touch.timestamp = time
                 frame.touches.append(touch)
+                slots[i].state = .empty
+            case .replaced(var touch):
+                // The old finger ended where it was last seen; the new one begins here.
+                touch.previousLocation = touch.location
+                touch.phase = .ended
+                touch.timestamp = time
+                frame.touches.append(touch)
+                begin(slot: i, at: location, time)
             }
         }
         return !frame.touches.isEmpty
+    }
+
+    private mutating func begin(slot i: Int, at location: Point, _ time: Timestamp) {
+        let touch = Touch(id: nextTouchID, phase: .began, location: location, previousLocation: location, timestamp: time)
+        nextTouchID += 1
+        slots[i].state = .down(touch)
+        frame.touches.append(touch)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import GesturedKit
+import Input
+import SystemIO
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

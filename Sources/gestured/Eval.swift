@@ -1,5 +1,8 @@
 import ArgumentParser
-import GesturedKit
+import Input
+import Reports
+import SystemIO
+import TouchCore
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,19 +27,28 @@ struct Eval: ParsableCommand {
         let configuration = try config.load()
         let gestures = configuration.gestures
         var problems = 0
-        let evaluation: Evaluation
+        let rows: Manifest
         do {
-            evaluation = try Evaluator(config: configuration).evaluate(manifest: manifest) { error in
-                problems += 1
-                printError(error.description)
-            }
+            rows = try Manifest(path: manifest, text: String(decoding: try readFile(manifest), as: UTF8.self))
         } catch {
             printError(error.description)
             throw ExitCode.failure
         }
+        var progress = ProgressBar()
+        let evaluation = Evaluator(config: configuration).evaluate(rows, load: { path throws(FileError) in try Recording.load(path) },
+                                                                   progress: { progress.update(done: $0, total: $1) }) { error in
+            problems += 1
+            printError(error.description)
+        }
+        progress.finish()
         let output = OutputBuffer()
         for line in evaluation.report(format: format, gestureNames: gestures.map(\.name)) { output.write(line: line) }
         output.flush()
         if problems > 0 { throw ExitCode.failure }
     }
+}
+
+/// A whole file, or a located error.
+func readFile(_ path: String) throws(FileError) -> [UInt8] {
+    do { return try Files.read(path) } catch { throw FileError(path: path, message: "cannot read: \(error)") }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Config
-import GesturedKit
+import Input
+import Reports
+import SystemIO
 
 @main
 struct Gestured: ParsableCommand {

@@ -1,5 +1,9 @@
 import ArgumentParser
-import GesturedKit
+import Input
+import Pipeline
+import Reports
+import SystemIO
+import TouchCore
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +28,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print every recognizer state change with its reason: why a gesture did or did not fire.")
     var explain = false
 
+    @Flag(help: "Print what the bindings would do: the commands they would run and the signals they would emit.")
+    var actions = false
+
     @Option(help: "Output format: text or jsonl (one JSON object per line).")
     var format = OutputFormat.text
 
@@ -34,13 +41,23 @@ struct Replay: ParsableCommand {
     var recordings: [String]
 
     func run() throws {
-        let replayer = Replayer(config: try config.load())
-        replayer.showTouches = touches
-        replayer.playback.explain = explain
-        replayer.format = format
-        replayer.devicePath = device
+        var playback = Playback(config: try config.load())
+        playback.explain = explain
+        let output = OutputBuffer()
         var failed = false
-        for path in recordings where !replayer.replay(path) { failed = true }
+        for path in recordings {
+            var printer = ReplayPrinter(file: path, format: format) { output.write(line: $0) }
+            printer.showTouches = touches
+            printer.showActions = actions
+            do {
+                try playback.play(try Recording.load(path, device: device)) { printer.print($0) }
+            } catch {
+                output.flush()
+                printError(error.description)
+                failed = true
+            }
+        }
+        output.flush()
         if failed { throw ExitCode.failure }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
-import GesturedKit
+import Daemon
+import SystemIO
 import Logging
 
 struct Run: ParsableCommand {

@@ -118,16 +118,11 @@ import Testing
     }
 
     @Test func pinchReportsScale() throws {
-        let arbiter = Arbiter(gestures: [gesture("pinch", .pinch)], geometry: TouchScript.geometry)
         var s = TouchScript()
         s.down([1: (100, 100), 2: (140, 100)])
         s.move([1: (-10, 0), 2: (10, 0)], steps: 4)
         s.up(1, 2)
-        var last: GestureEvent?
-        for frame in s.frames {
-            arbiter.process(frame)
-            last = arbiter.events.last ?? last
-        }
+        let last = s.steps([gesture("pinch", .pinch)]).flatMap(\.events).last
         let end = try #require(last)
         #expect(end.phase == .ended)
         #expect(abs(try #require(end.scale) - 1.5) < 0.001)
@@ -148,11 +143,9 @@ import Testing
     @Test func startsAtTheEdgeAndRecognizesBeforeTheLift() throws {
         var s = TouchScript()
         s.down(1, at: (3, 100)); s.move(1, by: (40, 0))
-        let arbiter = Arbiter(gestures: [fromLeft], geometry: TouchScript.geometry)
         var firedWhileDown = false
-        for frame in s.frames {
-            arbiter.process(frame)
-            if !arbiter.events.isEmpty { firedWhileDown = frame.touches.allSatisfy { $0.phase.isDown } }
+        for step in s.steps([fromLeft]) where !step.events.isEmpty {
+            firedWhileDown = step.frame?.touches.allSatisfy { $0.phase.isDown } ?? false
         }
         #expect(firedWhileDown)
     }
@@ -233,12 +226,7 @@ import Testing
     }
 
     @Test func reportsTheRotationClockwisePositive() throws {
-        let arbiter = Arbiter(gestures: [gesture("turn", .rotate)], geometry: TouchScript.geometry)
-        var events: [GestureEvent] = []
-        for frame in turn(45).frames {
-            arbiter.process(frame)
-            events += arbiter.events
-        }
+        let events = turn(45).steps([gesture("turn", .rotate)]).flatMap(\.events)
         #expect(events.first?.phase == .began)
         #expect(events.last?.phase == .ended)
         let rotation = try #require(events.last?.rotation)

@@ -58,15 +58,15 @@ import Testing
 
     @Test func theSingleTapIsDelayedUntilTheDoubleTapFails() {
         let double = gesture("double", .tap) { $0.taps = 2 }
-        let arbiter = Arbiter(gestures: [tap, double], geometry: TouchScript.geometry)
-        let s = taps(1)
-        for frame in s.frames { arbiter.process(frame) }
-        #expect(arbiter.events.isEmpty)
-        let deadline = try! #require(arbiter.nextDeadline)
-        arbiter.advance(to: deadline)
-        #expect(arbiter.events.map(\.name) == ["tap"])
-        #expect(arbiter.events.first?.time == deadline)
-        #expect(arbiter.nextDeadline == nil)
+        let steps = taps(1).steps([tap, double])
+        let lift = try! #require(steps.lastIndex { $0.frame != nil })
+        #expect(steps[...lift].allSatisfy { $0.events.isEmpty })
+        // After the lift, only a deadline step: the single tap, at the deadline it announced.
+        let deadline = try! #require(steps[lift].nextDeadline)
+        #expect(steps.count == lift + 2)
+        #expect(steps.last?.events.map(\.name) == ["tap"])
+        #expect(steps.last?.events.first?.time == deadline)
+        #expect(steps.last?.nextDeadline == nil)
     }
 
     @Test func simultaneousTapsBothFire() {

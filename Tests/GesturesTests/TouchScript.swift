@@ -1,29 +1,39 @@
+import Config
 import Gestures
+import Pipeline
+import Testing
 import TouchCore
 
-/// Writes touch frames the way a test reads: fingers go down, move and lift at
-/// millimetre positions on a 300 × 200 mm panel, with the time advancing by frames.
+/// Writes kernel events the way a test reads: fingers go down, move and lift at
+/// millimetre positions on a 300 × 200 mm protocol-B panel (100 units per mm), one
+/// SYN_REPORT per frame, with the time advancing by frames. They run through the same
+/// pipeline step as the daemon.
 struct TouchScript {
-    static let geometry = DeviceGeometry(
-        xAxis: AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3000, resolution: 10),
-        yAxis: AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 2000, resolution: 10))
+    static let unitsPerMM = 100.0
+    static let panel = DeviceDescription(name: "test panel", axes: [
+        AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
+        AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 30000, resolution: 100),
+        AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 20000, resolution: 100),
+        AbsoluteAxis(code: AbsCode.mtTrackingID, minimum: 0, maximum: 65535),
+    ])
 
-    private(set) var frames: [TouchFrame] = []
-    private var down: [Int: Touch] = [:]
+    private(set) var inputs: [PipelineInput] = []
+    /// Finger id → slot and position (mm).
+    private var down: [Int: (slot: Int, x: Double, y: Double)] = [:]
     private(set) var time = Timestamp(microseconds: 0)
     /// Milliseconds between frames.
     var frameInterval = 10.0
 
-    private static func normalized(_ x: Double, _ y: Double) -> Point { Point(x: x / 300, y: y / 200) }
-
     /// Fingers land at these positions (mm) in one frame.
     mutating func down(_ fingers: [Int: (Double, Double)]) {
-        var changes: [Touch] = []
+        var frame: [(Int, Double, Double, land: Bool)] = []
         for (id, p) in fingers.sorted(by: { $0.key < $1.key }) {
-            let location = Self.normalized(p.0, p.1)
-            changes.append(Touch(id: id, phase: .began, location: location, previousLocation: location, timestamp: time, beganAt: time))
+            let used = Set(down.values.map(\.slot))
+            let slot = (0...9).first { !used.contains($0) }!
+            down[id] = (slot, p.0, p.1)
+            frame.append((id, p.0, p.1, land: true))
         }
-        emit(changes)
+        emit(frame)
     }
 
     mutating func down(_ id: Int, at p: (Double, Double)) { down([id: p]) }
@@ -31,15 +41,12 @@ struct TouchScript {
     /// Moves fingers by (dx, dy) mm each, in `steps` frames.
     mutating func move(_ deltas: [Int: (Double, Double)], steps: Int = 10) {
         for _ in 1...steps {
-            var changes: [Touch] = []
+            var frame: [(Int, Double, Double, land: Bool)] = []
             for (id, d) in deltas.sorted(by: { $0.key < $1.key }) {
-                guard var t = down[id] else { continue }
-                t.previousLocation = t.location
-                t.location = t.location + Self.normalized(d.0, d.1) * (1 / Double(steps))
-                t.phase = .moved
-                changes.append(t)
+                guard let f = down[id] else { continue }
+                frame.append((id, f.x + d.0 / Double(steps), f.y + d.1 / Double(steps), land: false))
             }
-            emit(changes)
+            emit(frame)
         }
     }
 
@@ -47,78 +54,71 @@ struct TouchScript {
 
     /// Moves one finger through points (mm), one frame each.
     mutating func trace(_ id: Int, through points: [(Double, Double)]) {
-        for p in points {
-            guard var t = down[id] else { return }
-            t.previousLocation = t.location
-            t.location = Self.normalized(p.0, p.1)
-            t.phase = .moved
-            emit([t])
-        }
+        for p in points where down[id] != nil { emit([(id, p.0, p.1, land: false)]) }
     }
 
     mutating func up(_ ids: Int...) {
-        emit(ids.compactMap { id in
-            guard var t = down[id] else { return nil }
-            t.phase = .ended
-            return t
-        })
+        time = time + frameInterval
+        for id in ids {
+            guard let f = down.removeValue(forKey: id) else { continue }
+            event(EventType.abs, AbsCode.mtSlot, Int32(f.slot))
+            event(EventType.abs, AbsCode.mtTrackingID, -1)
+        }
+        event(EventType.syn, SynCode.report, 0)
     }
 
+    /// The device is lost with the fingers down: every touch is cancelled.
     mutating func cancelAll() {
-        emit(down.values.sorted { $0.id < $1.id }.map { t in
-            var t = t
-            t.phase = .cancelled
-            return t
-        })
+        time = time + frameInterval
+        inputs.append(.cancel(time))
+        down.removeAll()
     }
 
     /// Fingers stay where they are for `ms`, with frames (as panels report still fingers).
     mutating func hold(_ ms: Double) {
-        let frames = Int(ms / frameInterval)
-        for _ in 0..<frames { emit([]) }
+        for _ in 0..<Int(ms / frameInterval) { emit([]) }
     }
 
     /// Nothing happens for `ms`: no frames.
     mutating func wait(_ ms: Double) { time = time + ms }
 
-    private mutating func emit(_ changes: [Touch]) {
+    private mutating func emit(_ changes: [(id: Int, x: Double, y: Double, land: Bool)]) {
         time = time + frameInterval
-        var touches: [Touch] = []
-        for var t in down.values.sorted(by: { $0.id < $1.id }) where !changes.contains(where: { $0.id == t.id }) {
-            t.previousLocation = t.location
-            t.phase = .stationary
-            t.timestamp = time
-            touches.append(t)
-            down[t.id] = t
+        for c in changes {
+            let slot = down[c.id]!.slot
+            down[c.id] = (slot, c.x, c.y)
+            event(EventType.abs, AbsCode.mtSlot, Int32(slot))
+            if c.land { event(EventType.abs, AbsCode.mtTrackingID, Int32(c.id)) }
+            event(EventType.abs, AbsCode.mtPositionX, Int32((c.x * Self.unitsPerMM).rounded()))
+            event(EventType.abs, AbsCode.mtPositionY, Int32((c.y * Self.unitsPerMM).rounded()))
         }
-        for var t in changes {
-            t.timestamp = time
-            if t.phase == .began { t.beganAt = time }
-            touches.append(t)
-            down[t.id] = t.phase.isDown ? t : nil
-        }
-        touches.sort { $0.id < $1.id }
-        frames.append(TouchFrame(time: time, touches: touches))
+        event(EventType.syn, SynCode.report, 0)
+    }
+
+    private mutating func event(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        inputs.append(.event(InputEvent(time: time, type: type, code: code, value: value)))
+    }
+
+    /// Every step of the script through a pipeline with these gestures, then the
+    /// deadlines still pending, as the daemon would run them.
+    func steps(_ specs: [GestureSpec], explain: Bool = false) -> [Step] {
+        let pipeline = try! TouchscreenPipeline(Self.panel, config: Configuration(gestures: specs))
+        pipeline.explaining = explain
+        var steps = inputs.map { pipeline.step($0) }
+        while let deadline = pipeline.nextDeadline { steps.append(pipeline.step(.deadline(deadline))) }
+        return steps
     }
 }
 
-/// Runs the frames through an arbiter with these gestures, deadlines included, and
-/// returns each event as "name phase" (plus the direction when there is one).
+/// Runs the script with these gestures and returns each event as "name phase" (plus
+/// the direction when there is one); `explain` hears every state change.
 func run(_ script: TouchScript, _ specs: [GestureSpec], explain: ((Transition) -> Void)? = nil) -> [String] {
-    let arbiter = Arbiter(gestures: specs, geometry: TouchScript.geometry)
-    arbiter.explaining = explain != nil
     var out: [String] = []
-    func collect() {
-        out += arbiter.events.map { e in [e.name, e.phase.rawValue, e.direction?.rawValue].compactMap { $0 }.joined(separator: " ") }
-        if let explain { arbiter.transitions.forEach(explain) }
-        arbiter.transitions.removeAll()
+    for step in script.steps(specs, explain: explain != nil) {
+        #expect(step.bugs.isEmpty)
+        out += step.events.map { e in [e.name, e.phase.rawValue, e.direction?.rawValue].compactMap { $0 }.joined(separator: " ") }
+        if let explain { step.transitions.forEach(explain) }
     }
-    for frame in script.frames {
-        arbiter.process(frame)
-        collect()
-    }
-    arbiter.advance(to: script.time + 10_000)
-    collect()
     return out
 }
 

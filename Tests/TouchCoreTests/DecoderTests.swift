@@ -23,7 +23,6 @@ import TouchCore
         for e in s.events where decoder.process(e) { last = decoder.frame.touches.first }
         #expect(last?.location == Point(x: 0.5, y: 0.5))
         #expect(last?.previousLocation == Point(x: 0.25, y: 0.5))
-        #expect(last?.beganAt == Timestamp(microseconds: 0))
         #expect(last?.timestamp == Timestamp(microseconds: 10_000))
     }
 

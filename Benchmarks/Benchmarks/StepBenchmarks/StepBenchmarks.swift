@@ -1,0 +1,73 @@
+import Benchmark
+import Config
+import Pipeline
+import TouchCore
+
+/// A three-finger drag on a 10-slot panel, as kernel events: the steady state of a
+/// gesture under way, frame after frame.
+func threeFingerDrag(frames: Int) -> [InputEvent] {
+    var events: [InputEvent] = []
+    var t: Int64 = 0
+    func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        events.append(InputEvent(time: Timestamp(microseconds: t), type: type, code: code, value: value))
+    }
+    for frame in 0..<frames {
+        for finger in 0..<3 {
+            add(EventType.abs, AbsCode.mtSlot, Int32(finger))
+            if frame == 0 { add(EventType.abs, AbsCode.mtTrackingID, Int32(finger + 1)) }
+            add(EventType.abs, AbsCode.mtPositionX, Int32(1000 + finger * 300))
+            add(EventType.abs, AbsCode.mtPositionY, Int32(200 + frame % 1500))
+        }
+        add(EventType.syn, SynCode.report, 0)
+        t += 8000
+    }
+    return events
+}
+
+let panel = DeviceDescription(name: "bench", axes: [
+    AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
+    AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3839, resolution: 13),
+    AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 2159, resolution: 13),
+    AbsoluteAxis(code: AbsCode.mtTrackingID, minimum: 0, maximum: 65535),
+])
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+                                           maxDuration: .seconds(3))
+
+    // One frame (3 fingers) through the pipeline step with the built-in configuration:
+    // decoder, recognizers, arbiter and bindings, what happens between a SYN_REPORT and
+    // an action.
+    Benchmark("frame to actions (3 fingers, built-in config)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let events = threeFingerDrag(frames: 1200)
+        let pipeline = try! TouchscreenPipeline(panel, config: Configuration.makeDefault())
+        // Warm up to the steady state: fingers down, recognizers deciding. The first
+        // frame has 13 events (tracking ids), the others 10 (3 × slot, x, y; SYN_REPORT).
+        let warmUp = 13 + 49 * 10
+        for e in events.prefix(warmUp) { _ = pipeline.step(.event(e)) }
+        let steady = Array(events.dropFirst(warmUp))
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let base = (i % 1000) * 10
+            for e in steady[base..<(base + 10)] {
+                blackHole(pipeline.step(.event(e)).actions.count)
+            }
+        }
+    }
+
+    Benchmark("evemu parse (a 200-line stroke)") { benchmark in
+        var text = "N: bench\nA: 35 0 3839 0 0 13\nA: 36 0 2159 0 0 13\nA: 2f 0 9 0 0 0\n"
+        for i in 0..<50 {
+            let t = fraction(i)
+            text += "E: 0.\(t) 0003 0035 \(1000 + i)\nE: 0.\(t) 0003 0036 \(900 + i)\nE: 0.\(t) 0000 0000 0000\n"
+        }
+        let bytes = Array(text.utf8)
+        for _ in benchmark.scaledIterations { blackHole(try? Evemu.parse(bytes)) }
+    }
+}
+
+/// Six digits, zero-padded: the fraction of an evemu time stamp, n hundredths of a second.
+func fraction(_ n: Int) -> String {
+    let digits = String(n * 10_000)
+    return String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+}

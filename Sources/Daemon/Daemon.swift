@@ -1,0 +1,227 @@
+import Bindings
+import Config
+import Effects
+#if canImport(Glibc)
+import Glibc
+#endif
+import Input
+import Logging
+import Pipeline
+import SystemIO
+import SystemPackage
+import TouchCore
+
+/// What `gestured run` was asked to do.
+public struct DaemonOptions {
+    public var configPath: String?
+    /// A recording standing in for a device, played at its recorded pace.
+    public var replayPath: String?
+    public var speed = 1.0
+    public var bus: DaemonSettings.Bus?
+    public var logLevel: Logger.Level?
+
+    public init() {}
+}
+
+/// The daemon: one epoll loop over the input, a timerfd for the earliest deadline
+/// (recognizers, the replay, command timeouts), a signalfd (SIGTERM/SIGINT stop, SIGHUP
+/// reloads, SIGCHLD reaps), the bus and the commands' output. Each touchscreen's
+/// pipeline decides; the daemon only performs the actions and arms the timer.
+public final class Daemon {
+    let options: DaemonOptions
+    var logger: Logger
+    let loop: EventLoop
+    let timer: FileDescriptor
+    let signals: FileDescriptor
+    var config: Configuration
+    let runner: CommandRunner
+    var bus: BusEmitter?
+    /// By event node; a replay's is its path.
+    var touchscreens: [String: Touchscreen] = [:]
+    var replay: RecordingSource?
+    var udev: Udev?
+    var saidWaiting = false
+    /// WATCHDOG_USEC/2 when systemd watches us, and when the next ping is due.
+    var watchdogInterval: Int64?
+    var nextWatchdog: Int64 = .max
+
+    public init(options: DaemonOptions) throws {
+        self.options = options
+        logger = Logger(label: "gestured") { _ in StderrLogHandler() }
+        config = try Self.loadConfig(options.configPath)
+        loop = try EventLoop(logger: logger)
+        timer = try TimerFD.create()
+        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
+        try apply(config)
+        try loop.watch(timer) { [unowned self] in
+            do { try TimerFD.drain(timer) } catch { logger.error("timerfd: \(error)") }
+        }
+        try loop.watch(signals) { [unowned self] in handleSignals() }
+    }
+
+    /// Runs until stopped (live) or until the recording, its decisions and its commands
+    /// are done (replay); returns the exit status.
+    public func run() -> Int32 {
+        do {
+            if let path = options.replayPath {
+                try startReplay(path)
+            } else {
+                startLive()
+            }
+            watchdogInterval = SystemdNotify.watchdogInterval.map { $0 / 2 }
+            SystemdNotify.send("READY=1")
+            afterWakeUp()
+            try loop.run { afterWakeUp() }
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        return 0
+    }
+
+    // MARK: Configuration
+
+    static func loadConfig(_ path: String?) throws -> Configuration {
+        guard let path else { return Configuration.makeDefault() }
+        try ConfigSafety.check(path)
+        let config = try loadConfiguration(path)
+        // Commands must never fall back to root because the user is missing.
+        if Users.effectiveID == 0, let user = config.daemon.user, try Users.lookUp(user) == nil {
+            throw ConfigErrors(errors: [ConfigError(file: path, keyPath: "daemon.user",
+                                                    message: "there is no user \"\(user)\": create it or remove the setting")])
+        }
+        return config
+    }
+
+    /// The daemon-wide settings: log level, command limits and user, the bus.
+    private func apply(_ config: Configuration) throws {
+        self.config = config
+        logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
+        runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
+        runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
+        let wanted = options.bus ?? config.daemon.bus
+        let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
+        if bus?.kind != kind {
+            bus = kind.map { BusEmitter(kind: $0, logger: logger) }
+            bus?.onDescriptorChange = { [unowned self] old, new in
+                if let old { loop.unwatch(old) }
+                if let new { watch(new, "the bus") { [unowned self] in bus?.process() } }
+            }
+            if BindingTable(config.bindings).signals { bus?.connect() }
+        }
+        for screen in touchscreens.values { screen.pipeline.explaining = logger.logLevel <= .debug }
+    }
+
+    /// SIGHUP: a configuration with errors is rejected (the running one stays). A good
+    /// one takes over each touchscreen at its next touch sequence; a touchscreen it
+    /// ignores is let go, and one it no longer ignores is opened.
+    func reload() {
+        SystemdNotify.send("RELOADING=1")
+        defer { SystemdNotify.send("READY=1") }
+        guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
+        do {
+            let next = try Self.loadConfig(path)
+            try apply(next)
+            for screen in touchscreens.values {
+                do { try screen.pipeline.reload(next) } catch {
+                    remove(screen, why: "ignored by a [[device]] rule now")
+                }
+            }
+            if udev != nil { enumerate() }
+            logger.info("reload: \(path): \(next.gestures.count) gestures")
+        } catch {
+            logger.error("reload: rejected, keeping the running configuration:\n\(error)")
+        }
+    }
+
+    private static func level(_ level: DaemonSettings.LogLevel) -> Logger.Level {
+        switch level {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+
+    // MARK: Steps and actions
+
+    /// Feeds one input to a touchscreen's pipeline and does what it says.
+    func feed(_ input: PipelineInput, to screen: Touchscreen) {
+        let step = screen.pipeline.step(input)
+        for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
+        for t in step.transitions {
+            logger.debug("\(screen.name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
+        }
+        for event in step.events where event.phase != .changed {
+            logger.info("\(screen.name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
+        }
+        for action in step.actions { perform(action) }
+    }
+
+    private func perform(_ action: Action) {
+        switch action {
+        case .signal(let event, let device):
+            bus?.emit(event, device: device)
+        case .run(let command):
+            guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
+            watch(output, "\(command.binding)'s output") { [unowned self] in
+                if !runner.readOutput(output) { loop.unwatch(output) }
+            }
+        }
+    }
+
+    func watch(_ fd: FileDescriptor, _ what: String, _ handler: @escaping () -> Void) {
+        do { try loop.watch(fd, handler) } catch { logger.error("cannot watch \(what): \(error)") }
+    }
+
+    // MARK: The loop
+
+    /// After every wake-up: due replay events and deadlines, then the timer for the next one.
+    func afterWakeUp() {
+        let now = monotonicMicroseconds()
+        feedReplay(now: now)
+        for screen in touchscreens.values {
+            if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
+        }
+        runner.enforceTimeouts(now: now)
+        if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
+            SystemdNotify.send("WATCHDOG=1")
+            nextWatchdog = now + watchdogInterval
+        }
+        if options.replayPath != nil, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle {
+            logger.info("replay finished")
+            loop.running = false
+            return
+        }
+        var next: Int64?
+        func consider(_ time: Int64?) {
+            if let time, time < next ?? .max { next = time }
+        }
+        if let screen = touchscreens[options.replayPath ?? ""] { consider(replay?.nextTime.map(screen.monotonic)) }
+        consider(runner.nextDeadline)
+        if watchdogInterval != nil { consider(nextWatchdog) }
+        for screen in touchscreens.values { consider(screen.nextDeadline) }
+        do { try TimerFD.arm(timer, atMicroseconds: next) } catch { logger.error("timerfd: cannot arm: \(error)") }
+    }
+
+    private func handleSignals() {
+        while true {
+            let signal: Int32?
+            do { signal = try SignalFD.next(signals) } catch {
+                return logger.error("signalfd: \(error)")
+            }
+            guard let signal else { return }
+            switch signal {
+            case SIGCHLD:
+                runner.reapExited()
+            case SIGHUP:
+                reload()
+            default:
+                logger.info("stopping (signal \(signal))")
+                SystemdNotify.send("STOPPING=1")
+                loop.running = false
+            }
+        }
+    }
+}

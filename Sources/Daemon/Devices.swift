@@ -1,0 +1,124 @@
+import Input
+import Pipeline
+import SystemIO
+import TouchCore
+
+/// Where the daemon's touchscreens come from: udev's (those present at start, then
+/// those plugged in later; one unplugged mid-gesture cancels its touches and the daemon
+/// goes on), or a recording standing in for one.
+extension Daemon {
+    func startLive() {
+        do {
+            let udev = try Udev()
+            self.udev = udev
+            watch(udev.fd, "udev") { [unowned self] in hotplug() }
+        } catch {
+            logger.warning("udev: cannot follow hotplug (\(error)); only the touchscreens present now are used")
+        }
+        enumerate()
+    }
+
+    /// Opens every touchscreen present now that is not open yet.
+    func enumerate() {
+        do {
+            for node in try udev?.touchscreens() ?? [] where touchscreens[node] == nil { add(node) }
+        } catch {
+            logger.error("udev: cannot list touchscreens: \(error)")
+        }
+        sayWaitingIfNone()
+    }
+
+    private func hotplug() {
+        while let event = udev?.receive() {
+            guard !event.node.isEmpty else { continue }
+            switch event.action {
+            case "add" where event.isTouchscreen: add(event.node)
+            case "remove": if let screen = touchscreens[event.node] { remove(screen, why: "removed") }
+            default: break
+            }
+        }
+        sayWaitingIfNone()
+    }
+
+    private func add(_ node: String) {
+        guard touchscreens[node] == nil else { return }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: node)
+        } catch .permissionDenied {
+            return logger.error("\(node): permission denied. Run gestured as its systemd service, add its user to the 'input' group, or install udev/70-gestured.rules")
+        } catch {
+            return logger.error("\(node): cannot open: \(error)")
+        }
+        guard let pipeline = makePipeline(device.description, node) else { return }
+        let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
+        watch(device.fd, node) { [unowned self] in read(screen) }
+        touchscreens[node] = screen
+        saidWaiting = false
+        let geometry = pipeline.geometry
+        logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")")
+    }
+
+    private func makePipeline(_ description: DeviceDescription, _ node: String) -> TouchscreenPipeline? {
+        do {
+            let pipeline = try TouchscreenPipeline(description, config: config)
+            pipeline.explaining = logger.logLevel <= .debug
+            return pipeline
+        } catch .ignored {
+            logger.info("\(node): '\(description.name)' ignored by a [[device]] rule")
+        } catch {
+            logger.info("\(node): '\(description.name)' has no position axes, not a touchscreen")
+        }
+        return nil
+    }
+
+    private func read(_ screen: Touchscreen) {
+        guard let device = screen.device else { return }
+        switch device.read({ feed(.event($0), to: screen) }) {
+        case .drained: break
+        case .resynced: logger.warning("\(screen.node): the kernel dropped events (SYN_DROPPED); resynced")
+        case .removed: remove(screen, why: "gone")
+        }
+    }
+
+    /// Lets a touchscreen go: its touches and gestures under way are cancelled.
+    func remove(_ screen: Touchscreen, why: String) {
+        feed(.cancel(screen.deviceTime(monotonicMicroseconds())), to: screen)
+        if let device = screen.device { loop.unwatch(device.fd) }
+        touchscreens[screen.node] = nil
+        if screen.node == options.replayPath { replay = nil }
+        logger.info("\(screen.node): '\(screen.name)' \(why)")
+    }
+
+    private func sayWaitingIfNone() {
+        guard touchscreens.isEmpty, !saidWaiting else { return }
+        saidWaiting = true
+        logger.info("no touchscreen yet: waiting for one to appear")
+    }
+
+    // MARK: A recording standing in for a device
+
+    func startReplay(_ path: String) throws {
+        let recording = try Recording.load(path)
+        guard let pipeline = makePipeline(recording.description, path) else {
+            throw FileError(path: path, message: "nothing to replay: the configuration does not take this device")
+        }
+        touchscreens[path] = Touchscreen(node: path, pipeline: pipeline, device: nil,
+                                         origin: monotonicMicroseconds(), speed: options.speed)
+        replay = RecordingSource(recording)
+        logger.info("replaying \(path) as '\(recording.description.name)' at \(options.speed)× speed")
+    }
+
+    /// Feeds the replay's events that are due; at its end, the touches still down are cancelled.
+    func feedReplay(now: Int64) {
+        guard var source = replay, let screen = touchscreens[screen: options.replayPath] else { return }
+        let wasFinished = source.isFinished
+        for event in source.due(by: screen.deviceTime(now)) { feed(.event(event), to: screen) }
+        replay = source
+        if source.isFinished, !wasFinished { feed(.cancel(screen.deviceTime(now)), to: screen) }
+    }
+}
+
+private extension Dictionary where Key == String, Value == Touchscreen {
+    subscript(screen key: String?) -> Touchscreen? { key.flatMap { self[$0] } }
+}

@@ -1,0 +1,49 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemIO
+import SystemPackage
+
+/// One epoll wait for everything: devices, the udev monitor, the timer, signals, the bus,
+/// command output. Handlers run when their descriptor is readable; nothing else wakes it.
+final class EventLoop {
+    private let epoll: FileDescriptor
+    private var handlers: [Int32: () -> Void] = [:]
+    private var ready = [epoll_event](repeating: epoll_event(), count: 32)
+    var running = true
+    private let logger: Logger
+
+    init(logger: Logger) throws(Errno) {
+        epoll = try Epoll.create()
+        self.logger = logger
+    }
+
+    deinit { Syscall.close(epoll) }
+
+    func watch(_ fd: FileDescriptor, _ handler: @escaping () -> Void) throws(Errno) {
+        try Epoll.add(epoll, fd)
+        handlers[fd.rawValue] = handler
+    }
+
+    /// Stops watching. A descriptor already closed has left epoll by itself (EBADF), and
+    /// one never watched (ENOENT) has nothing to remove: neither is an error here.
+    func unwatch(_ fd: FileDescriptor) {
+        handlers[fd.rawValue] = nil
+        do { try Epoll.remove(epoll, fd) } catch {
+            if error != .badFileDescriptor, error != .noSuchFileOrDirectory { logger.error("epoll: cannot unwatch fd \(fd.rawValue): \(error)") }
+        }
+    }
+
+    /// Waits and dispatches until `running` is false; `afterEach` runs after every wake-up.
+    func run(afterEach: () -> Void) throws(Errno) {
+        while running {
+            let n = try Epoll.wait(epoll, &ready, timeoutMs: -1)
+            for i in 0..<n {
+                handlers[ready[i].data.fd]?()
+            }
+            afterEach()
+        }
+    }
+}

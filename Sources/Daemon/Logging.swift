@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemIO
+
+/// Log lines on stderr, one per message. Under systemd (JOURNAL_STREAM set) each line
+/// starts with its syslog priority (`<6>`) so the journal keeps the level.
+public struct StderrLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    private let journal = getenv("JOURNAL_STREAM") != nil
+
+    public init() {}
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let prefix = journal ? "<\(Self.priority(event.level))>" : "\(event.level): "
+        printErrorRaw(prefix + event.message.description + "\n")
+    }
+
+    private static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import TouchCore
+
+/// What checkmark and chevron share: they follow the first finger only (others are
+/// ignored, as UIKit's `ignore(_:for:)` does), record its path in millimetres, and
+/// judge the shape when it lifts.
+class StrokeRecognizer: GestureRecognizer {
+    /// The path of the first finger, in millimetres (y down).
+    private(set) var stroke = Stroke()
+
+    /// Judges the finished stroke: requests recognition or fails with a reason.
+    func judge(_ stroke: Stroke) {}
+
+    override func touchBegan(_ index: Int) {
+        if index == 0 { stroke.append(millimetreVector(touches[0].start)) }
+    }
+
+    override func touchMoved(_ index: Int) {
+        if index == 0 { stroke.append(millimetreVector(touches[0].location)) }
+    }
+
+    override func touchEnded(_ index: Int) {
+        guard index == 0 else { return }
+        stroke.append(millimetreVector(touches[0].location), always: true)
+        judge(stroke)
+        if state == .possible, request == nil { fail("undecided stroke") }
+    }
+
+    override func reset() {
+        super.reset()
+        stroke.removeAll()
+    }
+}
+
+/// A finger's path: points in millimetres, with room reserved once.
+/// Longer paths are thinned (every other point dropped) rather than grown.
+public struct Stroke: Sendable {
+    public private(set) var points: [Point] = []
+    private var stride = 1
+    private var skipped = 0
+    static let capacity = 1024
+
+    public init() {
+        points.reserveCapacity(Self.capacity)
+    }
+
+    /// Adds a point unless it repeats the last one or thinning skips it; `always` keeps
+    /// it regardless (the lift point).
+    public mutating func append(_ p: Point, always: Bool = false) {
+        if let last = points.last, last == p { return }
+        skipped += 1
+        guard skipped >= stride || always else { return }
+        skipped = 0
+        if points.count == Self.capacity {
+            var kept = 0
+            for i in Swift.stride(from: 0, to: points.count, by: 2) {
+                points[kept] = points[i]
+                kept += 1
+            }
+            points.removeSubrange(kept...)
+            stride *= 2
+        }
+        points.append(p)
+    }
+
+    public mutating func removeAll() {
+        points.removeAll(keepingCapacity: true)
+        stride = 1
+        skipped = 0
+    }
+}

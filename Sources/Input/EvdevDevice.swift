@@ -1,0 +1,102 @@
+import CEvdev
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemIO
+import SystemPackage
+import TouchCore
+
+/// A touchscreen opened through libevdev: read-only, non-blocking, close-on-exec, with
+/// kernel timestamps on the monotonic clock. Only translates: events go to the decoder.
+public final class EvdevDevice {
+    public let path: String
+    public let fd: FileDescriptor
+    public let description: DeviceDescription
+    private let device: OpaquePointer
+
+    /// What reading found besides events.
+    public enum ReadEnd {
+        /// Nothing more to read now.
+        case drained
+        /// As `drained`, after events were lost and the state resynced.
+        case resynced
+        /// The device is gone (unplugged): its touches must be cancelled.
+        case removed
+    }
+
+    public init(path: String) throws(Errno) {
+        self.path = path
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw error as? Errno ?? .ioError
+        }
+        var handle: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd.rawValue, &handle)
+        guard rc == 0, let handle else {
+            Syscall.close(fd)
+            throw Errno(rawValue: -rc)
+        }
+        device = handle
+        let clock = libevdev_set_clock_id(device, CLOCK_MONOTONIC)
+        guard clock == 0 else {
+            libevdev_free(handle)
+            Syscall.close(fd)
+            throw Errno(rawValue: -clock)
+        }
+        var axes: [AbsoluteAxis] = []
+        for code in [AbsCode.x, AbsCode.y, AbsCode.mtSlot, AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtTrackingID] {
+            guard let info = libevdev_get_abs_info(device, UInt32(code))?.pointee else { continue }
+            axes.append(AbsoluteAxis(code: code, minimum: info.minimum, maximum: info.maximum, resolution: info.resolution))
+        }
+        description = DeviceDescription(
+            name: libevdev_get_name(device).map { String(cString: $0) } ?? "unnamed device",
+            bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)),
+            axes: axes)
+    }
+
+    deinit {
+        libevdev_free(device)
+        Syscall.close(fd)
+    }
+
+    /// Reads every pending event. After SYN_DROPPED, libevdev's sync events (the state as
+    /// it is now, as libinput resyncs) are passed on instead of the lost ones, so touches
+    /// that vanished meanwhile end.
+    public func read(_ handle: (InputEvent) -> Void) -> ReadEnd {
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var resynced = false
+        while true {
+            let rc = libevdev_next_event(device, flags, &event)
+            switch rc {
+            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
+                handle(InputEvent(event))
+            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                // The SYN_DROPPED itself (normal mode), then each sync event (sync mode).
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    handle(InputEvent(event))
+                }
+                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                resynced = true
+            case -EAGAIN:
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue  // sync done: back to normal events
+                    continue
+                }
+                return resynced ? .resynced : .drained
+            default:
+                return .removed  // -ENODEV, or a read error: treat the device as gone
+            }
+        }
+    }
+}
+
+extension InputEvent {
+    init(_ event: input_event) {
+        self.init(time: Timestamp(microseconds: Int64(event.time.tv_sec) * 1_000_000 + Int64(event.time.tv_usec)),
+                  type: event.type, code: event.code, value: event.value)
+    }
+}

@@ -1,0 +1,78 @@
+import CUdev
+import SystemPackage
+
+/// Touchscreens as udev sees them: the ones present at start, then add and remove
+/// events from a monitor whose descriptor joins the event loop.
+public final class Udev {
+    public struct Device {
+        public var action: String
+        public var node: String
+        public var isTouchscreen: Bool
+    }
+
+    private let udev: OpaquePointer
+    private let monitor: OpaquePointer
+    public let fd: FileDescriptor
+
+    public init() throws(Errno) {
+        guard let udev = udev_new() else { throw .noMemory }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            udev_unref(udev)
+            throw .permissionDenied
+        }
+        self.udev = udev
+        self.monitor = monitor
+        var rc = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+        if rc >= 0 { rc = udev_monitor_enable_receiving(monitor) }
+        guard rc >= 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            throw Errno(rawValue: -rc)
+        }
+        fd = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
+    }
+
+    deinit {
+        udev_monitor_unref(monitor)
+        udev_unref(udev)
+    }
+
+    /// The event nodes of the touchscreens present now.
+    public func touchscreens() throws(Errno) -> [String] {
+        guard let enumerate = udev_enumerate_new(udev) else { throw .noMemory }
+        defer { udev_enumerate_unref(enumerate) }
+        for rc in [udev_enumerate_add_match_subsystem(enumerate, "input"),
+                   udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1"),
+                   udev_enumerate_scan_devices(enumerate)] where rc < 0 {
+            throw Errno(rawValue: -rc)
+        }
+        var nodes: [String] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            if let syspath = udev_list_entry_get_name(current),
+               let device = udev_device_new_from_syspath(udev, syspath) {
+                if let node = Self.eventNode(device) { nodes.append(node) }
+                udev_device_unref(device)
+            }
+            entry = udev_list_entry_get_next(current)
+        }
+        return nodes.sorted()
+    }
+
+    /// The next device event from the monitor, if one is waiting.
+    public func receive() -> Device? {
+        guard let device = udev_monitor_receive_device(monitor) else { return nil }
+        defer { udev_device_unref(device) }
+        guard let node = Self.eventNode(device) else { return Device(action: "", node: "", isTouchscreen: false) }
+        let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
+        let touch = udev_device_get_property_value(device, "ID_INPUT_TOUCHSCREEN").map { String(cString: $0) } == "1"
+        return Device(action: action, node: node, isTouchscreen: touch)
+    }
+
+    /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.
+    private static func eventNode(_ device: OpaquePointer) -> String? {
+        guard let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
+              node.hasPrefix("/dev/input/event") else { return nil }
+        return node
+    }
+}

@@ -1,0 +1,55 @@
+import Config
+import TouchCore
+
+/// Runs a recording through a touchscreen pipeline as fast as possible, deadlines
+/// included: what `replay` prints, `eval` scores and the data tests check.
+public struct Playback {
+    public var config: Configuration
+    public var explain = false
+    /// Configurations that take over from a time on (device µs), as a SIGHUP would.
+    public var reloads: [(time: Timestamp, config: Configuration)] = []
+
+    public init(config: Configuration) {
+        self.config = config
+    }
+
+    /// Calls `body` with every step that did something. A device the configuration
+    /// ignores plays nothing. Throws when the device is no touchscreen, and when the
+    /// recording ends with fingers down (they are cancelled first, so nothing stays open).
+    public func play(_ recording: Recording, _ body: (Step) -> Void) throws(FileError) {
+        let pipeline: TouchscreenPipeline
+        do {
+            pipeline = try TouchscreenPipeline(recording.description, config: config)
+        } catch {
+            if error == .ignored { return }
+            throw FileError(path: recording.path, message: "the device '\(recording.description.name)' has no position axes (A: lines for codes 00/01 or 35/36): not a touchscreen")
+        }
+        pipeline.explaining = explain
+        var reloads = reloads[...]
+        @discardableResult
+        func run(_ input: PipelineInput) -> Step {
+            let step = pipeline.step(input)
+            if !step.isQuiet || !step.bugs.isEmpty { body(step) }
+            return step
+        }
+        for event in recording.events {
+            while let reload = reloads.first, reload.time <= event.time {
+                reloads = reloads.dropFirst()
+                do { try pipeline.reload(reload.config) } catch {
+                    // The new configuration ignores the device: the daemon lets it go.
+                    run(.cancel(event.time))
+                    return
+                }
+            }
+            run(.event(event))
+        }
+        let end = recording.events.last?.time ?? Timestamp(microseconds: 0)
+        let stillDown = pipeline.fingersDown ? run(.cancel(end)).frame?.touches.count ?? 0 : 0
+        // Decisions still waiting on a deadline (a single tap waiting for a double tap).
+        while let deadline = pipeline.nextDeadline { run(.deadline(deadline)) }
+        if stillDown > 0 {
+            throw FileError(path: recording.path, line: recording.lastEventLine,
+                            message: "the recording ends with \(stillDown) touch(es) still down (reported cancelled): truncated?")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Bindings
+import Config
+import Gestures
+import TouchCore
+
+/// What a touchscreen's pipeline is given: a kernel event, the passing of its next
+/// deadline, or the loss of its touches (device gone, recording ended).
+public enum PipelineInput: Equatable, Sendable {
+    case event(InputEvent)
+    case deadline(Timestamp)
+    case cancel(Timestamp)
+}
+
+/// What one input did, and what to do about it.
+public struct Step: Sendable {
+    /// The touch frame the input completed (with touches in it), if any.
+    public var frame: TouchFrame?
+    public var events: [GestureEvent] = []
+    /// Every recognizer state change with its reason, when explaining.
+    public var transitions: [Transition] = []
+    /// What the bindings say to do, in order.
+    public var actions: [Action] = []
+    /// Recognizer state machine events that cannot happen: bugs to log, none expected.
+    public var bugs: [String] = []
+    /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
+    public var nextDeadline: Timestamp?
+
+    public init(nextDeadline: Timestamp? = nil) {
+        self.nextDeadline = nextDeadline
+    }
+
+    /// Nothing happened worth reporting: no frame, gesture event, transition or action.
+    public var isQuiet: Bool { frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty }
+
+    mutating func clear() {
+        frame = nil
+        events.removeAll(keepingCapacity: true)
+        transitions.removeAll(keepingCapacity: true)
+        actions.removeAll(keepingCapacity: true)
+        bugs.removeAll(keepingCapacity: true)
+        nextDeadline = nil
+    }
+}
+
+/// One touchscreen's path from kernel events to actions, keyd's `kbd_process_events`:
+/// the decoder, the recognizers under the arbiter and the bindings, set up by the
+/// configuration's first matching `[[device]]` rule. No I/O and no clock: `step` is all
+/// that replay, evaluation, the daemon, the benchmark and the tests call.
+public final class TouchscreenPipeline {
+    public let device: DeviceDescription
+    public var explaining = false
+    private var decoder: TouchDecoder
+    /// The recognizers and bindings in force, and those of a reload waiting for the
+    /// sequence in flight to end: the two always change together.
+    private var current: Setup
+    private var pending: Setup?
+    private var output = Step()
+    /// The arbiter's next deadline as of the last step that reached it: most events only
+    /// fill in a frame, and need not ask every recognizer again.
+    public private(set) var nextDeadline: Timestamp?
+
+    public enum Refusal: Error, Equatable {
+        /// A `[[device]]` rule says `ignore = true`.
+        case ignored
+        /// No position axes: not a touchscreen.
+        case noPositionAxes
+    }
+
+    /// A configuration as it applies to this device.
+    private struct Setup {
+        var geometry: DeviceGeometry
+        var arbiter: Arbiter
+        var bindings: BindingTable
+
+        init(_ device: DeviceDescription, _ config: Configuration) throws(Refusal) {
+            let rule = config.rule(for: device)
+            if rule?.ignore == true { throw .ignored }
+            let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
+            guard let geometry = DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation) else {
+                throw .noPositionAxes
+            }
+            self.geometry = geometry
+            arbiter = Arbiter(gestures: config.gestures(for: rule), geometry: geometry)
+            bindings = BindingTable(config.bindings)
+        }
+    }
+
+    public init(_ device: DeviceDescription, config: Configuration) throws(Refusal) {
+        self.device = device
+        current = try Setup(device, config)
+        guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
+        decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
+    }
+
+    public var geometry: DeviceGeometry { current.geometry }
+    public var fingersDown: Bool { decoder.fingersDown }
+    /// A reload waits for the sequence in flight.
+    public var reloadPending: Bool { pending != nil }
+
+    /// Feeds one input through the decoder, the recognizers and the bindings.
+    public func step(_ input: PipelineInput) -> Step {
+        output.frame = nil  // lets the decoder reuse the frame's storage in place
+        if case .event(let event) = input, !decoder.process(event) {
+            // Most events only fill in the frame the next SYN_REPORT completes.
+            return Step(nextDeadline: nextDeadline)
+        }
+        output.clear()
+        let arbiter = current.arbiter
+        arbiter.explaining = explaining
+        switch input {
+        case .event:
+            arbitrate(decoder.frame)
+        case .deadline(let time):
+            arbiter.advance(to: time)
+            collect()
+        case .cancel(let time):
+            if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
+        }
+        nextDeadline = arbiter.nextDeadline
+        takeReloadBetweenSequences()
+        output.nextDeadline = nextDeadline
+        return output
+    }
+
+    /// A new configuration: the recognizers and bindings of the sequence in flight finish
+    /// it; the new ones take the next sequence (at once when none is in flight). Throws,
+    /// changing nothing, when the new configuration does not take this device.
+    public func reload(_ config: Configuration) throws(Refusal) {
+        pending = try Setup(device, config)
+        takeReloadBetweenSequences()
+    }
+
+    private func arbitrate(_ frame: TouchFrame) {
+        output.frame = frame
+        current.arbiter.process(frame)
+        collect()
+    }
+
+    private func collect() {
+        let arbiter = current.arbiter
+        output.events.append(contentsOf: arbiter.events)
+        output.transitions.append(contentsOf: arbiter.transitions)
+        output.bugs.append(contentsOf: arbiter.bugs)
+        for event in arbiter.events {
+            current.bindings.appendActions(for: event, device: device.name, to: &output.actions)
+        }
+    }
+
+    private func takeReloadBetweenSequences() {
+        guard let next = pending, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
+        pending = nil
+        current = next
+        decoder.reorient(next.geometry)
+        nextDeadline = nil
+    }
+}

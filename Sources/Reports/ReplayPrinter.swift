@@ -1,0 +1,118 @@
+import Bindings
+import Gestures
+import Pipeline
+import TouchCore
+
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case text, jsonl
+}
+
+/// Formats what a replay shows, one line each, as text or JSON lines.
+public struct ReplayPrinter {
+    public let file: String
+    public let format: OutputFormat
+    public var showTouches = false
+    /// Also print what the bindings would do.
+    public var showActions = false
+    private let write: (String) -> Void
+    private var lastPhase: [Int: TouchPhase] = [:]
+
+    /// `write` takes one line at a time, without its newline.
+    public init(file: String, format: OutputFormat, write: @escaping (String) -> Void) {
+        self.file = file
+        self.format = format
+        self.write = write
+    }
+
+    /// A step's lines: its touches (when shown), the state changes, then the gesture events.
+    public mutating func print(_ step: Step) {
+        if showTouches, let frame = step.frame { print(frame) }
+        for t in step.transitions { write(line(for: t)) }
+        for event in step.events { write(line(for: event)) }
+        if showActions { for action in step.actions { write(line(for: action)) } }
+        for bug in step.bugs { write("\(file)  bug: \(bug)") }
+    }
+
+    /// One line per touch phase change: every began, moved, ended and cancelled, and
+    /// stationary when a touch stops moving.
+    private mutating func print(_ frame: TouchFrame) {
+        for touch in frame.touches {
+            let previous = touch.phase.isDown ? lastPhase.updateValue(touch.phase, forKey: touch.id) : lastPhase.removeValue(forKey: touch.id)
+            if touch.phase == .stationary, previous == .stationary { continue }
+            write(line(for: touch, at: frame.time))
+        }
+    }
+
+    private func line(for touch: Touch, at time: Timestamp) -> String {
+        switch format {
+        case .jsonl:
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("time", time.seconds)
+            json.add("touch", touch.id)
+            json.add("phase", touch.phase.rawValue)
+            json.add("x", touch.location.x)
+            json.add("y", touch.location.y)
+            return json.line
+        case .text:
+            return "\(file)  \(fixed(time.seconds, decimals: 6))  touch \(touch.id) \(touch.phase.rawValue)  x=\(fixed(touch.location.x, decimals: 4)) y=\(fixed(touch.location.y, decimals: 4))"
+        }
+    }
+
+    private func line(for event: GestureEvent) -> String {
+        switch format {
+        case .jsonl:
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("time", event.time.seconds)
+            for (key, value) in GestureFields.strings(event) { json.add(key, value) }
+            json.add("fingers", event.fingers)
+            for (key, value, decimals) in GestureFields.numbers(event) { json.add(key, value, decimals: decimals) }
+            return json.line
+        case .text:
+            var text = "\(file)  \(fixed(event.time.seconds, decimals: 6))  gesture \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue)  fingers=\(event.fingers)"
+            if let direction = event.direction { text += " direction=\(direction.rawValue)" }
+            for (key, value, decimals) in GestureFields.numbers(event) { text += " \(key)=\(fixed(value, decimals: decimals))" }
+            return text
+        }
+    }
+
+    private func line(for t: Transition) -> String {
+        switch format {
+        case .jsonl:
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("time", t.time.seconds)
+            json.add("recognizer", t.gesture)
+            json.add("from", t.from.rawValue)
+            json.add("to", t.to.rawValue)
+            json.add("reason", t.reason)
+            return json.line
+        case .text:
+            let change = t.from == t.to ? "\(t.from.rawValue)" : "\(t.from.rawValue) → \(t.to.rawValue)"
+            return "\(file)  \(fixed(t.time.seconds, decimals: 6))  \(t.gesture): \(change): \(t.reason)"
+        }
+    }
+
+    private func line(for action: Action) -> String {
+        switch (format, action) {
+        case (.jsonl, .run(let command)):
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("run", command.binding)
+            json.add("command", command.command)
+            return json.line
+        case (.jsonl, .signal(let event, let device)):
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("signal", event.name)
+            json.add("phase", event.phase.rawValue)
+            json.add("device", device)
+            return json.line
+        case (.text, .run(let command)):
+            return "\(file)  run \(command.binding): \(command.command)"
+        case (.text, .signal(let event, let device)):
+            return "\(file)  signal \(event.name) \(event.phase.rawValue) on '\(device)'"
+        }
+    }
+}

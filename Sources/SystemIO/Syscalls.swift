@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import SystemPackage
+
+/// Every system call goes through here once, as swift-nio's `syscall(blocking:)`: EINTR
+/// is retried in one place, failures become a typed `Errno`, no return code is dropped.
+public enum Syscall {
+    /// Calls `body` until it is not interrupted; a negative result throws `errno`.
+    @discardableResult
+    public static func call<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let error = Errno(rawValue: errno)
+            if error != .interrupted { throw error }
+        }
+    }
+
+    /// For functions that return an error number instead of setting errno (posix_spawn*).
+    public static func check(_ rc: Int32) throws(Errno) {
+        if rc != 0 { throw Errno(rawValue: rc) }
+    }
+
+    /// Reads what is there; 0 at end of file. `Errno.wouldBlock` when a non-blocking
+    /// descriptor has nothing now.
+    public static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try call { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Closes a descriptor. Linux releases it even when close reports an error (EINTR
+    /// included), so it is never retried and its error only matters for files written.
+    public static func close(_ fd: FileDescriptor) {
+        _ = Glibc.close(fd.rawValue)
+    }
+
+    /// A pipe, close-on-exec, with only the read end non-blocking: the child writes to a
+    /// blocking end, as programs expect.
+    public static func pipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        try call { pipe2(&fds, O_CLOEXEC) }
+        let flags = try call { fcntl(fds[0], F_GETFL) }
+        try call { fcntl(fds[0], F_SETFL, flags | O_NONBLOCK) }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+}
+
+/// epoll(7): one wait for every descriptor the daemon watches.
+public enum Epoll {
+    public static func create() throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try Syscall.call { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+    }
+
+    public static func add(_ epoll: FileDescriptor, _ fd: FileDescriptor) throws(Errno) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd.rawValue
+        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }
+    }
+
+    public static func remove(_ epoll: FileDescriptor, _ fd: FileDescriptor) throws(Errno) {
+        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil) }
+    }
+
+    /// Waits for readable descriptors (-1: forever); returns how many of `events` are filled.
+    public static func wait(_ epoll: FileDescriptor, _ events: inout [epoll_event], timeoutMs: Int32) throws(Errno) -> Int {
+        let capacity = Int32(events.count)
+        return Int(try events.withUnsafeMutableBufferPointer { (buffer) throws(Errno) -> Int32 in
+            try Syscall.call { epoll_wait(epoll.rawValue, buffer.baseAddress, capacity, timeoutMs) }
+        })
+    }
+}
+
+/// timerfd(2) on CLOCK_MONOTONIC, armed for the earliest deadline only.
+public enum TimerFD {
+    public static func create() throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try Syscall.call { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) })
+    }
+
+    /// Arms it for an absolute monotonic time in microseconds; nil disarms it.
+    public static func arm(_ fd: FileDescriptor, atMicroseconds time: Int64?) throws(Errno) {
+        var spec = itimerspec()
+        if let time {
+            let t = max(time, 1)  // 0 would disarm
+            spec.it_value = timespec(tv_sec: Int(t / 1_000_000), tv_nsec: Int(t % 1_000_000) * 1000)
+        }
+        try Syscall.call { timerfd_settime(fd.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+    }
+
+    /// Consumes the expiry count so the descriptor stops being readable; nothing to
+    /// consume (the timer was re-armed meanwhile) is not an error.
+    public static func drain(_ fd: FileDescriptor) throws(Errno) {
+        var expirations: UInt64 = 0
+        do {
+            _ = try withUnsafeMutableBytes(of: &expirations) { (buffer) throws(Errno) -> Int in try Syscall.read(fd, into: buffer) }
+        } catch .wouldBlock {
+            return
+        }
+    }
+}
+
+/// signalfd(2): signals arrive as readable data in the loop, not as handlers.
+public enum SignalFD {
+    public static func create(_ signals: [Int32]) throws(Errno) -> FileDescriptor {
+        var set = sigset_t()
+        try Syscall.call { sigemptyset(&set) }
+        for s in signals { try Syscall.call { sigaddset(&set, s) } }
+        try Syscall.check(pthread_sigmask(SIG_BLOCK, &set, nil))
+        return FileDescriptor(rawValue: try Syscall.call { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
+    }
+
+    /// The next pending signal's number; nil when none is left.
+    public static func next(_ fd: FileDescriptor) throws(Errno) -> Int32? {
+        var info = signalfd_siginfo()
+        let n: Int
+        do {
+            n = try withUnsafeMutableBytes(of: &info) { (buffer) throws(Errno) -> Int in try Syscall.read(fd, into: buffer) }
+        } catch .wouldBlock {
+            return nil
+        }
+        return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
+    }
+}
+
+/// The monotonic clock, in microseconds: the time base of live events and deadlines.
+/// CLOCK_MONOTONIC cannot fail on Linux; if it ever did, time would stand still, not crash.
+public func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    guard (try? Syscall.call { clock_gettime(CLOCK_MONOTONIC, &ts) }) != nil else { return 0 }
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+/// Errors go straight to stderr, unbuffered, so they sit next to the output they explain.
+public func printError(_ message: String) {
+    printErrorRaw(message + "\n")
+}
+
+public func printErrorRaw(_ text: String) {
+    let bytes = Array(text.utf8)
+    // Nothing is left to tell if stderr itself fails.
+    _ = try? bytes.withUnsafeBytes { try FileDescriptor.standardError.writeAll($0) }
+}
+
+/// Whether a descriptor is a terminal (a person watching), not a file or a pipe.
+public func isTerminal(_ fd: FileDescriptor) -> Bool {
+    isatty(fd.rawValue) == 1
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+public struct ProgressBar {
+    private var shown = -1
+    private let visible = isTerminal(.standardError)
+
+    public init() {}
+
+    public mutating func update(done: Int, total: Int) {
+        let percent = total == 0 ? 100 : done * 100 / total
+        guard visible, percent != shown else { return }
+        shown = percent
+        let width = 40, filled = percent * width / 100
+        printErrorRaw("\r[\(String(repeating: "=", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(total)")
+    }
+
+    public func finish() {
+        if visible { printErrorRaw("\r\(String(repeating: " ", count: 60))\r") }
+    }
+}

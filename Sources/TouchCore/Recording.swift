@@ -1,0 +1,32 @@
+/// A recording ready to replay: its events and the description of the device that made them.
+public struct Recording: Sendable {
+    public var path: String
+    public var description: DeviceDescription
+    public var events: [InputEvent]
+    /// The line of the last event, for a truncated recording's error.
+    public var lastEventLine: Int
+
+    public init(path: String, description: DeviceDescription, events: [InputEvent], lastEventLine: Int) {
+        self.path = path
+        self.description = description
+        self.events = events
+        self.lastEventLine = lastEventLine
+    }
+}
+
+/// A problem with an input file, printed as `FILE:LINE: error: what is wrong`.
+public struct FileError: Error, CustomStringConvertible, Equatable {
+    public var path: String
+    public var line: Int?
+    public var message: String
+
+    public init(path: String, line: Int? = nil, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
+    }
+}

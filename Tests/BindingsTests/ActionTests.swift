@@ -1,0 +1,47 @@
+import Bindings
+import Gestures
+import Testing
+import TouchCore
+
+@Suite struct ActionTests {
+    func event(_ name: String, _ phase: GesturePhase, type: GestureType = .pan) -> GestureEvent {
+        GestureEvent(name: name, type: type, phase: phase, time: Timestamp(microseconds: 1_500_000), fingers: 2,
+                     location: Point(x: 0.25, y: 0.5), direction: .down, velocity: 120.5)
+    }
+
+    @Test func aDiscreteGestureRunsItsCommandAndSignalsWhenRecognized() {
+        let table = BindingTable([Binding(gesture: "confirm", command: "echo ok", signal: true, maxRunning: 2)])
+        let recognized = event("confirm", .recognized, type: .checkmark)
+        let actions = table.actions(for: recognized, device: "Panel")
+        #expect(actions.count == 2)
+        #expect(actions.first == .signal(recognized, device: "Panel"))
+        guard case .run(let command) = actions.last else {
+            Issue.record("no command: \(actions)")
+            return
+        }
+        #expect(command.binding == "confirm" && command.command == "echo ok" && command.maxRunning == 2)
+        #expect(command.environment == [
+            "GESTURE_NAME=confirm", "GESTURE_TYPE=checkmark", "GESTURE_PHASE=recognized", "GESTURE_DIRECTION=down",
+            "GESTURE_FINGERS=2", "GESTURE_X=0.2500", "GESTURE_Y=0.5000", "GESTURE_VELOCITY=120.5000", "GESTURE_DEVICE=Panel",
+        ])
+    }
+
+    @Test func aContinuousGestureSignalsEveryPhaseButRunsOnlyOnItsPhases() {
+        let table = BindingTable([Binding(gesture: "scroll", command: "step", signal: true, commandPhases: [.began, .ended])])
+        let phases: [GesturePhase] = [.began, .changed, .changed, .ended]
+        let runs = phases.map { phase in
+            table.actions(for: event("scroll", phase), device: "P").filter { if case .run = $0 { true } else { false } }.count
+        }
+        #expect(runs == [1, 0, 0, 1])
+        #expect(phases.allSatisfy { table.actions(for: event("scroll", $0), device: "P").contains(.signal(event("scroll", $0), device: "P")) })
+    }
+
+    @Test func unboundOrQuietGesturesDoNothing() {
+        let table = BindingTable([Binding(gesture: "quiet"), Binding(gesture: "ran", command: "true")])
+        #expect(table.actions(for: event("other", .ended), device: "P").isEmpty)
+        #expect(table.actions(for: event("quiet", .ended), device: "P").isEmpty)
+        // Cancelled is never a command phase by default: a gesture that did not finish does nothing.
+        #expect(table.actions(for: event("ran", .cancelled), device: "P").isEmpty)
+        #expect(!table.signals)
+    }
+}
