@@ -1,0 +1,85 @@
+import Config
+import Foundation
+import Pipeline
+import Reports
+import Testing
+import TouchCore
+
+/// The data tests, keyd's `t/*.t`: every `Tests/Fixtures/*.evemu` is a recording whose
+/// `#` comments carry its configuration, reloads and expected output (see
+/// `scripts/make-fixtures` for the format). Adding a regression is adding a file.
+@Suite struct FixtureTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .filter { $0.hasSuffix(".evemu") }.sorted()
+
+    @Test func thereAreFixtures() {
+        #expect(Self.names.count >= 10)
+    }
+
+    @Test(arguments: names)
+    func replaysAsExpected(_ name: String) throws {
+        let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
+        let fixture = try Fixture(text, file: name)
+        let parsed = try Evemu.parse(Array(text.utf8))
+        let recording = Recording(path: name, description: try #require(parsed.description), events: parsed.events,
+                                  lastEventLine: parsed.lastEventLine)
+        var playback = Playback(config: fixture.config)
+        playback.explain = fixture.explain
+        playback.reloads = fixture.reloads
+        var lines: [String] = []
+        var printer = ReplayPrinter(file: "", format: .text) { lines.append(String($0.drop { $0 == " " })) }
+        printer.showActions = true
+        var bugs: [String] = []
+        try playback.play(recording) { step in
+            bugs += step.bugs
+            printer.print(step)
+        }
+        #expect(bugs.isEmpty)
+        let shown = lines.joined(separator: "\n")
+        #expect(lines.count == fixture.expected.count, "\(name) printed:\n\(shown)")
+        for (line, expected) in zip(lines, fixture.expected) {
+            #expect(line.hasPrefix(expected), "\(name): expected a line starting '\(expected)', got '\(line)'; all:\n\(shown)")
+        }
+    }
+}
+
+/// What a fixture's `# @` sections say.
+struct Fixture {
+    var config = Configuration.makeDefault()
+    var reloads: [(time: Timestamp, config: Configuration)] = []
+    var explain = false
+    var expected: [String] = []
+
+    init(_ text: String, file: String) throws {
+        var section: (name: String, argument: String)?
+        var body: [String] = []
+        func close() throws {
+            guard let section else { return }
+            switch section.name {
+            case "config": config = try Configuration.parse(body.joined(separator: "\n"), file: file)
+            case "reload": reloads.append((Timestamp(seconds: Double(section.argument) ?? 0),
+                                           try Configuration.parse(body.joined(separator: "\n"), file: file)))
+            case "expect": expected = body
+            case "explain": explain = true
+            default: Issue.record("\(file): unknown section @\(section.name)")
+            }
+            body = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# @") {
+                try close()
+                let words = line.dropFirst(3).split(separator: " ", maxSplits: 1)
+                section = (String(words.first ?? ""), words.count > 1 ? String(words[1]) : "")
+            } else if section != nil, line.hasPrefix("#") {
+                body.append(line.hasPrefix("#   ") ? String(line.dropFirst(4)) : String(line.dropFirst()).trimmingCharacters(in: .whitespaces))
+            } else {
+                try close()
+                section = nil
+            }
+        }
+        try close()
+    }
+}
