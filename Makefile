@@ -14,9 +14,11 @@ build: deps
 run: build
 	$(BIN) run
 
-# Unit tests, then the daemon end to end on generated recordings with real peers
-# (/bin/sh, a private dbus-daemon, dbus-monitor, busctl).
+# The pure core's tests (without the system libraries' headers), the adapters' tests,
+# then the daemon end to end on generated recordings with real peers (/bin/sh, a private
+# dbus-daemon, dbus-monitor, busctl).
 test: deps
+	scripts/test-core
 	$(SWIFT) build
 	$(SWIFT) test
 	python3 tests/test_daemon.py .build/debug/gestured

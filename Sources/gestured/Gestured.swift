@@ -13,7 +13,7 @@ struct Gestured: ParsableCommand {
     )
 }
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: @retroactive ExpressibleByArgument {}
 
 /// `--config FILE`, or the built-in configuration.
 struct ConfigOption: ParsableArguments {

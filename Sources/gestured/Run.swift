@@ -58,4 +58,4 @@ struct Run: ParsableCommand {
     }
 }
 
-extension DaemonSettings.Bus: ExpressibleByArgument {}
+extension DaemonSettings.Bus: @retroactive ExpressibleByArgument {}

@@ -16,8 +16,10 @@ func errors(_ text: String) -> [String] {
 }
 
 /// The project's own files, found from this source file.
+/// A file of the repository (Core/Tests/ConfigTests/ is three folders down).
 func projectFile(_ path: String) throws -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
 }
 

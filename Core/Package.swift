@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+// The pure core of gestured: no I/O, no system libraries, time passed in. Kernel events
+// go in, a `Step` (frame, gesture events, transitions, actions, next deadline) comes
+// out. Its own package so that `swift test` here needs no -dev package at all; Config
+// parses with TOMLKit, which builds toml++ (C++) from source.
+import PackageDescription
+
+let package = Package(
+    name: "gestured-core",
+    products: [
+        .library(name: "TouchCore", targets: ["TouchCore"]),
+        .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "Config", targets: ["Config"]),
+        .library(name: "Bindings", targets: ["Bindings"]),
+        .library(name: "Pipeline", targets: ["Pipeline"]),
+        .library(name: "Reports", targets: ["Reports"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    ],
+    targets: [
+        // Evemu parsing, the slot decoder, touch phases, device geometry in mm.
+        .target(name: "TouchCore"),
+        // One recognizer per file (Recognizers/), the arbiter, regions.
+        .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
+        // Gesture event → actions.
+        .target(name: "Bindings", dependencies: ["Gestures", "TouchCore"]),
+        // TOML → a validated model, errors located by file:line:col or key path.
+        .target(
+            name: "Config",
+            dependencies: ["Gestures", "Bindings", "TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // The one step: a touchscreen's input → what happened and what to do.
+        .target(name: "Pipeline", dependencies: ["TouchCore", "Gestures", "Bindings", "Config"]),
+        // Replay lines, JSON lines, evaluation tables.
+        .target(name: "Reports", dependencies: ["TouchCore", "Gestures", "Bindings", "Pipeline", "Config"]),
+
+        .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "TouchCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),
+        // Also runs every recording in Tests/Fixtures (see scripts/make-fixtures).
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "Gestures", "Bindings", "TouchCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
