@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import SystemIO
 
@@ -9,7 +6,7 @@ import SystemIO
 public struct StderrLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
-    private let journal = getenv("JOURNAL_STREAM") != nil
+    private let journal = Environment.has("JOURNAL_STREAM")
 
     public init() {}
 

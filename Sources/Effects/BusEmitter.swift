@@ -1,3 +1,4 @@
+import Bindings
 import CSystemd
 import Gestures
 import Logging
@@ -82,15 +83,13 @@ public final class BusEmitter {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Gesture") >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
-        var ok = appendString(message, event.name) && appendString(message, event.type.rawValue)
-            && appendString(message, event.phase.rawValue)
+        // name, type and phase are the arguments; the other fields go in the dictionary.
+        let strings = GestureFields.strings(event)
+        var ok = strings.prefix(3).allSatisfy { appendString(message, $0.1) }
         ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "{sv}") >= 0
         ok = ok && appendEntry(message, "fingers", int: Int32(event.fingers))
-        ok = ok && appendEntry(message, "x", double: event.location.x) && appendEntry(message, "y", double: event.location.y)
-        if let d = event.direction { ok = ok && appendEntry(message, "direction", string: d.rawValue) }
-        if let s = event.scale { ok = ok && appendEntry(message, "scale", double: s) }
-        if let r = event.rotation { ok = ok && appendEntry(message, "rotation", double: r) }
-        if let v = event.velocity { ok = ok && appendEntry(message, "velocity", double: v) }
+        for (key, value) in strings.dropFirst(3) { ok = ok && appendEntry(message, key, string: value) }
+        for (key, value, _) in GestureFields.numbers(event) { ok = ok && appendEntry(message, key, double: value) }
         ok = ok && appendEntry(message, "device", string: device)
         ok = ok && sd_bus_message_close_container(message) >= 0
         guard ok else { return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)") }

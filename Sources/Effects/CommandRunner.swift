@@ -59,7 +59,7 @@ public final class CommandRunner {
             environment = []
         } else {
             argv = ["/bin/sh", "-c", command]
-            environment = Self.inheritedEnvironment() + assignments
+            environment = Environment.current.filter { !$0.hasPrefix("GESTURE_") } + assignments
         }
         do {
             let child = try Spawn.start(argv, environment: environment)
@@ -140,16 +140,5 @@ public final class CommandRunner {
 
     private func logLine(_ binding: String, _ bytes: ArraySlice<UInt8>) {
         logger.info("\(binding): \(String(decoding: bytes, as: UTF8.self))")
-    }
-
-    private static func inheritedEnvironment() -> [String] {
-        var result: [String] = []
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if !s.hasPrefix("GESTURE_") { result.append(s) }
-            p += 1
-        }
-        return result
     }
 }

@@ -3,7 +3,7 @@ import Gestures
 /// A gesture event's values by the names the outputs use (replay's JSON lines, command
 /// environments, D-Bus dictionaries), so every output names them alike.
 public enum GestureFields {
-    /// name, type, phase, and direction when there is one.
+    /// name, type and phase, always first and in this order, then direction when there is one.
     public static func strings(_ e: GestureEvent) -> [(String, String)] {
         var fields = [("gesture", e.name), ("type", e.type.rawValue), ("phase", e.phase.rawValue)]
         if let direction = e.direction { fields.append(("direction", direction.rawValue)) }

@@ -46,3 +46,18 @@ public struct FileStatus: Sendable {
 
     public var isWritableByGroupOrOthers: Bool { mode & (S_IWGRP | S_IWOTH) != 0 }
 }
+
+/// The process's environment, as `NAME=VALUE` strings.
+public enum Environment {
+    public static var current: [String] {
+        var result: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            result.append(String(cString: pointer))
+            entry += 1
+        }
+        return result
+    }
+
+    public static func has(_ name: String) -> Bool { getenv(name) != nil }
+}
