@@ -4,7 +4,7 @@ import SystemPackage
 /// Touchscreens as udev sees them: the ones present at start, then add and remove
 /// events from a monitor whose descriptor joins the event loop.
 public final class Udev {
-    public struct Device {
+    public struct Event {
         public var action: String
         public var node: String
         public var isTouchscreen: Bool
@@ -60,13 +60,13 @@ public final class Udev {
     }
 
     /// The next device event from the monitor, if one is waiting.
-    public func receive() -> Device? {
+    public func receive() -> Event? {
         guard let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
-        guard let node = Self.eventNode(device) else { return Device(action: "", node: "", isTouchscreen: false) }
+        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isTouchscreen: false) }
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
         let touch = udev_device_get_property_value(device, "ID_INPUT_TOUCHSCREEN").map { String(cString: $0) } == "1"
-        return Device(action: action, node: node, isTouchscreen: touch)
+        return Event(action: action, node: node, isTouchscreen: touch)
     }
 
     /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.

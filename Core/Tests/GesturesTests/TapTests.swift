@@ -1,4 +1,4 @@
-import Gestures
+@testable import Gestures
 import Testing
 
 @Suite struct TapTests {
@@ -88,5 +88,18 @@ import Testing
 extension TouchScript {
     mutating func emitUp(_ ids: [Int]) {
         for id in ids { up(id) }
+    }
+}
+
+@Suite struct StateMachineTests {
+    /// A pair the state machine has no transition for is a bug, reported, not dropped.
+    @Test func anImpossibleTransitionIsReportedAsABug() {
+        let arbiter = Arbiter(gestures: [gesture("tap", .tap)], geometry: TouchScript.geometry)
+        let tap = arbiter.recognizers[0]
+        tap.fail("a test")
+        #expect(tap.state == .failed)
+        #expect(!tap.apply(.grant, "a test"))
+        #expect(tap.state == .failed)
+        #expect(arbiter.bugs == ["tap: grant in state failed (a test)"])
     }
 }

@@ -17,6 +17,8 @@ struct TouchScript {
         AbsoluteAxis(code: AbsCode.mtTrackingID, minimum: 0, maximum: 65535),
     ])
 
+    static let geometry = DeviceGeometry(panel)!
+
     private(set) var inputs: [PipelineInput] = []
     /// Finger id → slot and position (mm).
     private var down: [Int: (slot: Int, x: Double, y: Double)] = [:]
