@@ -126,6 +126,10 @@ public final class Daemon {
             for screen in touchscreens.values {
                 do { try screen.pipeline.reload(next) } catch {
                     remove(screen, why: "ignored by a [[device]] rule now")
+                    continue
+                }
+                if screen.pipeline.reloadPending {
+                    logger.info("reload: \(screen.node) takes it after the touch sequence in flight")
                 }
             }
             if udev != nil { enumerate() }

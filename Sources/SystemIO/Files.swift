@@ -47,12 +47,9 @@ public final class OutputBuffer {
     /// loses the output, which nobody can then read: the rest is dropped, not retried.
     public func flush() {
         guard !bytes.isEmpty else { return }
-        do { _ = try bytes.withUnsafeBytes { try fd.writeAll($0) } } catch { failed = true }
+        _ = try? bytes.withUnsafeBytes { try fd.writeAll($0) }
         bytes.removeAll(keepingCapacity: true)
     }
-
-    /// Whether a write failed.
-    public private(set) var failed = false
 
     deinit { flush() }
 }
