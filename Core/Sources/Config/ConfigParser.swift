@@ -18,32 +18,47 @@ extension Configuration {
         }
         var config = Configuration()
         let sections = ["daemon", "region", "device", "gesture"]
-        for key in root.keys where !sections.contains(key) {
-            diagnostics.report(ConfigError(file: file, line: diagnostics.source.line(array: key, index: 1, key: nil), column: nil,
-                                           keyPath: key, message: "unknown section; expected [daemon], [[region]], [[device]] or [[gesture]]\(suggestion(for: key, among: sections))"))
+        for key in root.keys.sorted() where !sections.contains(key) {
+            let isSection = root[key]?.table != nil || root[key]?.array?.first?.table != nil
+            let message = isSection
+                ? "unknown section; expected [daemon], [[region]], [[device]] or [[gesture]]\(suggestion(for: key, among: sections))"
+                : "unknown setting outside any section; settings go under [daemon], [[region]], [[device]] or [[gesture]]"
+            diagnostics.report(message, array: key, index: 0, key: nil)
         }
         if let daemon = section(root, "daemon", diagnostics).first { config.daemon = parseDaemon(daemon) }
-        config.regions = section(root, "region", diagnostics).compactMap(parseRegion)
-        let gestureTables = section(root, "gesture", diagnostics)
-        var regionNames = Set<String>()
-        for (region, table) in zip(config.regions, section(root, "region", diagnostics)) where !regionNames.insert(region.name).inserted {
-            table.report("name", "\"\(region.name)\" is already the name of another region")
+
+        var regionTables: [String: TableReader] = [:]
+        for table in section(root, "region", diagnostics) {
+            guard let region = parseRegion(table) else { continue }
+            if regionTables[region.name] != nil {
+                table.report("name", "\"\(region.name)\" is already the name of another region (\(regionTables[region.name]!.path))")
+                continue
+            }
+            regionTables[region.name] = table
+            config.regions.append(region)
         }
+
+        let gestureTables = section(root, "gesture", diagnostics)
+        // Names given to gestures, even invalid ones: a reference to them is not also an error.
+        let declared = gestureTables.compactMap { $0.table["name"]?.string }
         var parsed: [(GestureSpec, TableReader)] = []
         for table in gestureTables {
             guard let (spec, binding) = parseGesture(table, regions: config.regions) else { continue }
-            if config.gestures.contains(where: { $0.name == spec.name }) {
-                table.report("name", "\"\(spec.name)\" is already the name of another gesture")
+            if let first = parsed.first(where: { $0.0.name == spec.name }) {
+                table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.1.path))")
                 continue
             }
             config.gestures.append(spec)
             config.bindings.append(binding)
             parsed.append((spec, table))
         }
-        checkReferences(parsed)
-        config.devices = section(root, "device", diagnostics).compactMap { parseDevice($0, gestures: config.gestures) }
+        checkReferences(parsed, declared: declared)
+        checkWaitingCycles(parsed)
+        config.devices = section(root, "device", diagnostics).compactMap { parseDevice($0, declared: declared) }
         if !diagnostics.errors.isEmpty {
-            throw ConfigErrors(errors: diagnostics.errors.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+            throw ConfigErrors(errors: diagnostics.errors.enumerated()
+                .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+                .map(\.element))
         }
         return config
     }
@@ -59,7 +74,8 @@ extension Configuration {
             return [TableReader(table: table, array: name, index: 0, diagnostics: diagnostics)]
         }
         guard let array = value.array else {
-            diagnostics.report("expected [[\(name)]] blocks (an array of tables)", array: name, index: 0, key: nil)
+            let found = value.table != nil ? "found [\(name)]; write [[\(name)]]" : "found a value"
+            diagnostics.report("expected [[\(name)]] blocks (an array of tables), \(found)", array: name, index: 0, key: nil)
             return []
         }
         var readers: [TableReader] = []
@@ -77,7 +93,7 @@ extension Configuration {
         var d = DaemonSettings()
         if let bus = t.choice("bus", DaemonSettings.Bus.allCases.map(\.rawValue)) { d.bus = DaemonSettings.Bus(rawValue: bus)! }
         d.user = t.string("user")
-        if let timeout = t.int("command_timeout_ms", in: 1...86_400_000) { d.commandTimeoutMS = timeout }
+        if let timeout = t.int("command_timeout_ms", in: 1...86_400_000, what: " milliseconds") { d.commandTimeoutMS = timeout }
         if let level = t.choice("log_level", DaemonSettings.LogLevel.allCases.map(\.rawValue)) {
             d.logLevel = DaemonSettings.LogLevel(rawValue: level)!
         }
@@ -87,41 +103,43 @@ extension Configuration {
 
     private static func parseRegion(_ t: TableReader) -> Region? {
         let name = t.string("name", required: true)
-        let x = t.unitRange("x"), y = t.unitRange("y")
+        let x = t.unitRange("x", what: "fractions of the screen's width, 0 at the left")
+        let y = t.unitRange("y", what: "fractions of the screen's height, 0 at the top")
         t.reportUnknownKeys(allowed: ["name", "x", "y"], owner: "a region")
         guard let name else { return nil }
         return Region(name: name, x: x ?? 0...1, y: y ?? 0...1)
     }
 
-    private static func parseDevice(_ t: TableReader, gestures: [GestureSpec]) -> DeviceRule? {
+    private static func parseDevice(_ t: TableReader, declared: [String]) -> DeviceRule? {
         var rule = DeviceRule()
         rule.namePattern = t.string("name")
         if let id = t.string("id") {
-            let parts = id.split(separator: ":")
-            if parts.count == 2, let v = UInt16(parts[0], radix: 16), let p = UInt16(parts[1], radix: 16) {
+            let parts = id.split(separator: ":", omittingEmptySubsequences: false)
+            let hex = parts.map { part in part.count <= 4 && part.allSatisfy(\.isHexDigit) ? UInt16(part, radix: 16) : nil }
+            if hex.count == 2, let v = hex[0], let p = hex[1] {
                 rule.vendor = v
                 rule.product = p
             } else {
-                t.report("id", "expected \"VENDOR:PRODUCT\" in hex, like \"0eef:7224\", found \"\(id)\"")
+                t.report("id", "expected \"VENDOR:PRODUCT\" in hex, like \"0eef:7224\" (as lsusb shows), found \"\(id)\"")
             }
         }
-        if rule.namePattern == nil, !t.has("id") { t.report(nil, "needs a name (glob) or an id (vendor:product) to match devices") }
+        if !t.has("name"), !t.has("id") { t.report(nil, "needs a name (a glob like \"ELAN*\") or an id (\"vendor:product\") to match devices") }
         rule.ignore = t.bool("ignore") ?? false
-        if let rotation = t.int("rotation", in: 0...270) {
+        if let rotation = t.int("rotation", in: 0...270, what: " (0, 90, 180 or 270)") {
             if [0, 90, 180, 270].contains(rotation) { rule.rotation = rotation } else {
                 t.report("rotation", "expected 0, 90, 180 or 270 (degrees clockwise), found \(rotation)")
             }
         }
         rule.invertX = t.bool("invert_x") ?? false
         rule.invertY = t.bool("invert_y") ?? false
-        if let size = t.pair("size_mm") {
+        if let size = t.pair("size_mm", example: "[154.0, 86.0]") {
             if size.0 > 0, size.1 > 0 { rule.sizeMM = SizeMM(width: size.0, height: size.1) } else {
-                t.report("size_mm", "expected [width, height] in millimetres, both more than 0")
+                t.report("size_mm", "expected [width, height] in millimetres, both more than 0, found [\(size.0), \(size.1)]")
             }
         }
         if let names = t.strings("gestures") {
-            for name in names where !gestures.contains(where: { $0.name == name }) {
-                t.report("gestures", "no gesture is named \"\(name)\"\(suggestion(for: name, among: gestures.map(\.name)))")
+            for name in names where !declared.contains(name) {
+                t.report("gestures", "no gesture is named \"\(name)\"\(suggestion(for: name, among: declared))")
             }
             rule.gestures = names
         }
@@ -131,15 +149,77 @@ extension Configuration {
     }
 
     /// Every gesture's requires_failure_of and simultaneous_with name existing gestures.
-    private static func checkReferences(_ gestures: [(GestureSpec, TableReader)]) {
-        let names = gestures.map(\.0.name)
+    private static func checkReferences(_ gestures: [(GestureSpec, TableReader)], declared: [String]) {
         for (spec, table) in gestures {
             for (key, list) in [("requires_failure_of", spec.requiresFailureOf), ("simultaneous_with", spec.simultaneousWith)] {
-                for name in list where !names.contains(name) {
-                    table.report(key, "no gesture is named \"\(name)\"\(suggestion(for: name, among: names))")
+                for name in list where !declared.contains(name) {
+                    table.report(key, "no gesture is named \"\(name)\"\(suggestion(for: name, among: declared))")
                 }
-                if list.contains(spec.name) { table.report(key, "a gesture cannot name itself") }
             }
+            if spec.requiresFailureOf.contains(spec.name) {
+                table.report("requires_failure_of", "\"\(spec.name)\" requires its own failure, so it could never be recognized")
+            }
+            if spec.simultaneousWith.contains(spec.name) {
+                table.report("simultaneous_with", "a gesture cannot be simultaneous with itself (\"\(spec.name)\")")
+            }
+        }
+    }
+
+    /// Gestures waiting for each other's failure (a → b → a) are never recognized when
+    /// both match. Counts the wait a tap adds by itself for taps with more taps.
+    private static func checkWaitingCycles(_ gestures: [(GestureSpec, TableReader)]) {
+        let specs = gestures.map(\.0)
+        let index = Dictionary(specs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func together(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
+            a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
+        }
+        /// For each gesture, the ones it waits for, and whether the wait is a tap's own.
+        let waits: [[(Int, automatic: Bool)]] = specs.map { spec in
+            var edges = spec.requiresFailureOf.compactMap { index[$0] }.filter { specs[$0].name != spec.name }.map { ($0, automatic: false) }
+            if spec.type == .tap {
+                for (j, other) in specs.enumerated() where other.type == .tap && other.taps > spec.taps && other.fingers == spec.fingers
+                    && other.region == spec.region && !together(spec, other) && !edges.contains(where: { $0.0 == j }) {
+                    edges.append((j, automatic: true))
+                }
+            }
+            return edges
+        }
+        var reported = Set<[Int]>()
+        for start in specs.indices {
+            // The shortest way back to `start`, breadth first.
+            var previous: [Int: Int] = [:]
+            var queue = [start]
+            var found = false
+            while !queue.isEmpty, !found {
+                let node = queue.removeFirst()
+                for (next, _) in waits[node] {
+                    if next == start {
+                        previous[start] = node
+                        found = true
+                        break
+                    }
+                    if previous[next] == nil {
+                        previous[next] = node
+                        queue.append(next)
+                    }
+                }
+            }
+            guard found else { continue }
+            var cycle = [start]
+            var node = previous[start]!
+            while node != start {
+                cycle.insert(node, at: 1)
+                node = previous[node]!
+            }
+            guard reported.insert(cycle.sorted()).inserted else { continue }
+            let path = (cycle + [start]).map { specs[$0].name }.joined(separator: " → ")
+            let automatic = zip(cycle, cycle.dropFirst() + [start]).contains { from, to in
+                waits[from].contains { $0.0 == to && $0.automatic }
+            }
+            let note = automatic ? " (a tap waits by itself for the taps with more taps on the same fingers and region)" : ""
+            let who = cycle.count == 2 ? "both" : "all of them"
+            gestures[start].1.report("requires_failure_of",
+                                     "these gestures wait for each other to fail: \(path)\(note); when \(who) match, none is recognized")
         }
     }
 }

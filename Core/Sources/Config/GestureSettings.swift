@@ -44,7 +44,7 @@ extension Configuration {
         if type == .edgeSwipe {
             spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
         }
-        if let range = t.unitRange("edge_range") { spec.edgeRange = range }
+        if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
         for (key, field) in [("max_movement_mm", \GestureSpec.maxMovementMM), ("max_duration_ms", \.maxDurationMS),
                              ("max_interval_ms", \.maxIntervalMS), ("min_duration_ms", \.minDurationMS),
                              ("min_distance_mm", \.minDistanceMM), ("min_speed_mm_s", \.minSpeedMMPerS),
@@ -57,6 +57,7 @@ extension Configuration {
         if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
         if let phases = t.strings("on") {
             let allowed = ["began", "changed", "ended", "cancelled"]
+            if phases.isEmpty { t.report("on", "empty; list the phases that run the command: \(allowed.joined(separator: ", "))") }
             for phase in phases where !allowed.contains(phase) {
                 t.report("on", "expected phases among \(allowed.joined(separator: ", ")), found \"\(phase)\"\(suggestion(for: phase, among: allowed))")
             }

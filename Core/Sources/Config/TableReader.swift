@@ -29,37 +29,47 @@ struct TableReader {
     let index: Int
     let diagnostics: Diagnostics
 
+    /// Like `gesture[3]`, or `daemon`.
+    var path: String { index > 0 ? "\(array)[\(index)]" : array }
+
     func report(_ key: String?, _ message: String) {
         diagnostics.report(message, array: array, index: index, key: key)
     }
 
     func has(_ key: String) -> Bool { table[key] != nil }
 
-    /// `requiredBy` names what needs it in the message ("every gesture" by default).
-    func string(_ key: String, required: Bool = false, requiredBy: String? = nil) -> String? {
+    /// `requiredBy` names what needs it in the message ("every gesture" by default);
+    /// `hint` follows, like the values allowed. Empty strings are refused.
+    func string(_ key: String, required: Bool = false, requiredBy: String? = nil, hint: String = "") -> String? {
         guard let value = table[key] else {
-            if required { report(key, "missing; \(requiredBy ?? "every \(array)") needs one") }
+            if required { report(key, "missing; \(requiredBy ?? "every \(array)") needs one\(hint)") }
             return nil
         }
         guard let s = value.string else { return wrongType(key, value, "a string") }
+        guard !s.isEmpty else {
+            report(key, "empty; expected a non-empty string\(hint)")
+            return nil
+        }
         return s
     }
 
     /// One of `allowed`, with a suggestion when misspelt.
     func choice(_ key: String, _ allowed: [String], required: Bool = false, requiredBy: String? = nil, what: String = "") -> String? {
-        guard let s = string(key, required: required, requiredBy: requiredBy) else { return nil }
+        let list = allowed.joined(separator: ", ")
+        guard let s = string(key, required: required, requiredBy: requiredBy, hint: ": one of \(list)") else { return nil }
         guard allowed.contains(s) else {
-            report(key, "expected one of \(allowed.joined(separator: ", "))\(what), found \"\(s)\"\(suggestion(for: s, among: allowed))")
+            report(key, "expected one of \(list)\(what), found \"\(s)\"\(suggestion(for: s, among: allowed))")
             return nil
         }
         return s
     }
 
-    func int(_ key: String, in range: ClosedRange<Int>) -> Int? {
+    /// An integer in `range`; `what` qualifies the range in the message (" for a pinch").
+    func int(_ key: String, in range: ClosedRange<Int>, what: String = "") -> Int? {
         guard let value = table[key] else { return nil }
         guard let i = value.int else { return wrongType(key, value, "an integer") }
         guard range.contains(i) else {
-            report(key, "\(i) is out of range: \(range.lowerBound)…\(range.upperBound)")
+            report(key, "expected an integer in \(range.lowerBound)…\(range.upperBound)\(what), found \(i)")
             return nil
         }
         return i
@@ -68,9 +78,9 @@ struct TableReader {
     /// A positive number; integers are taken as numbers.
     func positive(_ key: String) -> Double? {
         guard let value = table[key] else { return nil }
-        guard let x = value.double ?? value.int.map(Double.init) else { return wrongType(key, value, "a number") }
+        guard let x = number(value) else { return wrongType(key, value, "a number") }
         guard x > 0 else {
-            report(key, "must be more than 0, found \(x)")
+            report(key, "expected a number more than 0, found \(literal(value))")
             return nil
         }
         return x
@@ -93,35 +103,57 @@ struct TableReader {
         return result
     }
 
-    /// `[low, high]` with 0 ≤ low < high ≤ 1: a part of the screen.
-    func unitRange(_ key: String) -> ClosedRange<Double>? {
-        guard let pair = pair(key) else { return nil }
-        guard 0 <= pair.0, pair.0 < pair.1, pair.1 <= 1 else {
-            report(key, "expected [low, high] with 0 ≤ low < high ≤ 1 (fractions of the screen), found [\(pair.0), \(pair.1)]")
+    /// `[low, high]` with 0 ≤ low < high ≤ 1: a part of the screen (`what` says which).
+    func unitRange(_ key: String, what: String) -> ClosedRange<Double>? {
+        guard let (a, b) = pair(key, example: "[0.2, 0.8]") else { return nil }
+        guard 0 <= a, a < b, b <= 1 else {
+            report(key, "expected [low, high] with 0 ≤ low < high ≤ 1 (\(what)), found \(literal(table[key]!))")
             return nil
         }
-        return pair.0...pair.1
+        return a...b
     }
 
-    /// Two numbers.
-    func pair(_ key: String) -> (Double, Double)? {
+    /// Two numbers, like `example`.
+    func pair(_ key: String, example: String) -> (Double, Double)? {
         guard let value = table[key] else { return nil }
-        guard let array = value.array, array.count == 2,
-              let a = array[0].double ?? array[0].int.map(Double.init),
-              let b = array[1].double ?? array[1].int.map(Double.init) else {
-            return wrongType(key, value, "two numbers, like [0.0, 0.5]")
+        let expected = "two numbers, like \(example)"
+        guard let array = value.array else { return wrongType(key, value, expected) }
+        guard array.count == 2 else {
+            report(key, "expected \(expected), found \(array.count == 1 ? "1 value" : "\(array.count) values")")
+            return nil
+        }
+        guard let a = number(array[0]), let b = number(array[1]) else {
+            return wrongType(key, number(array[0]) == nil ? array[0] : array[1], expected)
         }
         return (a, b)
     }
 
-    /// Reports the keys not in `allowed`: as not applying when they are `known` elsewhere.
+    /// Integers are numbers too.
+    private func number(_ value: TOMLValueConvertible) -> Double? { value.double ?? value.int.map(Double.init) }
+
+    /// A number or an array of numbers as written (`0`, `0.5`, `[1, 0.5]`).
+    private func literal(_ value: TOMLValueConvertible) -> String {
+        if let i = value.int { return "\(i)" }
+        if let d = value.double { return "\(d)" }
+        if let array = value.array { return "[" + array.map(literal).joined(separator: ", ") + "]" }
+        return describe(value)
+    }
+
+    /// Reports the keys not in `allowed`: as not applying when they are `known` elsewhere
+    /// (the settings of other gesture types), listing what `owner` `takes` instead.
     func reportUnknownKeys(allowed: [String], known: [String] = [], owner: String, takes: [String]? = nil) {
-        for key in table.keys where !allowed.contains(key) {
+        let list = takes ?? allowed
+        let takesText = "it takes \(list.isEmpty ? "no settings of its own" : list.joined(separator: ", "))"
+        for key in table.keys.sorted() where !allowed.contains(key) {
             if known.contains(key) {
-                let list = takes ?? allowed
-                report(key, "\(owner) has no \(key); it takes \(list.isEmpty ? "no settings of its own" : list.joined(separator: ", "))")
-            } else {
+                report(key, "\(owner) has no \(key); \(takesText)")
+            } else if !suggestion(for: key, among: allowed).isEmpty {
                 report(key, "unknown setting\(suggestion(for: key, among: allowed))")
+            } else if !suggestion(for: key, among: known).isEmpty {
+                // Misspelt, and would not apply anyway.
+                report(key, "unknown setting\(suggestion(for: key, among: known)), and \(owner) has none; \(takesText)")
+            } else {
+                report(key, "unknown setting; \(owner) takes \(allowed.joined(separator: ", "))")
             }
         }
     }
