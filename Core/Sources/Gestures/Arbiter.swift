@@ -57,6 +57,7 @@ public final class Arbiter {
         output.clear()
         runDeadlines(upTo: frame.time)
         output.now = frame.time
+        if !fingersDown, frame.touches.contains(where: { $0.phase == .began }) { output.sequence += 1 }
         for r in recognizers { _ = r.deliver(frame) }
         arbitrate()
         fingersDown = frame.touches.contains { $0.phase.isDown }
@@ -132,10 +133,14 @@ public final class Arbiter {
         return true
     }
 
+    /// The winner fails the others still possible in its touch sequence; a gesture of a
+    /// later sequence (a swipe begun while a tap waited for a double tap) goes on.
     private func grant(_ c: Int) {
         let winner = recognizers[c]
+        let sequence = winner.sequence ?? output.sequence
         winner.grant()
-        for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c][i] {
+        for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c][i]
+            && (other.sequence ?? output.sequence) == sequence {
             other.fail("\(winner.name) was recognized first")
         }
     }

@@ -22,6 +22,9 @@ final class RecognizerOutput {
     var explaining = false
     /// The time being processed: a frame's, or a deadline's.
     var now = Timestamp(microseconds: 0)
+    /// Counts touch sequences (fingers down after none were): what a recognizer's touches
+    /// belong to.
+    var sequence = 0
 
     init() { events.reserveCapacity(16) }
 
@@ -47,6 +50,9 @@ public class GestureRecognizer {
     private var lastEvent: GestureEvent?
     /// The wait for another gesture's failure was explained once.
     var announcedWaiting = false
+    /// The touch sequence of the first touch it followed since it was reset: a gesture
+    /// that spans sequences (a double tap) belongs to the one it started in.
+    var sequence: Int?
 
     let geometry: DeviceGeometry
     let output: RecognizerOutput
@@ -83,6 +89,7 @@ public class GestureRecognizer {
         request = nil
         lastEvent = nil
         announcedWaiting = false
+        sequence = nil
         touches.removeAll(keepingCapacity: true)
         mostFingersDown = 0
     }
@@ -110,6 +117,7 @@ public class GestureRecognizer {
             } else if touch.phase == .began, acceptsTouches, spec.region.contains(touch.location),
                       touches.count < TouchDecoder.maximumContacts {
                 delivered = true
+                if sequence == nil { sequence = output.sequence }
                 touches.append(TrackedTouch(id: touch.id, start: touch.location, location: touch.location,
                                             startTime: touch.timestamp, time: touch.timestamp))
                 mostFingersDown = max(mostFingersDown, fingersDown)
