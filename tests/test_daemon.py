@@ -66,6 +66,30 @@ class Daemon(Harness):
         self.assertAlmostEqual(float(env["GESTURE_X"]), (150 + 35) / 295.3, delta=0.01)  # where the finger lifted
         self.assertAlmostEqual(float(env["GESTURE_Y"]), (100 - 25) / 166.1, delta=0.01)
 
+    def test_a_command_that_prints_a_lot_runs_to_the_end_and_every_line_is_logged(self):
+        # The child writes to a blocking pipe: 600 KB of output is no error for it.
+        status = self.path("status")
+        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            f'command = "seq 1 100000; echo $? > {status}"\n', checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        with open(status) as f:
+            self.assertEqual(f.read().strip(), "0")
+        logged = re.findall(r"^info: confirm: (\d+)$", r.stderr, re.M)
+        self.assertEqual(logged, [str(i) for i in range(1, 100001)])
+
+    def test_output_written_just_before_exit_is_logged_and_long_lines_are_cut(self):
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            'command = "for i in $(seq 40); do echo hello$i; done; head -c 10000 /dev/zero | tr \'\\\\000\' x; printf tail"\n',
+                            checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        lines = [line for line in re.findall(r"^info: confirm: (.*)$", r.stderr, re.M)
+                 if not re.match(r"started pid \d+$|pid \d+ ended, ", line)]
+        self.assertEqual(lines[:40], [f"hello{i}" for i in range(1, 41)])
+        # 10,000 x's and the last words with no newline: pieces of at most 4096 bytes, nothing lost.
+        rest = lines[40:]
+        self.assertTrue(all(len(piece) <= 4096 for piece in rest), [len(p) for p in rest])
+        self.assertEqual("".join(rest), "x" * 10000 + "tail")
+
     def test_a_checkmark_emits_a_gesture_signal(self):
         self.start_bus()
         monitor = self.monitor()

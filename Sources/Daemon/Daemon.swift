@@ -53,6 +53,7 @@ public final class Daemon {
         timer = try TimerFD.create()
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
+        runner.onOutputClosed = { [unowned self] fd in loop.unwatch(fd) }
         try apply(config)
         try loop.watch(timer) { [unowned self] in
             do { try TimerFD.drain(timer) } catch { logger.error("timerfd: \(error)") }
@@ -169,9 +170,7 @@ public final class Daemon {
             bus?.emit(event, device: device)
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
-            watch(output, "\(command.binding)'s output") { [unowned self] in
-                if !runner.readOutput(output) { loop.unwatch(output) }
-            }
+            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output) }
         }
     }
 

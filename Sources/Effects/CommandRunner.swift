@@ -24,6 +24,8 @@ public final class CommandRunner {
 
     /// A second to exit after SIGTERM before SIGKILL.
     static let killGraceMicroseconds: Int64 = 1_000_000
+    /// The longest output line logged whole.
+    static let maxLineBytes = 4096
 
     private(set) var jobs: [Job] = []
     public var timeoutMilliseconds: Int64
@@ -31,6 +33,8 @@ public final class CommandRunner {
     /// setpriv (its groups, home and a clean environment).
     public var user: Users.Account?
     private let logger: Logger
+    /// Called before a command's output descriptor is closed, so the loop stops watching it.
+    public var onOutputClosed: (FileDescriptor) -> Void = { _ in }
 
     public init(timeoutMilliseconds: Int64, logger: Logger) {
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -72,37 +76,15 @@ public final class CommandRunner {
         }
     }
 
-    /// Reads a job's output and logs complete lines; false once the pipe is closed.
-    public func readOutput(_ fd: FileDescriptor) -> Bool {
-        guard let i = jobs.firstIndex(where: { $0.output == fd }) else { return false }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n: Int
-            do {
-                n = try buffer.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(fd, into: b) }
-            } catch .wouldBlock {
-                return true
-            } catch {
-                logger.warning("\(jobs[i].binding): cannot read the command's output: \(error)")
-                n = 0
-            }
-            if n > 0 {
-                jobs[i].pending += buffer[0..<n]
-                while let newline = jobs[i].pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    logLine(jobs[i].binding, jobs[i].pending[..<newline])
-                    jobs[i].pending.removeSubrange(...newline)
-                }
-                continue
-            }
-            if !jobs[i].pending.isEmpty { logLine(jobs[i].binding, jobs[i].pending[...]) }
-            jobs[i].pending = []
-            jobs[i].outputOpen = false
-            Syscall.close(fd)
-            return false
-        }
+    /// Reads what a job's command wrote and logs its complete lines; at the end of the
+    /// output, the last line too, and the pipe is closed.
+    public func readOutput(_ fd: FileDescriptor) {
+        guard let i = jobs.firstIndex(where: { $0.output == fd && $0.outputOpen }) else { return }
+        drain(i, exited: false)
     }
 
-    /// Collects every exited child (SIGCHLD arrived): none is left a zombie.
+    /// Collects every exited child (SIGCHLD arrived): none is left a zombie, and what it
+    /// wrote before exiting is logged before its pipe is closed.
     public func reapExited() {
         while true {
             let exited: (pid: pid_t, status: String)?
@@ -111,10 +93,54 @@ public final class CommandRunner {
             }
             guard let (pid, status) = exited else { return }
             guard let i = jobs.firstIndex(where: { $0.pid == pid }) else { continue }
+            if jobs[i].outputOpen { drain(i, exited: true) }
             let job = jobs.remove(at: i)
-            if job.outputOpen { Syscall.close(job.output) }
             logger.info("\(job.binding): pid \(pid) ended, \(status)")
         }
+    }
+
+    /// Reads until the pipe is empty for now, or at its end. Once the command has exited,
+    /// an empty pipe is the end too: whatever it left running in the background (a
+    /// command ending in `&`) is no longer heard.
+    private func drain(_ i: Int, exited: Bool) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var atEnd = false
+        while !atEnd {
+            do {
+                let n = try buffer.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(jobs[i].output, into: b) }
+                jobs[i].pending += buffer[0..<n]
+                atEnd = n == 0
+            } catch .wouldBlock {
+                atEnd = exited
+                if !atEnd { break }
+            } catch {
+                logger.warning("\(jobs[i].binding): cannot read the command's output: \(error)")
+                atEnd = true
+            }
+            logLines(i, final: atEnd)
+        }
+        if atEnd {
+            onOutputClosed(jobs[i].output)
+            Syscall.close(jobs[i].output)
+            jobs[i].outputOpen = false
+        }
+    }
+
+    /// Logs the complete lines pending, and at the end what is left; a line longer than
+    /// `maxLineBytes` is logged in pieces, so nothing a command prints grows without bound.
+    private func logLines(_ i: Int, final: Bool) {
+        let pending = jobs[i].pending
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            logLine(jobs[i].binding, pending[start..<newline])
+            start = newline + 1
+        }
+        while pending.count - start >= Self.maxLineBytes || (final && start < pending.count) {
+            let end = min(pending.count, start + Self.maxLineBytes)
+            logLine(jobs[i].binding, pending[start..<end])
+            start = end
+        }
+        jobs[i].pending.removeFirst(start)
     }
 
     /// Signals commands past their timeout: SIGTERM to the group, SIGKILL a second later.
