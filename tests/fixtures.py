@@ -104,6 +104,11 @@ def three_finger_swipe_down(origin=(120, 40), length=60):
     r.frame({0: None, 1: None, 2: None})
     return r
 
+def tap(at=(150, 100)):
+    r = Recording()
+    r.tap(at)
+    return r
+
 def drag(origin=(60, 140), length=120, seconds=3):
     """One finger dragging right slowly: a pan under way for a while."""
     r = Recording()
@@ -120,5 +125,5 @@ if __name__ == "__main__":
     if kind == "desc":
         print(Recording(name).text(), end="")
     else:
-        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag}[kind]()
+        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap}[kind]()
         print(r.text().replace("gestured test panel", name), end="")

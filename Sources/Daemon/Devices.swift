@@ -50,7 +50,7 @@ extension Daemon {
         } catch {
             return logger.error("\(node): cannot open: \(error)")
         }
-        guard let pipeline = makePipeline(device.description, node) else { return }
+        guard let pipeline = makePipeline(device.description, node, kernelState: device.touchState) else { return }
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
         watch(device.fd, node) { [unowned self] in read(screen) }
         touchscreens[node] = screen
@@ -59,9 +59,10 @@ extension Daemon {
         logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")")
     }
 
-    private func makePipeline(_ description: DeviceDescription, _ node: String) -> TouchscreenPipeline? {
+    private func makePipeline(_ description: DeviceDescription, _ node: String,
+                              kernelState: KernelTouchState? = nil) -> TouchscreenPipeline? {
         do {
-            let pipeline = try TouchscreenPipeline(description, config: config)
+            let pipeline = try TouchscreenPipeline(description, config: config, kernelState: kernelState)
             pipeline.explaining = logger.logLevel <= .debug
             return pipeline
         } catch .ignored {

@@ -57,6 +57,26 @@ public final class EvdevDevice {
             axes: axes)
     }
 
+    /// The contacts and current slot the kernel holds now, to start decoding from.
+    public var touchState: KernelTouchState {
+        let slots = libevdev_get_num_slots(device)
+        if slots > 0 {
+            let contacts = (0..<UInt32(slots)).map { slot in
+                KernelTouchState.Contact(trackingID: libevdev_get_slot_value(device, slot, UInt32(AbsCode.mtTrackingID)),
+                                         x: libevdev_get_slot_value(device, slot, UInt32(AbsCode.mtPositionX)),
+                                         y: libevdev_get_slot_value(device, slot, UInt32(AbsCode.mtPositionY)))
+            }
+            return KernelTouchState(currentSlot: Int(libevdev_get_current_slot(device)), contacts: contacts)
+        }
+        // Single touch: BTN_TOUCH and ABS_X/ABS_Y (protocol A has no state to take).
+        let down = libevdev_get_event_value(device, UInt32(EventType.key), UInt32(KeyCode.btnTouch)) != 0
+        return KernelTouchState(currentSlot: 0, contacts: [
+            KernelTouchState.Contact(trackingID: down ? 0 : -1,
+                                     x: libevdev_get_event_value(device, UInt32(EventType.abs), UInt32(AbsCode.x)),
+                                     y: libevdev_get_event_value(device, UInt32(EventType.abs), UInt32(AbsCode.y))),
+        ])
+    }
+
     deinit {
         libevdev_free(device)
         Syscall.close(fd)

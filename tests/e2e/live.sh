@@ -16,7 +16,7 @@ input_gid=$(getent group input | cut -d: -f3)
 # An array, not a function: `$!` of a backgrounded function is a subshell's pid.
 as_nobody=(setpriv --reuid=nobody --regid=nogroup --groups="$input_gid" --inh-caps=-all -- env -u XDG_RUNTIME_DIR)
 
-for kind in checkmark swipe3 drag; do python3 "$here/fixtures.py" "$kind" > "$work/$kind.evemu"; done
+for kind in checkmark swipe3 drag tap; do python3 "$here/fixtures.py" "$kind" > "$work/$kind.evemu"; done
 python3 "$here/fixtures.py" desc "gestured test panel" > "$work/first.desc"
 python3 "$here/fixtures.py" desc "gestured second panel" > "$work/second.desc"
 
@@ -49,6 +49,11 @@ name = "drag"
 type = "pan"
 region = "bottom"
 signal = true
+
+[[gesture]]
+name = "tap"
+type = "tap"
+command = "echo tap \$GESTURE_X \$GESTURE_Y >> $log"
 TOML
 }
 config
@@ -72,7 +77,7 @@ plug() {
   echo "$node"
 }
 signals() { grep -c "string \"$1\"" "$work/out/monitor.txt"; }
-count() { grep -c "^$1" "$log" 2>/dev/null || echo 0; }
+count() { local n; n=$(grep -c "^$1" "$log" 2>/dev/null) || true; echo "${n:-0}"; }
 
 first=$(plug first)
 check "the first touchscreen is opened ($first)" test -n "$first"
@@ -111,6 +116,22 @@ check "SIGHUP with a broken config logs FILE:LINE:COL" wait_for 5 grep -q "gestu
 evemu-play "$first" < "$work/checkmark.evemu"
 check "and the old bindings keep working" wait_for 5 test "$(count confirm)" -gt "$before"
 
+# A reload that ignores a panel lets it go; one that no longer ignores it opens it again.
+config
+printf '\n[[device]]\nname = "gestured test panel"\nignore = true\n' >> "$work/gestured.toml"
+kill -HUP "$daemon"
+check "a reload that ignores a panel lets it go" wait_for 5 grep -q "$first: 'gestured test panel' ignored by a \[\[device\]\] rule now" "$work/out/daemon.log"
+before=$(count confirm)
+evemu-play "$first" < "$work/checkmark.evemu"
+sleep 1
+check "and its gestures no longer fire" test "$(count confirm)" = "$before"
+opened=$(grep -c "$first: 'gestured test panel', " "$work/out/daemon.log")
+config
+kill -HUP "$daemon"
+check "a reload that no longer ignores it opens it again" wait_for 5 test "$(grep -c "$first: 'gestured test panel', " "$work/out/daemon.log")" -gt "$opened"
+evemu-play "$first" < "$work/checkmark.evemu"
+check "and it works" wait_for 5 test "$(count confirm)" -gt "$before"
+
 sleep 1
 check "the daemon is still running" kill -0 "$daemon"
 switches() { grep -E '^(voluntary|nonvoluntary)_ctxt_switches' "/proc/$daemon/status" | tr -s ' \t' ' '; }
@@ -128,6 +149,25 @@ wait "$daemon"
 status=$?
 check "SIGTERM stops it within a second" test $stopped = 0
 check "with status 0" test $status = 0
+
+# A restarted daemon starts from the kernel's touch state. A tap where the last one was
+# sends no position at all (the kernel resends nothing unchanged): it must not land at 0.
+start_daemon() {
+  "${as_nobody[@]}" "$gestured" run --config "$work/gestured.toml" > "$work/out/$1.log" 2>&1 &
+  daemon=$!
+  wait_for 10 grep -q "$first: '" "$work/out/$1.log"
+}
+start_daemon restarted
+evemu-play "$first" < "$work/tap.evemu"
+wait_for 5 test "$(count tap)" -ge 1
+kill -TERM "$daemon"; wait "$daemon"
+start_daemon restarted-again
+evemu-play "$first" < "$work/tap.evemu"
+wait_for 5 test "$(count tap)" -ge 2
+taps=$(grep "^tap" "$log" | sort -u)
+check "after a restart, a tap where the last one was is there, not at 0 ($(echo $taps))" \
+  test "$(count tap)" = 2 -a "$(echo "$taps" | wc -l)" = 1 -a "$(count "tap 0.0000")" = 0
+kill -TERM "$daemon"; wait "$daemon"
 
 kill "$(cat "$work/first.pid")" 2>/dev/null
 if [ $failures -gt 0 ]; then

@@ -85,11 +85,13 @@ public final class TouchscreenPipeline {
         }
     }
 
-    public init(_ device: DeviceDescription, config: Configuration) throws(Refusal) {
+    /// `kernelState`: what a live device holds already (see `KernelTouchState`).
+    public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil) throws(Refusal) {
         self.device = device
         current = try Setup(device, config)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
+        if let kernelState { decoder.seed(kernelState) }
     }
 
     public var geometry: DeviceGeometry { current.geometry }
