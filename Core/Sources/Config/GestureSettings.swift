@@ -50,7 +50,9 @@ extension Configuration {
                              ("min_distance_mm", \.minDistanceMM), ("min_speed_mm_s", \.minSpeedMMPerS),
                              ("min_scale_change", \.minScaleChange), ("min_rotation", \.minRotation),
                              ("edge_zone_mm", \.edgeZoneMM), ("min_size_mm", \.minSizeMM)] {
-            if let value = t.positive(key) { spec[keyPath: field] = value }
+            // A continuous gesture's threshold may be 0: it then begins at touch-down.
+            let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation"].contains(key)
+            if let value = mayBeZero ? t.nonNegative(key) : t.positive(key) { spec[keyPath: field] = value }
         }
 
         var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)

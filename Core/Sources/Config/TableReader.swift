@@ -76,11 +76,16 @@ struct TableReader {
     }
 
     /// A positive number; integers are taken as numbers.
-    func positive(_ key: String) -> Double? {
+    func positive(_ key: String) -> Double? { number(key, allowingZero: false) }
+
+    /// A number of 0 or more.
+    func nonNegative(_ key: String) -> Double? { number(key, allowingZero: true) }
+
+    private func number(_ key: String, allowingZero: Bool) -> Double? {
         guard let value = table[key] else { return nil }
         guard let x = number(value) else { return wrongType(key, value, "a number") }
-        guard x > 0 else {
-            report(key, "expected a number more than 0, found \(literal(value))")
+        guard x > 0 || (allowingZero && x == 0) else {
+            report(key, "expected a number \(allowingZero ? "of 0 or more" : "more than 0"), found \(literal(value))")
             return nil
         }
         return x

@@ -148,6 +148,14 @@ func projectFile(_ path: String) throws -> String {
         #expect(errors("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\nsimultaneous_with = [\"double\"]\n[[gesture]]\nname = \"double\"\ntype = \"tap\"\ntaps = 2\nrequires_failure_of = [\"tap\"]\n").isEmpty)
     }
 
+    @Test func aContinuousGestureMayBeginAtTouchDownButASwipeNeedsADistance() throws {
+        let pan = try parse("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nmin_distance_mm = 0\n[[gesture]]\nname = \"z\"\ntype = \"pinch\"\nmin_scale_change = 0\n")
+        #expect(pan.gestures.map(\.minDistanceMM).first == 0 && pan.gestures[1].minScaleChange == 0)
+        // One error, once.
+        #expect(errors("[[gesture]]\nname = \"s\"\ntype = \"swipe\"\nmin_distance_mm = 0\n")
+            == ["test.toml:4: error: gesture[1].min_distance_mm: expected a number more than 0, found 0"])
+    }
+
     @Test func emptyCommandsAndPhaseListsAreRefused() {
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \"\"\n") == ["test.toml:4: error: gesture[1].command: empty; expected a non-empty string"])
         #expect(errors("[[gesture]]\nname = \"p\"\ntype = \"pan\"\ncommand = \"x\"\non = []\n")

@@ -38,14 +38,15 @@ class ContinuousRecognizer: GestureRecognizer {
         }
     }
 
+    /// A threshold of 0 begins the gesture in the frame its fingers come down.
     override func frameEnded() {
         var now = lastTime
         for t in touches where t.time > now { now = t.time }
-        guard referenceTime != nil, fingersDown == spec.fingers, now > lastTime else { return }
+        guard referenceTime != nil, fingersDown == spec.fingers else { return }
         let seconds = Double(now.microseconds - lastTime.microseconds) / 1_000_000
         if state == .possible, request == nil {
             if hasPassedThreshold() { report(.began, seconds: seconds) }
-        } else if state.isActive {
+        } else if state.isActive, now > lastTime {
             report(.changed, seconds: seconds)
         }
         lastTime = now
