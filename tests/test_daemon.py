@@ -90,6 +90,28 @@ class Daemon(Harness):
         self.assertTrue(all(len(piece) <= 4096 for piece in rest), [len(p) for p in rest])
         self.assertEqual("".join(rest), "x" * 10000 + "tail")
 
+    def test_a_bus_that_never_answers_does_not_hold_up_gestures(self):
+        # A socket that accepts connections and never says a word: sd-bus's handshake and
+        # the name request must not stall the loop (a synchronous RequestName waits 25 s).
+        import socket, threading
+        path = self.path("silent-bus")
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(path)
+        server.listen(8)
+        accepted = []
+        threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+        self.addCleanup(server.close)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={path}"
+        out = self.path("confirmed")
+        start = time.monotonic()
+        r = self.run_daemon(f'[daemon]\nbus = "session"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            f'signal = true\ncommand = "touch {out}"\n', checkmark(), speed=2)
+        elapsed = time.monotonic() - start
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(accepted, "the daemon never connected to the bus")
+        self.assertTrue(os.path.exists(out), r.stderr)
+        self.assertLess(elapsed, 8, r.stderr)
+
     def test_a_checkmark_emits_a_gesture_signal(self):
         self.start_bus()
         monitor = self.monitor()

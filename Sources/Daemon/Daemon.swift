@@ -74,6 +74,8 @@ public final class Daemon {
             SystemdNotify.send("READY=1")
             afterWakeUp()
             try loop.run { afterWakeUp() }
+            // The last signals of a replay, or those just before a stop, still go out.
+            bus?.finish(within: 1_000_000, now: monotonicMicroseconds)
         } catch {
             logger.error("\(error)")
             return 1
@@ -104,12 +106,18 @@ public final class Daemon {
         let wanted = options.bus ?? config.daemon.bus
         let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
+            if let old = bus?.currentWatch { loop.unwatch(old.fd) }
             bus = kind.map { BusEmitter(kind: $0, logger: logger) }
-            bus?.onDescriptorChange = { [unowned self] old, new in
-                if let old { loop.unwatch(old) }
-                if let new { watch(new, "the bus") { [unowned self] in bus?.process() } }
+            bus?.onWatchChange = { [unowned self] old, new in
+                if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
+                guard let new else { return }
+                if old?.fd == new.fd {
+                    loop.setWritable(new.fd, new.writable)
+                } else {
+                    watch(new.fd, "the bus", writable: new.writable) { [unowned self] in bus?.process() }
+                }
             }
-            if BindingTable(config.bindings).signals { bus?.connect() }
+            if BindingTable(config.bindings).signals { bus?.connect(now: monotonicMicroseconds()) }
         }
         for screen in touchscreens.values { screen.pipeline.explaining = logger.logLevel <= .debug }
     }
@@ -167,15 +175,15 @@ public final class Daemon {
     private func perform(_ action: Action) {
         switch action {
         case .signal(let event, let device):
-            bus?.emit(event, device: device)
+            bus?.emit(event, device: device, now: monotonicMicroseconds())
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
             watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output) }
         }
     }
 
-    func watch(_ fd: FileDescriptor, _ what: String, _ handler: @escaping () -> Void) {
-        do { try loop.watch(fd, handler) } catch { logger.error("cannot watch \(what): \(error)") }
+    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, _ handler: @escaping () -> Void) {
+        do { try loop.watch(fd, writable: writable, handler) } catch { logger.error("cannot watch \(what): \(error)") }
     }
 
     // MARK: The loop
@@ -188,6 +196,7 @@ public final class Daemon {
             if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
         }
         runner.enforceTimeouts(now: now)
+        if let deadline = bus?.nextDeadline, deadline <= now { bus?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
@@ -203,6 +212,7 @@ public final class Daemon {
         }
         if let screen = touchscreens[options.replayPath ?? ""] { consider(replay?.nextTime.map(screen.monotonic)) }
         consider(runner.nextDeadline)
+        consider(bus?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
         do { try TimerFD.arm(timer, atMicroseconds: next) } catch { logger.error("timerfd: cannot arm: \(error)") }

@@ -7,7 +7,8 @@ import SystemIO
 import SystemPackage
 
 /// One epoll wait for everything: devices, the udev monitor, the timer, signals, the bus,
-/// command output. Handlers run when their descriptor is readable; nothing else wakes it.
+/// command output. Handlers run when their descriptor is readable (or writable, for the
+/// bus with output queued); nothing else wakes it.
 final class EventLoop {
     private let epoll: FileDescriptor
     private var handlers: [Int32: () -> Void] = [:]
@@ -22,9 +23,16 @@ final class EventLoop {
 
     deinit { Syscall.close(epoll) }
 
-    func watch(_ fd: FileDescriptor, _ handler: @escaping () -> Void) throws(Errno) {
-        try Epoll.add(epoll, fd)
+    func watch(_ fd: FileDescriptor, writable: Bool = false, _ handler: @escaping () -> Void) throws(Errno) {
+        try Epoll.add(epoll, fd, writable: writable)
         handlers[fd.rawValue] = handler
+    }
+
+    /// Also wakes for room to write, or no longer.
+    func setWritable(_ fd: FileDescriptor, _ writable: Bool) {
+        do { try Epoll.modify(epoll, fd, writable: writable) } catch {
+            logger.error("epoll: cannot change what fd \(fd.rawValue) is watched for: \(error)")
+        }
     }
 
     /// Stops watching. A descriptor already closed has left epoll by itself (EBADF), and

@@ -1,28 +1,42 @@
 import Bindings
 import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
 import Gestures
 import Logging
 import SystemPackage
 
 /// Emits `org.gestured.Gestured1.Gesture(name, type, phase, values a{sv})` on the system
-/// or session bus through sd-bus. A missing bus is logged once and retried when the next
-/// gesture needs it, never on a timer; a bus that goes away is dropped and reconnected
-/// the same way. Recognition never waits for it.
+/// or session bus through sd-bus, without ever waiting for it: signals are queued and
+/// written when the bus's descriptor has room (the loop watches it for that), the name is
+/// requested asynchronously, and nothing is flushed in between. A missing bus is logged
+/// once and tried again when a gesture needs it, at most every `retry` (doubling up to a
+/// minute while it stays away), never on a timer.
 public final class BusEmitter {
     static let name = "org.gestured.Gestured1"
     static let path = "/org/gestured/Gestured1"
     static let interface = "org.gestured.Gestured1"
+    static let firstRetryMicroseconds: Int64 = 1_000_000
+    static let longestRetryMicroseconds: Int64 = 60_000_000
 
     public enum Kind: Sendable { case system, session }
+
+    /// What the loop watches on the bus: its descriptor, and whether output waits for room.
+    public struct Watch: Equatable, Sendable {
+        public var fd: FileDescriptor
+        public var writable: Bool
+    }
 
     public let kind: Kind
     private let logger: Logger
     private var bus: OpaquePointer?
     private var reportedDown = false
-    /// The descriptor the loop watches while connected.
-    public private(set) var fd: FileDescriptor?
-    /// Called when the descriptor changes (connect, disconnect) so the loop can follow it.
-    public var onDescriptorChange: (_ old: FileDescriptor?, _ new: FileDescriptor?) -> Void = { _, _ in }
+    private var retryAt: Int64 = 0
+    private var retryDelay = BusEmitter.firstRetryMicroseconds
+    private var watching: Watch?
+    /// Called when what the loop must watch changes: connected, output queued or written, gone.
+    public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
     public init(kind: Kind, logger: Logger) {
         self.kind = kind
@@ -30,56 +44,90 @@ public final class BusEmitter {
     }
 
     deinit {
-        if let bus { sd_bus_flush_close_unref(bus) }
+        if let bus { sd_bus_close_unref(bus) }
     }
 
-    /// Connects, takes the well-known name and exports the object; false (logged once)
-    /// when the bus is not there.
+    /// Connects, exports the object and asks for the well-known name, none of it waiting
+    /// for the bus; false (logged once) when the bus is not there, or was not a moment ago.
     @discardableResult
-    public func connect() -> Bool {
+    public func connect(now: Int64) -> Bool {
         guard bus == nil else { return true }
+        guard now >= retryAt else { return false }
         var handle: OpaquePointer?
         var rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
-        guard rc >= 0, let handle else { return down("cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))") }
+        guard rc >= 0, let handle else { return down("cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))", now: now) }
         rc = gestured_bus_add_gesture_object(handle, Self.path, Self.interface)
-        if rc < 0 {
-            sd_bus_unref(handle)
-            return down("cannot export \(Self.path): \(Errno(rawValue: -rc))")
+        if rc >= 0 {
+            rc = sd_bus_request_name_async(handle, nil, Self.name, 0, { reply, userdata, _ in
+                guard let reply, let userdata else { return 0 }
+                Unmanaged<BusEmitter>.fromOpaque(userdata).takeUnretainedValue().nameReplied(reply)
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         }
-        rc = sd_bus_request_name(handle, Self.name, 0)
-        if rc < 0 {
-            // Signals still reach clients that match on the interface; say why the name is missing.
-            logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(Errno(rawValue: -rc)) (see the bus policy in dbus/)")
+        guard rc >= 0 else {
+            sd_bus_close_unref(handle)
+            return down("cannot set up the \(kind) bus connection: \(Errno(rawValue: -rc))", now: now)
         }
         bus = handle
         reportedDown = false
-        let busFD = sd_bus_get_fd(handle)
-        guard busFD >= 0 else {
-            sd_bus_unref(handle)
-            return down("no descriptor for the \(kind) bus: \(Errno(rawValue: -busFD))")
-        }
-        let newFD = FileDescriptor(rawValue: busFD)
-        onDescriptorChange(fd, newFD)
-        fd = newFD
-        logger.info("D-Bus: connected to the \(kind) bus\(rc >= 0 ? " as \(Self.name)" : "")")
+        retryDelay = Self.firstRetryMicroseconds
+        logger.info("D-Bus: connecting to the \(kind) bus")
+        updateWatch()
         return true
     }
 
-    /// Handles what arrived (introspection calls, name replies); drops a dead connection.
+    private func nameReplied(_ reply: OpaquePointer) {
+        if sd_bus_message_is_method_error(reply, nil) > 0 {
+            let error = sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) } ?? "refused"
+            // Signals still reach clients that match on the interface; say why the name is missing.
+            logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
+        } else {
+            logger.info("D-Bus: connected to the \(kind) bus as \(Self.name)")
+        }
+    }
+
+    /// Handles what the bus has for us (replies, introspection calls) and writes what is
+    /// queued, as far as it goes without waiting; drops a dead connection.
     public func process() {
         guard let bus else { return }
         while true {
             let rc = sd_bus_process(bus, nil)
-            if rc == 0 { return }
+            if rc == 0 { break }
             if rc < 0 {
-                disconnect(reason: "the \(kind) bus went away (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
-                return
+                return disconnect(reason: "the \(kind) bus went away (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
             }
+        }
+        updateWatch()
+    }
+
+    /// When sd-bus next needs `process()` even if nothing arrives (a reply's timeout),
+    /// on the monotonic clock in microseconds.
+    public var nextDeadline: Int64? {
+        guard let bus else { return nil }
+        var usec: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &usec) > 0, usec != UInt64.max else { return nil }
+        return Int64(clamping: usec)
+    }
+
+    /// What the loop watches now; nil while not connected.
+    public var currentWatch: Watch? { watching }
+
+    /// Whether signals are still queued for the bus.
+    public var hasQueuedOutput: Bool { watching?.writable ?? false }
+
+    /// Gives queued signals up to `microseconds` to go out: at exit, so the last gestures
+    /// of a replay or before a stop are not lost.
+    public func finish(within microseconds: Int64, now: () -> Int64) {
+        guard let bus else { return }
+        let end = now() + microseconds
+        while hasQueuedOutput, now() < end {
+            _ = sd_bus_wait(bus, UInt64(max(0, end - now())))
+            process()
         }
     }
 
-    public func emit(_ event: GestureEvent, device: String) {
-        guard connect(), let bus else { return }
+    public func emit(_ event: GestureEvent, device: String, now: Int64) {
+        guard connect(now: now), let bus else { return }
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Gesture") >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
@@ -93,15 +141,26 @@ public final class BusEmitter {
         ok = ok && appendEntry(message, "device", string: device)
         ok = ok && sd_bus_message_close_container(message) >= 0
         guard ok else { return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)") }
+        // Queued, and written as far as the socket takes it now; the rest when it has room.
         let rc = sd_bus_send(bus, message, nil)
         if rc < 0 {
-            disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
-            return
+            return disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
         }
-        let flushed = sd_bus_flush(bus)
-        if flushed < 0 {
-            disconnect(reason: "cannot flush the \(kind) bus (\(Errno(rawValue: -flushed))); will reconnect for the next gesture")
+        updateWatch()
+    }
+
+    /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
+    private func updateWatch() {
+        var next: Watch?
+        if let bus {
+            let fd = sd_bus_get_fd(bus)
+            let events = sd_bus_get_events(bus)
+            if fd >= 0, events >= 0 { next = Watch(fd: FileDescriptor(rawValue: fd), writable: events & Int32(POLLOUT) != 0) }
         }
+        guard next != watching else { return }
+        let old = watching
+        watching = next
+        onWatchChange(old, next)
     }
 
     private func appendString(_ m: OpaquePointer, _ s: String) -> Bool {
@@ -132,19 +191,20 @@ public final class BusEmitter {
             && sd_bus_message_close_container(m) >= 0
     }
 
-    private func down(_ message: String) -> Bool {
+    private func down(_ message: String, now: Int64) -> Bool {
         if !reportedDown { logger.warning("D-Bus: \(message); gestures are still recognized and commands still run") }
         reportedDown = true
+        retryAt = now + retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
         return false
     }
 
     private func disconnect(reason: String) {
         guard let bus else { return }
         logger.warning("D-Bus: \(reason)")
-        sd_bus_flush_close_unref(bus)
+        sd_bus_close_unref(bus)
         self.bus = nil
-        onDescriptorChange(fd, nil)
-        fd = nil
+        updateWatch()
     }
 }
 

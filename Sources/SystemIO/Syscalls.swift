@@ -52,11 +52,22 @@ public enum Epoll {
         FileDescriptor(rawValue: try Syscall.call { epoll_create1(Int32(EPOLL_CLOEXEC)) })
     }
 
-    public static func add(_ epoll: FileDescriptor, _ fd: FileDescriptor) throws(Errno) {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = fd.rawValue
+    /// Watches `fd` for input, and for room to write when `writable`.
+    public static func add(_ epoll: FileDescriptor, _ fd: FileDescriptor, writable: Bool = false) throws(Errno) {
+        var event = Self.event(fd, writable: writable)
         try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }
+    }
+
+    public static func modify(_ epoll: FileDescriptor, _ fd: FileDescriptor, writable: Bool) throws(Errno) {
+        var event = Self.event(fd, writable: writable)
+        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, fd.rawValue, &event) }
+    }
+
+    private static func event(_ fd: FileDescriptor, writable: Bool) -> epoll_event {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.data.fd = fd.rawValue
+        return event
     }
 
     public static func remove(_ epoll: FileDescriptor, _ fd: FileDescriptor) throws(Errno) {
