@@ -12,6 +12,10 @@ systemd-sysusers
 systemctl daemon-reload
 udevadm control --reload
 dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/monitor.txt 2>&1 &
+# A listener that is not root, with the README's match rule but not the sender: what
+# any desktop program would see.
+setpriv --reuid=nobody --regid=nogroup --clear-groups dbus-monitor --system \
+  "type='signal',interface='org.gestured.Gestured1'" > /tmp/listener.txt 2>&1 &
 sleep 0.5
 
 plug() {  # plug NAME: a virtual touchscreen; prints its node
@@ -35,6 +39,16 @@ check "it runs as the gestured user" test "$(ps -o user= -p "$(systemctl show -p
 evemu-play "$first" < "$fixtures/checkmark.evemu"
 check "a checkmark emits a Gesture signal" wait_for 10 grep -q 'string "confirm"' /tmp/monitor.txt
 check "and runs its command" wait_for 10 in_journal "confirm: confirmed on gestured test panel"
+check "a listener that is not root receives it" wait_for 10 grep -q 'string "confirm"' /tmp/listener.txt
+
+# Nobody else may send the daemon's signal: a forged gesture never reaches a listener.
+setpriv --reuid=nobody --regid=nogroup --clear-groups dbus-send --system --type=signal \
+  /org/gestured/Gestured1 org.gestured.Gestured1.Gesture string:forged string:tap string:recognized
+dbus-send --system --type=signal /org/gestured/Gestured1 org.gestured.Gestured1.Gesture string:forged-by-root string:tap string:recognized
+evemu-play "$first" < "$fixtures/checkmark.evemu"
+wait_for 10 test "$(grep -c 'string "confirm"' /tmp/listener.txt)" -ge 2
+check "a Gesture signal sent by another user (nobody, root) never reaches a listener" \
+  bash -c "! grep -q forged /tmp/listener.txt"
 
 second=$(plug second)
 check "a touchscreen plugged in later is picked up" wait_for 15 in_journal "$second: 'gestured second panel'"
