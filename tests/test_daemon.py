@@ -288,6 +288,57 @@ class AsRoot(Harness):
         self.assertIn(f"{self.dir}: error: the configuration directory is writable by group or others", r.stderr)
         self.assertIn(f"Fix: chmod go-w {self.dir}", r.stderr)
 
+    def check(self, path, *prefix):
+        return subprocess.run([*prefix, GESTURED, "check", path], capture_output=True, text=True, env=self.env)
+
+    def test_check_refuses_what_run_refuses(self):
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "none"\nuser = "no-such-user-here"\n')
+        r = self.check(cfg)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn('daemon.user: there is no user "no-such-user-here"', r.stderr)
+        self.write("gestured.toml", '[daemon]\nbus = "none"\n')
+        os.chmod(cfg, 0o664)
+        r = self.check(cfg)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn(f"{cfg}: error: the configuration file is writable by group or others", r.stderr)
+
+    def test_every_directory_above_the_config_counts_and_so_do_symlinks(self):
+        open_dir = os.path.join(self.dir, "open")  # anyone may write here (no sticky bit)
+        inner = os.path.join(open_dir, "inner")
+        os.makedirs(inner)
+        os.chmod(open_dir, 0o777)
+        cfg = os.path.join(inner, "gestured.toml")
+        with open(cfg, "w") as f:
+            f.write('[daemon]\nbus = "none"\n')
+        r = self.check(cfg)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn(f"{open_dir}: error: the configuration directory is writable by group or others", r.stderr)
+        # A safe file reached through a link that others could re-point.
+        safe = self.write("safe.toml", '[daemon]\nbus = "none"\n')
+        link = os.path.join(open_dir, "link.toml")
+        os.symlink(safe, link)
+        r = self.run_daemon_file(link)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(f"{open_dir}: error: the configuration directory is writable by group or others", r.stderr)
+        self.assertEqual(self.check(safe).returncode, 0)
+
+    def run_daemon_file(self, cfg):
+        rec = checkmark().save(self.path("rec.evemu"))
+        return subprocess.run([GESTURED, "run", "--config", cfg, "--replay", rec], capture_output=True, text=True,
+                              timeout=60, env=self.env)
+
+    def test_a_user_that_cannot_apply_is_said_so(self):
+        shared = tempfile.mkdtemp(prefix="gestured-shared-")
+        self.addCleanup(shutil.rmtree, shared, True)
+        os.chmod(shared, 0o755)
+        cfg = os.path.join(shared, "gestured.toml")
+        with open(cfg, "w") as f:
+            f.write('[daemon]\nbus = "none"\nuser = "kiosk"\n')
+        os.chmod(cfg, 0o644)
+        r = self.check(cfg, "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f'{cfg}: warning: daemon.user = "kiosk" applies only when gestured runs as root', r.stderr)
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)

@@ -48,7 +48,7 @@ public final class Daemon {
     public init(options: DaemonOptions) throws {
         self.options = options
         logger = Logger(label: "gestured") { _ in StderrLogHandler() }
-        config = try Self.loadConfig(options.configPath)
+        config = try Self.loadConfig(options.configPath, logger: logger)
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
@@ -85,15 +85,10 @@ public final class Daemon {
 
     // MARK: Configuration
 
-    static func loadConfig(_ path: String?) throws -> Configuration {
+    static func loadConfig(_ path: String?, logger: Logger) throws -> Configuration {
         guard let path else { return Configuration.makeDefault() }
-        try ConfigSafety.check(path)
-        let config = try loadConfiguration(path)
-        // Commands must never fall back to root because the user is missing.
-        if Users.effectiveID == 0, let user = config.daemon.user, try Users.lookUp(user) == nil {
-            throw ConfigErrors(errors: [ConfigError(file: path, keyPath: "daemon.user",
-                                                    message: "there is no user \"\(user)\": create it or remove the setting")])
-        }
+        let (config, warnings) = try loadDaemonConfiguration(path)
+        for warning in warnings { logger.warning("\(warning)") }
         return config
     }
 
@@ -130,7 +125,7 @@ public final class Daemon {
         defer { SystemdNotify.send("READY=1") }
         guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
         do {
-            let next = try Self.loadConfig(path)
+            let next = try Self.loadConfig(path, logger: logger)
             try apply(next)
             for screen in touchscreens.values {
                 do { try screen.pipeline.reload(next) } catch {

@@ -45,6 +45,22 @@ public struct FileStatus: Sendable {
     }
 
     public var isWritableByGroupOrOthers: Bool { mode & (S_IWGRP | S_IWOTH) != 0 }
+    /// A directory whose entries only their owners may remove or rename (/tmp).
+    public var isSticky: Bool { mode & S_ISVTX != 0 }
+}
+
+/// The absolute path with every symlink resolved (realpath(3)).
+public func resolvedPath(_ path: String) throws(Errno) -> String {
+    guard let resolved = realpath(path, nil) else { throw Errno(rawValue: errno) }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// The working directory (getcwd(3)).
+public func currentDirectory() throws(Errno) -> String {
+    guard let directory = getcwd(nil, 0) else { throw Errno(rawValue: errno) }
+    defer { free(directory) }
+    return String(cString: directory)
 }
 
 /// The process's environment, as `NAME=VALUE` strings.

@@ -5,7 +5,11 @@ import SystemIO
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate configuration files: exits 0 when all are good, 1 otherwise.",
-        discussion: "Errors name the file, the line and the key (gesture[3] is the third [[gesture]])."
+        discussion: """
+            Errors name the file, the line and the key (gesture[3] is the third [[gesture]]). \
+            The checks are those of `gestured run`: as root, the file and every directory \
+            above it must be root's and not writable by others, and [daemon] user must exist.
+            """
     )
 
     @Argument(help: ArgumentHelp("Configuration files.", valueName: "FILE"))
@@ -15,10 +19,11 @@ struct Check: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let config = try loadConfiguration(file)
+                let (config, warnings) = try loadDaemonConfiguration(file)
+                for warning in warnings { printError(warning) }
                 print("\(file): ok (\(config.gestures.count) gestures, \(config.regions.count) regions, \(config.devices.count) devices)")
             } catch {
-                printError(error.description)
+                printError("\(error)")
                 failed = true
             }
         }
