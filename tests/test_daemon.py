@@ -112,6 +112,16 @@ class Daemon(Harness):
         self.assertTrue(os.path.exists(out), r.stderr)
         self.assertLess(elapsed, 8, r.stderr)
 
+    def test_commands_run_in_a_session_of_their_own(self):
+        # Its own session: no controlling terminal of the daemon's, its own process group.
+        out = self.path("session")
+        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            f'command = "echo $$ $(ps -o sid= -p $$) $(ps -o pgid= -p $$) > {out}"\n', checkmark(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            pid, sid, pgid = f.read().split()
+        self.assertEqual((sid, pgid), (pid, pid))
+
     def test_a_checkmark_emits_a_gesture_signal(self):
         self.start_bus()
         monitor = self.monitor()
@@ -201,6 +211,8 @@ class Daemon(Harness):
         self.assertLessEqual(most, 2)
         self.assertLessEqual(most_children, 2)
         self.assertLessEqual(zombies, 2)  # an exited child waits at most one loop turn for SIGCHLD
+        # and every child started was reaped: none is left a zombie
+        self.assertEqual(len(re.findall(r"t: started pid \d+", stderr)), len(re.findall(r"t: pid \d+ ended", stderr)))
         self.assertGreater(jobs.count("start"), 100)
         self.assertIn("skipped, 2 command(s) still running", stderr)
 

@@ -1,2 +1,7 @@
-// Everything CLinux needs is in its header; SwiftPM wants a source file per C target.
+// Built with _GNU_SOURCE, which Swift's Glibc module is not: the GNU extensions the
+// header declares are defined from the real macros here.
+#define _GNU_SOURCE
+#include <spawn.h>
 #include "CLinux.h"
+
+const short CLinux_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID;

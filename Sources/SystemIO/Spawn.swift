@@ -4,8 +4,8 @@ import Glibc
 import CLinux
 import SystemPackage
 
-/// Starts a program without blocking: posix_spawn, in its own process group, stdin from
-/// /dev/null, stdout and stderr into a pipe the loop reads, the signal mask and
+/// Starts a program without blocking: posix_spawn, in its own session and process group,
+/// stdin from /dev/null, stdout and stderr into a pipe the loop reads, the signal mask and
 /// dispositions the daemon changed reset to defaults.
 public enum Spawn {
     public struct Child {
@@ -44,8 +44,9 @@ public enum Spawn {
         try Syscall.call { sigfillset(&defaults) }
         try Syscall.check(posix_spawnattr_setsigmask(&attributes, &noSignals))
         try Syscall.check(posix_spawnattr_setsigdefault(&attributes, &defaults))
-        try Syscall.check(posix_spawnattr_setpgroup(&attributes, 0))
-        try Syscall.check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)))
+        // A session of its own: its own process group (signalled whole at the timeout), and
+        // no controlling terminal inherited from a daemon started from one.
+        try Syscall.check(posix_spawnattr_setflags(&attributes, CLinux_POSIX_SPAWN_SETSID | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)))
 
         var pid: pid_t = 0
         let rc = withCStrings(argv) { args in

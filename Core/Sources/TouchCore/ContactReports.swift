@@ -42,6 +42,12 @@ struct ContactReports: Sendable {
 
     mutating func ignoreUntilLift() { ignoringUntilLift = true }
 
+    /// Forgets the contacts of the frame under way (SYN_DROPPED cut it).
+    mutating func discardFrame() {
+        contacts.removeAll(keepingCapacity: true)
+        pending = Contact()
+    }
+
     /// Ends the frame: a frame with no contact ends the ignoring.
     mutating func endFrame() {
         if ignoringUntilLift, contacts.isEmpty { ignoringUntilLift = false }

@@ -127,6 +127,8 @@ public struct TouchDecoder: Sendable {
                 if !discardingUntilReport, mode == .contactReports { contactReports.commitPending() }
             case SynCode.dropped:
                 discardingUntilReport = true
+                // What protocol A reported of the frame so far is as incomplete as the rest.
+                if mode == .contactReports { contactReports.discardFrame() }
             default:
                 break
             }

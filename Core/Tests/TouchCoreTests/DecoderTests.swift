@@ -146,6 +146,15 @@ import TouchCore
         s.contact(x: 300, y: 300); s.syn()
         #expect(decode(s, on: Devices.contactReports, cancelAtEnd: true) == ["1:began", "1:cancelled", "2:began", "2:cancelled"])
     }
+
+    @Test func contactsReportedBeforeASynDroppedAreDroppedWithIt() {
+        var s = EventScript()
+        s.contact(x: 100, y: 100); s.syn()
+        s.contact(x: 120, y: 100); s.syn(SynCode.dropped); s.syn()  // a frame cut by the drop
+        s.syn()                                                     // all lifted
+        s.contact(x: 300, y: 300); s.syn()                          // a new finger
+        #expect(decode(s, on: Devices.contactReports) == ["1:began", "1:cancelled", "2:began"])
+    }
 }
 
 @Suite struct SingleTouchTests {

@@ -9,3 +9,6 @@
 
 // Declared by <unistd.h> only under _GNU_SOURCE, which Swift's Glibc module is not built with.
 extern int pipe2(int pipefd[2], int flags);
+
+// posix_spawn's flag for a new session (glibc 2.26), defined under _GNU_SOURCE only.
+extern const short CLinux_POSIX_SPAWN_SETSID;
