@@ -41,6 +41,8 @@ public final class Daemon {
     var replay: RecordingSource?
     var udev: Udev?
     var saidWaiting = false
+    /// Touchscreens udev reports that could not be opened (permissions, errors).
+    var unopened = Set<String>()
     /// WATCHDOG_USEC/2 when systemd watches us, and when the next ping is due.
     var watchdogInterval: Int64?
     var nextWatchdog: Int64 = .max

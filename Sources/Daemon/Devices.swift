@@ -33,7 +33,9 @@ extension Daemon {
             guard !event.node.isEmpty else { continue }
             switch event.action {
             case "add" where event.isTouchscreen: add(event.node)
-            case "remove": if let screen = touchscreens[event.node] { remove(screen, why: "removed") }
+            case "remove":
+                unopened.remove(event.node)
+                if let screen = touchscreens[event.node] { remove(screen, why: "removed") }
             default: break
             }
         }
@@ -46,10 +48,13 @@ extension Daemon {
         do {
             device = try EvdevDevice(path: node)
         } catch .permissionDenied {
+            unopened.insert(node)
             return logger.error("\(node): permission denied. Run gestured as its systemd service, add its user to the 'input' group, or install udev/70-gestured.rules")
         } catch {
+            unopened.insert(node)
             return logger.error("\(node): cannot open: \(error)")
         }
+        unopened.remove(node)
         guard let pipeline = makePipeline(device.description, node, kernelState: device.touchState) else { return }
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
         watch(device.fd, node) { [unowned self] in read(screen) }
@@ -91,10 +96,16 @@ extension Daemon {
         logger.info("\(screen.node): '\(screen.name)' \(why)")
     }
 
+    /// Says once that there is nothing to read, and whether touchscreens are there but
+    /// could not be opened (then waiting is not the answer: the errors above are).
     private func sayWaitingIfNone() {
         guard touchscreens.isEmpty, !saidWaiting else { return }
         saidWaiting = true
-        logger.info("no touchscreen yet: waiting for one to appear")
+        if unopened.isEmpty {
+            logger.info("no touchscreen yet: waiting for one to appear")
+        } else {
+            logger.error("no touchscreen could be opened (\(unopened.sorted().joined(separator: ", ")): see above); waiting for one that can")
+        }
     }
 
     // MARK: A recording standing in for a device

@@ -169,6 +169,16 @@ check "after a restart, a tap where the last one was is there, not at 0 ($(echo 
   test "$(count tap)" = 2 -a "$(echo "$taps" | wc -l)" = 1 -a "$(count "tap 0.0000")" = 0
 kill -TERM "$daemon"; wait "$daemon"
 
+# Without read access to any touchscreen, the daemon says so instead of waiting for one.
+setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all -- env -u XDG_RUNTIME_DIR \
+  "$gestured" run --config "$work/gestured.toml" > "$work/out/denied.log" 2>&1 &
+denied=$!
+wait_for 10 grep -q "permission denied" "$work/out/denied.log"
+sleep 0.5
+check "with no touchscreen it may read, it says so rather than 'waiting for one to appear'" \
+  bash -c "grep -q 'no touchscreen could be opened' '$work/out/denied.log' && ! grep -q 'waiting for one to appear' '$work/out/denied.log'"
+kill -TERM "$denied"; wait "$denied"
+
 kill "$(cat "$work/first.pid")" 2>/dev/null
 if [ $failures -gt 0 ]; then
   echo "--- daemon log"; cat "$work/out/daemon.log"
