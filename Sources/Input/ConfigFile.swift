@@ -31,8 +31,8 @@ public func loadDaemonConfiguration(_ path: String) throws -> (config: Configura
 
 /// Run as root, gestured refuses a configuration that anyone but root could have
 /// written or replaced (its commands run as root or as the configured user): the file and
-/// every directory above it must be root's and not writable by group or others, as sshd
-/// checks its users' files. Both the path as given and the one its symlinks lead to are
+/// every directory above it must be root's and not writable by group or others, the way
+/// sshd checks its users' files. Both the path as given and the one its symlinks lead to are
 /// checked. A root-owned directory with the sticky bit (/tmp) is fine: others cannot
 /// replace what is in it.
 public enum ConfigSafety {

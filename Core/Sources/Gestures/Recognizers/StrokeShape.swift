@@ -3,8 +3,9 @@ import TouchCore
 /// A one-finger stroke seen as two straight strokes meeting at a corner: the model of
 /// both the checkmark and the chevrons. Measured on the path resampled to evenly spaced
 /// points, so speed and sampling rate do not matter, and in millimetres, so size does
-/// not either beyond the minimum. The limits were set on the $1 and MMG stroke logs
-/// (3,456 strokes by 16 people) with margins on both sides, not fitted to files.
+/// not either beyond the minimum. The limits were set by hand on the $1 and MMG stroke
+/// logs (3,456 strokes by 16 people), with margins on both sides; how they do on other
+/// people's strokes is not measured here.
 struct StrokeShape {
     /// Points the path is resampled to: enough for a corner, few enough to be cheap.
     static let resampledCount = 48
