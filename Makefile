@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/gestured
 
-.PHONY: deps build run test check-data install uninstall check-units
+.PHONY: deps build run test check-data install install-user install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -41,20 +41,30 @@ DBUSPOLICYDIR ?= $(SYSCONFDIR)/dbus-1/system.d
 CONFIG = $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
-install: build
-	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
-	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(USERUNITDIR)
+# The system service, for kiosks: the service's user reads touchscreens, and only them.
+install: build install-common
+	install -d $(DESTDIR)$(UNITDIR)
 	$(SUBST) systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
-	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	install -D -m 644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
 	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+
+# The user service, for a laptop's session: the user at the seat reads the touchscreen.
+install-user: build install-common
+	install -d $(DESTDIR)$(USERUNITDIR)
+	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
+	install -D -m 644 udev/71-gestured-seat.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules
+
+install-common: build
+	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
 	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
 
-# Removes what install put there; the configuration only if it is still the example.
+# Removes what install and install-user put there; the configuration only if it is
+# still the example.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
-	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
+	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

@@ -7,6 +7,14 @@ def key_bits():
     data[41] = 0x04
     return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
 
+def keyboard():
+    """A keyboard's description: EV_KEY with KEY_ESC to KEY_S (udev's test for a keyboard)."""
+    data = [0] * 96
+    data[0:4] = [0xfe, 0xff, 0xff, 0xff]
+    keys = "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
+    return "# EVEMU 1.3\nN: gestured test keyboard\nI: 0003 1234 5680 0001\nP: 00 00 00 00 00 00 00 00\n" \
+           "B: 00 03 00 00 00 00 00 00 00\n" + keys + "\n"
+
 # INPUT_PROP_DIRECT; EV_SYN, EV_KEY, EV_ABS; ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X/Y,
 # ABS_MT_TRACKING_ID: what the kernel needs to see a touchscreen (evemu-device builds it from this).
 HEADER = """# EVEMU 1.3
@@ -119,11 +127,13 @@ def drag(origin=(60, 140), length=120, seconds=3):
     return r
 
 if __name__ == "__main__":
-    # fixtures.py KIND [NAME]: a recording on stdout (desc, checkmark, swipe3, drag, tap).
+    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, swipe3, drag, tap).
     import sys
     kind, name = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "gestured test panel")
     if kind == "desc":
         print(Recording(name).text(), end="")
+    elif kind == "keyboard":
+        print(keyboard(), end="")
     else:
         r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap}[kind]()
         print(r.text().replace("gestured test panel", name), end="")

@@ -49,7 +49,7 @@ extension Daemon {
             device = try EvdevDevice(path: node)
         } catch .permissionDenied {
             unopened.insert(node)
-            return logger.error("\(node): permission denied. Run gestured as its systemd service, add its user to the 'input' group, or install udev/70-gestured.rules")
+            return logger.error("\(node): permission denied. Run gestured as its systemd service (make install), as the user service at the seat (make install-user), or as a member of the 'input' group")
         } catch {
             unopened.insert(node)
             return logger.error("\(node): cannot open: \(error)")

@@ -36,6 +36,15 @@ owns_name() { busctl --system status org.gestured.Gestured1 >/dev/null 2>&1; }
 check "it owns org.gestured.Gestured1 on the system bus" wait_for 10 owns_name
 check "it runs as the gestured user" test "$(ps -o user= -p "$(systemctl show -p MainPID --value gestured)")" = gestured
 
+# The service's user reads touchscreens, read-only, and no other input device.
+keyboard=$(plug keyboard)
+as_gestured() { setpriv --reuid=gestured --regid=gestured --init-groups -- sh -c "$1" 2>/dev/null; }
+check "the gestured user is in no group but its own ($(id -Gn gestured))" test "$(id -Gn gestured)" = gestured
+check "it may read the touchscreen" as_gestured "exec 3< $first"
+check "but not write to it" bash -c "! setpriv --reuid=gestured --regid=gestured --init-groups -- sh -c 'exec 3> $first' 2>/dev/null"
+check "nor read a keyboard ($keyboard)" bash -c "! setpriv --reuid=gestured --regid=gestured --init-groups -- sh -c 'exec 3< $keyboard' 2>/dev/null"
+check "the seat's user gets no access on a kiosk (no uaccess tag)" bash -c "! udevadm info '$first' | grep -q uaccess"
+
 evemu-play "$first" < "$fixtures/checkmark.evemu"
 check "a checkmark emits a Gesture signal" wait_for 10 grep -q 'string "confirm"' /tmp/monitor.txt
 check "and runs its command" wait_for 10 in_journal "confirm: confirmed on gestured test panel"
@@ -63,6 +72,6 @@ systemctl stop gestured
 check "systemctl stop stops it" test "$(systemctl is-active gestured)" = inactive
 check "cleanly" test "$(systemctl show -p Result --value gestured)" = success
 
-kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" 2>/dev/null
+kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null
 [ $failures = 0 ] || journal | tail -n 40
 exit $((failures > 0))
