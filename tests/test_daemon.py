@@ -262,6 +262,23 @@ class Daemon(Harness):
         self.assertTrue(os.path.exists(out))
         self.assertIn("cannot connect to the session bus", r.stderr)
 
+    def test_a_missing_bus_is_not_tried_again_for_every_event(self):
+        # A pinch streams a signal a frame for a second: the bus is tried at the first,
+        # then at most every second, not a hundred times.
+        bus = self.path("no-bus")
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + bus
+        r = Recording()
+        r.pinch(steps=100)
+        trace = self.path("connect.trace")
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[gesture]]\nname = "zoom"\ntype = "pinch"\nsignal = true\n')
+        out = subprocess.run(["strace", "-f", "-e", "trace=connect", "-o", trace, GESTURED, "run", "--config", cfg,
+                              "--replay", r.save(self.path("rec.evemu"))], capture_output=True, text=True, env=self.env, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(trace) as f:
+            attempts = sum(1 for line in f if bus in line)
+        self.assertGreaterEqual(attempts, 1)
+        self.assertLessEqual(attempts, 2)
+
     def test_sigterm_stops_promptly_with_status_zero(self):
         r = Recording()
         r.tap()
