@@ -199,11 +199,14 @@ private struct Fields {
         var i = r.lowerBound
         var negative = false
         if signed, i < r.upperBound, line[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        guard i < r.upperBound, r.upperBound - i <= 18 else { return nil }
+        guard i < r.upperBound else { return nil }
         var value: Int64 = 0
         while i < r.upperBound {
             guard let d = Self.digit(line[i], radix: radix) else { return nil }
-            value = value * radix + d
+            // Too many digits for 64 bits: not a number this format can hold.
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: radix)
+            guard !overflowed, shifted <= Int64.max - d else { return nil }
+            value = shifted + d
             i += 1
         }
         return negative ? -value : value

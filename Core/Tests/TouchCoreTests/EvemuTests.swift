@@ -84,6 +84,12 @@ import TouchCore
         ("E: 0.0 0003 0000 1.5\n", 1),
         ("# fine\n\u{1}\u{2}garbage\u{ff}\n", 2),
         ("N: x\nthis is not evemu\n", 2),
+        // Numbers too long for 64 bits are errors on their line, not a crash.
+        ("E: 0.0 FFFFFFFFFFFFFFFF 0000 0\n", 1),
+        ("N: x\nB: 00 FFFFFFFFFFFFFFFFFF\n", 2),
+        ("N: x\nI: 0018 0000 0000 7FFFFFFFFFFFFFFFF\n", 2),
+        ("N: x\nA: 35 -999999999999999999 10 0 0 0\n", 2),
+        ("E: 99999999999999999999.0 0003 0000 5\n", 1),
     ])
     func garbledLinesAreLocated(text: String, line: Int) {
         #expect(error(text)?.line == line)
