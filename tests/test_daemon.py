@@ -279,6 +279,16 @@ class Daemon(Harness):
         self.assertGreaterEqual(attempts, 1)
         self.assertLessEqual(attempts, 2)
 
+    def test_absurd_speeds_and_endless_deadlines_are_refused_or_survived(self):
+        rec = checkmark().save(self.path("rec.evemu"))
+        for speed in ["inf", "nan", "1e300", "0", "-1"]:
+            r = subprocess.run([GESTURED, "run", "--replay", rec, f"--speed={speed}"], capture_output=True, text=True, env=self.env)
+            self.assertEqual(r.returncode, 64, f"--speed {speed}: {r.stderr}")  # a usage error, not a crash
+            self.assertIn("--speed must be", r.stderr)
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\nmax_duration_ms = 1e16\n', checkmark())
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("max_duration_ms: expected a number more than 0 and at most 3600000 (an hour)", r.stderr)
+
     def test_sigterm_stops_promptly_with_status_zero(self):
         r = Recording()
         r.tap()

@@ -23,9 +23,19 @@ final class Touchscreen {
 
     var name: String { pipeline.device.name }
 
-    func monotonic(_ t: Timestamp) -> Int64 { origin + Int64(Double(t.microseconds) / speed) }
-    func deviceTime(_ monotonic: Int64) -> Timestamp { Timestamp(microseconds: Int64(Double(monotonic - origin) * speed)) }
+    /// Saturating: a deadline at the end of time (a tap allowed to last forever) stays there.
+    func monotonic(_ t: Timestamp) -> Int64 { origin.addingSaturated(Double(t.microseconds) / speed) }
+    func deviceTime(_ monotonic: Int64) -> Timestamp { Timestamp(microseconds: Int64(0).addingSaturated(Double(monotonic - origin) * speed)) }
 
     /// The earliest recognizer deadline, on the monotonic clock.
     var nextDeadline: Int64? { pipeline.nextDeadline.map(monotonic) }
+}
+
+extension Int64 {
+    /// `self + delta`, clamped to the range of Int64.
+    func addingSaturated(_ delta: Double) -> Int64 {
+        guard delta.isFinite, abs(delta) < 9e18 else { return delta < 0 ? .min : .max }
+        let (sum, overflowed) = addingReportingOverflow(Int64(delta))
+        return overflowed ? (delta < 0 ? .min : .max) : sum
+    }
 }

@@ -26,7 +26,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Replay this recording instead of reading touchscreens.", valueName: "RECORDING"))
     var replay: String?
 
-    @Option(help: "With --replay: play N times faster than recorded.")
+    @Option(help: "With --replay: play N times faster than recorded (more than 0, at most 10000).")
     var speed = 1.0
 
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
@@ -36,7 +36,7 @@ struct Run: ParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard speed > 0 else { throw ValidationError("--speed must be more than 0") }
+        guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be more than 0 and at most 10000") }
     }
 
     func run() throws {

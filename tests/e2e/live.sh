@@ -155,7 +155,7 @@ check "with status 0" test $status = 0
 start_daemon() {
   "${as_nobody[@]}" "$gestured" run --config "$work/gestured.toml" > "$work/out/$1.log" 2>&1 &
   daemon=$!
-  wait_for 10 grep -q "$first: '" "$work/out/$1.log"
+  wait_for 10 grep -qs "$first: '" "$work/out/$1.log"
 }
 start_daemon restarted
 evemu-play "$first" < "$work/tap.evemu"

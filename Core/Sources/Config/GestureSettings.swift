@@ -14,6 +14,16 @@ extension Configuration {
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
     ]
+    /// The measured settings, each with the most that makes physical sense: no panel is
+    /// 10 m across, no gesture lasts an hour, no finger moves at 100 m/s.
+    static var measures: [(String, WritableKeyPath<GestureSpec, Double>, Limit)] { [
+        ("max_movement_mm", \.maxMovementMM, Limit(10_000, "10 m")), ("max_duration_ms", \.maxDurationMS, Limit(3_600_000, "an hour")),
+        ("max_interval_ms", \.maxIntervalMS, Limit(3_600_000, "an hour")), ("min_duration_ms", \.minDurationMS, Limit(3_600_000, "an hour")),
+        ("min_distance_mm", \.minDistanceMM, Limit(10_000, "10 m")), ("min_speed_mm_s", \.minSpeedMMPerS, Limit(100_000, "100 m/s")),
+        ("min_scale_change", \.minScaleChange, Limit(100, "a hundredfold")), ("min_rotation", \.minRotation, Limit(100, "16 turns")),
+        ("edge_zone_mm", \.edgeZoneMM, Limit(10_000, "10 m")), ("min_size_mm", \.minSizeMM, Limit(10_000, "10 m")),
+    ] }
+
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
                          "command", "signal", "max_running"]
 
@@ -45,14 +55,10 @@ extension Configuration {
             spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
         }
         if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
-        for (key, field) in [("max_movement_mm", \GestureSpec.maxMovementMM), ("max_duration_ms", \.maxDurationMS),
-                             ("max_interval_ms", \.maxIntervalMS), ("min_duration_ms", \.minDurationMS),
-                             ("min_distance_mm", \.minDistanceMM), ("min_speed_mm_s", \.minSpeedMMPerS),
-                             ("min_scale_change", \.minScaleChange), ("min_rotation", \.minRotation),
-                             ("edge_zone_mm", \.edgeZoneMM), ("min_size_mm", \.minSizeMM)] {
+        for (key, field, limit) in Self.measures {
             // A continuous gesture's threshold may be 0: it then begins at touch-down.
             let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation"].contains(key)
-            if let value = mayBeZero ? t.nonNegative(key) : t.positive(key) { spec[keyPath: field] = value }
+            if let value = t.number(key, allowingZero: mayBeZero, atMost: limit) { spec[keyPath: field] = value }
         }
 
         var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)

@@ -75,17 +75,13 @@ struct TableReader {
         return i
     }
 
-    /// A positive number; integers are taken as numbers.
-    func positive(_ key: String) -> Double? { number(key, allowingZero: false) }
-
-    /// A number of 0 or more.
-    func nonNegative(_ key: String) -> Double? { number(key, allowingZero: true) }
-
-    private func number(_ key: String, allowingZero: Bool) -> Double? {
+    /// A number more than 0 (or 0 when allowed) and at most `limit`; integers are numbers too.
+    func number(_ key: String, allowingZero: Bool, atMost limit: Limit) -> Double? {
         guard let value = table[key] else { return nil }
         guard let x = number(value) else { return wrongType(key, value, "a number") }
-        guard x > 0 || (allowingZero && x == 0) else {
-            report(key, "expected a number \(allowingZero ? "of 0 or more" : "more than 0"), found \(literal(value))")
+        guard x > 0 || (allowingZero && x == 0), x <= limit.value else {
+            let lower = allowingZero ? "from 0" : "more than 0"
+            report(key, "expected a number \(lower) and at most \(limit.written) (\(limit.meaning)), found \(literal(value))")
             return nil
         }
         return x
@@ -179,4 +175,18 @@ struct TableReader {
         case .date, .time, .dateTime: "a date or time"
         }
     }
+}
+
+/// The most a setting may be, and what that amounts to in words.
+struct Limit {
+    var value: Double
+    var meaning: String
+
+    init(_ value: Double, _ meaning: String) {
+        self.value = value
+        self.meaning = meaning
+    }
+
+    /// As it would be written in the file.
+    var written: String { Int(exactly: value).map(String.init) ?? "\(value)" }
 }

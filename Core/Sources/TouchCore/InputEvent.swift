@@ -9,12 +9,16 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+    /// Saturates instead of overflowing: a deadline past the end of time never comes.
     public static func + (t: Timestamp, milliseconds: Double) -> Timestamp {
-        Timestamp(microseconds: t.microseconds + Int64((milliseconds * 1000).rounded()))
+        let delta = (milliseconds * 1000).rounded()
+        guard delta.isFinite, abs(delta) < 1e18 else { return Timestamp(microseconds: delta < 0 ? .min : .max) }
+        let (sum, overflowed) = t.microseconds.addingReportingOverflow(Int64(delta))
+        return Timestamp(microseconds: overflowed ? (delta < 0 ? .min : .max) : sum)
     }
     /// Milliseconds from `earlier` to `self`.
     public func milliseconds(since earlier: Timestamp) -> Double {
-        Double(microseconds - earlier.microseconds) / 1000
+        (Double(microseconds) - Double(earlier.microseconds)) / 1000
     }
 }
 

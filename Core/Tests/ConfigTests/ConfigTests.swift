@@ -153,7 +153,15 @@ func projectFile(_ path: String) throws -> String {
         #expect(pan.gestures.map(\.minDistanceMM).first == 0 && pan.gestures[1].minScaleChange == 0)
         // One error, once.
         #expect(errors("[[gesture]]\nname = \"s\"\ntype = \"swipe\"\nmin_distance_mm = 0\n")
-            == ["test.toml:4: error: gesture[1].min_distance_mm: expected a number more than 0, found 0"])
+            == ["test.toml:4: error: gesture[1].min_distance_mm: expected a number more than 0 and at most 10000 (10 m), found 0"])
+    }
+
+    @Test func settingsHaveUpperBoundsThatMakePhysicalSense() {
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmax_duration_ms = 1e16\n")
+            == ["test.toml:4: error: gesture[1].max_duration_ms: expected a number more than 0 and at most 3600000 (an hour), found 1e+16"])
+        #expect(errors("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nmin_distance_mm = inf\n").count == 1)
+        #expect(errors("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nmin_distance_mm = nan\n").count == 1)
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmax_duration_ms = 3600000\n").isEmpty)
     }
 
     @Test func emptyCommandsAndPhaseListsAreRefused() {

@@ -69,6 +69,11 @@ import Testing
         #expect(steps.last?.nextDeadline == nil)
     }
 
+    @Test func aDeadlineBeyondTheEndOfTimeNeverComesAndCrashesNothing() {
+        let patient = gesture("tap", .tap) { $0.maxDurationMS = 1e300; $0.maxIntervalMS = .infinity }
+        #expect(run(taps(1), [patient]) == ["tap recognized"])
+    }
+
     @Test func simultaneousTapsBothFire() {
         let double = gesture("double", .tap) { $0.taps = 2; $0.simultaneousWith = ["tap"] }
         #expect(run(taps(2), [tap, double]) == ["tap recognized", "tap recognized", "double recognized"])
