@@ -289,6 +289,67 @@ class Daemon(Harness):
         self.assertEqual(r.returncode, 1)
         self.assertIn("max_duration_ms: expected a number more than 0 and at most 3600000 (an hour)", r.stderr)
 
+    def test_no_configuration_text_crashes_check(self):
+        # The TOML parser asserts on some malformed files ([.gesture]] aborted check with
+        # status 134); mutations of the shipped example must all end 0 or 1, never by a signal.
+        import random
+        rng = random.Random(20261122)
+        with open(os.path.join(os.path.dirname(__file__), "..", "config", "gestured.toml"), "rb") as f:
+            example = f.read()
+        pieces = [b"[", b"]", b"[[", b"]]", b".", b"=", b'"', b"'", b'"""', b"\n", b"#", b"{", b"}", b",", b"\\", b"\x00", b"\xff", b"1e999"]
+        crashers = [b'[.gesture]]\nname = "x"\n', b"[.]]", b"[a.]\n", b"a.=1\n", b"[[.]]\n", b'["a".]\n']
+        path = self.path("mutant.toml")
+        abnormal = []
+        for n in range(1500):
+            if n < len(crashers):
+                text = crashers[n]
+            else:
+                text = bytearray(example)
+                for _ in range(rng.randint(1, 4)):
+                    at = rng.randrange(len(text) + 1)
+                    choice = rng.random()
+                    if choice < 0.5:
+                        text[at:at] = rng.choice(pieces)
+                    elif choice < 0.8:
+                        del text[at:at + rng.randint(1, 8)]
+                    else:
+                        text[at:at] = text[rng.randrange(len(text)):][:rng.randint(1, 40)]
+                text = bytes(text)
+            with open(path, "wb") as f:
+                f.write(text)
+            r = subprocess.run([GESTURED, "check", path], capture_output=True, env=self.env)
+            if r.returncode not in (0, 1):
+                abnormal.append((r.returncode, text[:200]))
+        self.assertEqual(abnormal, [])
+
+    def test_a_broken_configuration_at_start_exits_78_with_one_located_error(self):
+        r = self.run_daemon('[.gesture]]\nname = "x"\n', checkmark())
+        self.assertEqual(r.returncode, 78, r.stderr)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn("gestured.toml: error: the TOML parser crashed reading this file", lines[0])
+        r = self.run_daemon('[[gesture]]\nname = "x"\ntype = "tapp"\n', checkmark())
+        self.assertEqual(r.returncode, 78, r.stderr)
+        self.assertIn('gestured.toml:3: error: gesture[1].type: expected one of', r.stderr)
+
+    def test_a_reload_that_would_crash_the_parser_keeps_the_running_configuration(self):
+        log = self.path("log")
+        r = Recording()
+        for i in range(4):
+            r.tap()
+            r.wait(700)
+        cfg = self.write("gestured.toml", f'[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\ncommand = "echo tap >> {log}"\n')
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.9)
+        self.write("gestured.toml", '[.gesture]]\nname = "x"\n')
+        daemon.send_signal(signal.SIGHUP)
+        stderr = daemon.communicate(timeout=30)[1]
+        self.assertEqual(daemon.returncode, 0, stderr)
+        self.assertIn("reload: rejected, keeping the running configuration", stderr)
+        with open(log) as f:
+            self.assertEqual(f.read().split(), ["tap"] * 4)
+
     def test_sigterm_stops_promptly_with_status_zero(self):
         r = Recording()
         r.tap()

@@ -1,14 +1,25 @@
 import Config
 import SystemIO
 
-/// Reads and validates a configuration file; every problem is a located error.
+/// Reads and validates a configuration file; every problem is a located error, whatever
+/// the bytes. The TOML parser (toml++, inside TOMLKit) aborts on some malformed files
+/// instead of reporting them, so the parse is first tried in a short-lived child process:
+/// if that child dies, the file is refused and this process lives on; if it lives, the
+/// same parse (deterministic) is safe here.
 public func loadConfiguration(_ path: String) throws(ConfigErrors) -> Configuration {
+    func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: path, message: message)]) }
     let bytes: [UInt8]
-    do { bytes = try Files.read(path) } catch {
-        throw ConfigErrors(errors: [ConfigError(file: path, line: nil, column: nil, keyPath: nil,
-                                                message: "cannot read: \(error)")])
+    do { bytes = try Files.read(path) } catch { throw refuse("cannot read: \(error)") }
+    switch Isolation.run(timeoutMicroseconds: 10_000_000, { _ = try? Configuration.parse(contents: bytes, file: path); return true }) {
+    case .finished, .unavailable:
+        // Without a child (fork failed: out of processes), the parse runs unguarded.
+        break
+    case .crashed(let signal, let stderr):
+        throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
+    case .timedOut:
+        throw refuse("the TOML parser did not finish reading this file in 10 s: it is not a configuration gestured can use")
     }
-    return try Configuration.parse(String(decoding: bytes, as: UTF8.self), file: path)
+    return try Configuration.parse(contents: bytes, file: path)
 }
 
 /// A configuration the daemon may run, as both `run` and `check` judge it: valid; and,
@@ -72,4 +83,13 @@ public enum ConfigSafety {
             throw Unsafe(description: "\(file): error: the configuration \(what) is writable by group or others; its commands would run as root. Fix: chmod go-w \(file)")
         }
     }
+}
+
+/// "an assertion in toml++'s parse_key()", from an assertion message like
+/// `toml.hpp:15481: bool toml::impl::parser::parse_key(): Assertion ... failed.`
+private func crashWhere(_ stderr: String) -> String? {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains("Assertion") }),
+          let open = line.firstIndex(of: "(") else { return nil }
+    let function = line[..<open].split(separator: ":").last ?? ""
+    return function.isEmpty ? nil : "an assertion in toml++'s \(function)()"
 }

@@ -77,3 +77,59 @@ public enum Environment {
 
     public static func has(_ name: String) -> Bool { getenv(name) != nil }
 }
+
+/// Runs code that may crash (a C++ parser's assertions) in a short-lived child process
+/// (fork without exec), so a crash there cannot take the caller down.
+public enum Isolation {
+    public enum Outcome: Equatable, Sendable {
+        /// The child returned; `body`'s result.
+        case finished(Bool)
+        /// The child died of this signal, after writing `stderr`.
+        case crashed(signal: Int32, stderr: String)
+        /// It ran out of time and was killed.
+        case timedOut
+        /// No child could be made (fork or pipe failed).
+        case unavailable(Errno)
+    }
+
+    /// Only for a process with a single thread (the daemon and the command line are):
+    /// the child runs `body` as the parent would have, then exits.
+    public static func run(timeoutMicroseconds: Int64, _ body: () -> Bool) -> Outcome {
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
+        do { pipe = try Syscall.pipe() } catch { return .unavailable(error) }
+        let pid: pid_t
+        do { pid = try Syscall.call { fork() } } catch {
+            Syscall.close(pipe.read)
+            Syscall.close(pipe.write)
+            return .unavailable(error)
+        }
+        if pid == 0 {
+            // The child: die of the crash itself (no backtrace), its words into the pipe.
+            for crash in [SIGABRT, SIGSEGV, SIGILL, SIGBUS, SIGFPE, SIGTRAP] { signal(crash, SIG_DFL) }
+            var unblock = sigset_t()
+            sigfillset(&unblock)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+            dup2(pipe.write.rawValue, 2)
+            _exit(body() ? 0 : 1)
+        }
+        Syscall.close(pipe.write)
+        defer { Syscall.close(pipe.read) }
+        let deadline = monotonicMicroseconds() + timeoutMicroseconds
+        var status: Int32 = 0
+        while true {
+            let done = (try? Syscall.call { waitpid(pid, &status, WNOHANG) }) ?? pid
+            if done == pid { break }
+            if monotonicMicroseconds() > deadline {
+                _ = try? Syscall.call { kill(pid, SIGKILL) }
+                _ = try? Syscall.call { waitpid(pid, &status, 0) }
+                return .timedOut
+            }
+            usleep(2000)
+        }
+        let signal = status & 0x7f
+        guard signal != 0 else { return .finished((status >> 8) & 0xff == 0) }
+        var bytes = [UInt8](repeating: 0, count: 2048)
+        let n = (try? bytes.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(pipe.read, into: b) }) ?? 0
+        return .crashed(signal: signal, stderr: String(decoding: bytes[0..<n], as: UTF8.self))
+    }
+}

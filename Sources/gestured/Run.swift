@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
 import Daemon
+import Input
 import SystemIO
 import Logging
 
@@ -17,6 +18,9 @@ struct Run: ParsableCommand {
             recording has ended, its last decisions are made and started commands have \
             finished. SIGTERM or SIGINT stop it; SIGHUP re-reads the configuration (one \
             with errors is rejected and the running one stays).
+            Exit status: 0 when stopped or the replay is done; 78 when the configuration \
+            is refused at start (its errors are printed; the units do not restart on it); \
+            1 for any other failure.
             """
     )
 
@@ -35,6 +39,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Log every recognizer decision with its reason.")
     var verbose = false
 
+    /// EX_CONFIG (sysexits.h): the units tell systemd not to restart into the same file.
+    static let configurationRefused = ExitCode(78)
+
     func validate() throws {
         guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be more than 0 and at most 10000") }
     }
@@ -49,6 +56,12 @@ struct Run: ParsableCommand {
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options)
+        } catch let error as ConfigErrors {
+            printError("\(error)")
+            throw Self.configurationRefused
+        } catch let error as ConfigSafety.Unsafe {
+            printError("\(error)")
+            throw Self.configurationRefused
         } catch {
             printError("\(error)")
             throw ExitCode.failure

@@ -72,6 +72,18 @@ systemctl stop gestured
 check "systemctl stop stops it" test "$(systemctl is-active gestured)" = inactive
 check "cleanly" test "$(systemctl show -p Result --value gestured)" = success
 
+# A broken configuration at start: one located error, exit 78, and no restart loop.
+cp /etc/gestured/gestured.toml /tmp/good.toml
+printf '[.gesture]]\nname = "x"\n' > /etc/gestured/gestured.toml
+systemctl start gestured
+sleep 3
+check "a broken configuration stops the service with status 78 ($(systemctl show -p ExecMainStatus --value gestured))" \
+  test "$(systemctl show -p ExecMainStatus --value gestured)" = 78
+check "and systemd does not restart it ($(systemctl show -p NRestarts --value gestured) restarts)" \
+  test "$(systemctl show -p NRestarts --value gestured)" = 0 -a "$(systemctl is-active gestured)" != active
+check "systemctl status shows the error line" bash -c "systemctl status gestured --no-pager -n 5 | grep -q 'gestured.toml: error: the TOML parser crashed'"
+cp /tmp/good.toml /etc/gestured/gestured.toml
+
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null
 [ $failures = 0 ] || journal | tail -n 40
 exit $((failures > 0))

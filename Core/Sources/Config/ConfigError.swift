@@ -35,6 +35,7 @@ public struct ConfigErrors: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// "did you mean …?" for a misspelt name: the closest candidate within a few edits.
 func suggestion(for word: String, among candidates: [String]) -> String {
+    guard word.count <= 64 else { return "" }  // no name is that long; comparing would be slow
     let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, word.count / 3), best.1 < word.count else { return "" }
     return " (did you mean \"\(best.0)\"?)"
