@@ -286,7 +286,7 @@ class Daemon(Harness):
             self.assertEqual(r.returncode, 64, f"--speed {speed}: {r.stderr}")  # a usage error, not a crash
             self.assertIn("--speed must be", r.stderr)
         r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\nmax_duration_ms = 1e16\n', checkmark())
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 78)  # the configuration is refused
         self.assertIn("max_duration_ms: expected a number more than 0 and at most 3600000 (an hour)", r.stderr)
 
     def test_no_configuration_text_crashes_check(self):
@@ -384,7 +384,7 @@ class AsRoot(Harness):
     def test_a_config_others_can_write_is_refused(self):
         os.chmod(self.dir, 0o777)
         r = self.run_daemon('[daemon]\nbus = "none"\n', checkmark())
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 78)  # the configuration is refused
         self.assertIn(f"{self.dir}: error: the configuration directory is writable by group or others", r.stderr)
         self.assertIn(f"Fix: chmod go-w {self.dir}", r.stderr)
 
@@ -418,7 +418,7 @@ class AsRoot(Harness):
         link = os.path.join(open_dir, "link.toml")
         os.symlink(safe, link)
         r = self.run_daemon_file(link)
-        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.returncode, 78, r.stderr)
         self.assertIn(f"{open_dir}: error: the configuration directory is writable by group or others", r.stderr)
         self.assertEqual(self.check(safe).returncode, 0)
 
