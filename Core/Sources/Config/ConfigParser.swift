@@ -18,7 +18,7 @@ extension Configuration {
         }
         var config = Configuration()
         let sections = ["daemon", "region", "device", "gesture"]
-        for key in root.keys.sorted() where !sections.contains(key) {
+        for key in unknownKeys(root, allowed: sections) {
             let isSection = root[key]?.table != nil || root[key]?.array?.first?.table != nil
             let message = isSection
                 ? "unknown section; expected [daemon], [[region]], [[device]] or [[gesture]]\(suggestion(for: key, among: sections))"

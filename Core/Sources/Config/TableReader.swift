@@ -145,7 +145,7 @@ struct TableReader {
     func reportUnknownKeys(allowed: [String], known: [String] = [], owner: String, takes: [String]? = nil) {
         let list = takes ?? allowed
         let takesText = "it takes \(list.isEmpty ? "no settings of its own" : list.joined(separator: ", "))"
-        for key in table.keys.sorted() where !allowed.contains(key) {
+        for key in unknownKeys(table, allowed: allowed) {
             if known.contains(key) {
                 report(key, "\(owner) has no \(key); \(takesText)")
             } else if !suggestion(for: key, among: allowed).isEmpty {
@@ -189,4 +189,14 @@ struct Limit {
 
     /// As it would be written in the file.
     var written: String { Int(exactly: value).map(String.init) ?? "\(value)" }
+}
+
+/// The keys of `table` not in `allowed`, sorted. TOMLKit's key list leaks what it
+/// allocates (TOMLTable.keys strdup()s every key and frees nothing), so it is asked for
+/// only when the count says some key is not allowed: a valid file, reloaded again and
+/// again, leaks nothing.
+func unknownKeys(_ table: TOMLTable, allowed: [String]) -> [String] {
+    let present = allowed.reduce(0) { $0 + (table[$1] != nil ? 1 : 0) }
+    guard table.count > present else { return [] }
+    return table.keys.filter { !allowed.contains($0) }.sorted()
 }

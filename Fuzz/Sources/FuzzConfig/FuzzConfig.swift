@@ -1,0 +1,20 @@
+import Config
+import FuzzSupport
+
+/// The configuration loader on any bytes (TOML → validated model): a configuration or
+/// located errors. The TOML parser inside TOMLKit aborts on some inputs; the daemon parses
+/// in a child process for that reason, and `scripts/fuzz` replays every crash found here
+/// through `gestured check` to show that none reaches it.
+@_cdecl("FuzzConfig_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in
+        do throws(ConfigErrors) {
+            let config = try Configuration.parse(contents: bytes(data, size), file: "fuzz.toml")
+            if config.bindings.count != config.gestures.count { violated("a binding per gesture") }
+        } catch {
+            if error.errors.isEmpty { violated("refused without an error") }
+            for e in error.errors where e.file != "fuzz.toml" { violated("an error naming another file: \(e)") }
+        }
+        return 0
+    }
+}
