@@ -78,6 +78,8 @@ plug() {
 }
 signals() { grep -c "string \"$1\"" "$work/out/monitor.txt"; }
 count() { local n; n=$(grep -c "^$1" "$log" 2>/dev/null) || true; echo "${n:-0}"; }
+# For wait_for: counted anew at each try (a $(count ...) argument would be counted once).
+count_above() { test "$(count "$1")" -gt "$2"; }
 
 first=$(plug first)
 check "the first touchscreen is opened ($first)" test -n "$first"
@@ -96,7 +98,7 @@ evemu-play "$first" < "$work/drag.evemu"
 kill -CONT "$daemon"
 check "the kernel dropped events and the daemon resynced" wait_for 15 grep -q "dropped events (SYN_DROPPED); resynced" "$work/out/daemon.log"
 evemu-play "$first" < "$work/checkmark.evemu"
-check "after events were dropped, nothing stays stuck: the next checkmark works" wait_for 15 test "$(count confirm)" -gt "$before"
+check "after events were dropped, nothing stays stuck: the next checkmark works" wait_for 15 count_above confirm "$before"
 
 second=$(plug second)
 check "a touchscreen plugged in later is picked up ($second)" test -n "$second"
@@ -114,7 +116,7 @@ printf '[[gesture]]\nname = "confirm"\ntype = \n' > "$work/gestured.toml"
 kill -HUP "$daemon"
 check "SIGHUP with a broken config logs FILE:LINE:COL" wait_for 15 grep -q "gestured.toml:3:8: error" "$work/out/daemon.log"
 evemu-play "$first" < "$work/checkmark.evemu"
-check "and the old bindings keep working" wait_for 15 test "$(count confirm)" -gt "$before"
+check "and the old bindings keep working" wait_for 15 count_above confirm "$before"
 
 # A reload that ignores a panel lets it go; one that no longer ignores it opens it again.
 config
@@ -128,9 +130,10 @@ check "and its gestures no longer fire" test "$(count confirm)" = "$before"
 opened=$(grep -c "$first: 'gestured test panel', " "$work/out/daemon.log")
 config
 kill -HUP "$daemon"
-check "a reload that no longer ignores it opens it again" wait_for 15 test "$(grep -c "$first: 'gestured test panel', " "$work/out/daemon.log")" -gt "$opened"
+opened_more() { test "$(grep -c "$first: 'gestured test panel', " "$work/out/daemon.log")" -gt "$opened"; }
+check "a reload that no longer ignores it opens it again" wait_for 15 opened_more
 evemu-play "$first" < "$work/checkmark.evemu"
-check "and it works" wait_for 15 test "$(count confirm)" -gt "$before"
+check "and it works" wait_for 15 count_above confirm "$before"
 
 sleep 1
 check "the daemon is still running" kill -0 "$daemon"
@@ -159,11 +162,11 @@ start_daemon() {
 }
 start_daemon restarted
 evemu-play "$first" < "$work/tap.evemu"
-wait_for 15 test "$(count tap)" -ge 1
+wait_for 15 count_above tap 0
 kill -TERM "$daemon"; wait "$daemon"
 start_daemon restarted-again
 evemu-play "$first" < "$work/tap.evemu"
-wait_for 15 test "$(count tap)" -ge 2
+wait_for 15 count_above tap 1
 taps=$(grep "^tap" "$log" | sort -u)
 check "after a restart, a tap where the last one was is there, not at 0 ($(echo $taps))" \
   test "$(count tap)" = 2 -a "$(echo "$taps" | wc -l)" = 1 -a "$(count "tap 0.0000")" = 0
