@@ -207,7 +207,7 @@ public final class Daemon {
         func consider(_ time: Int64?) {
             if let time, time < next ?? .max { next = time }
         }
-        if let screen = touchscreens[options.replayPath ?? ""] { consider(replay?.nextTime.map(screen.monotonic)) }
+        if let screen = replayScreen { consider(replay?.nextTime.map(screen.monotonic)) }
         consider(runner.nextDeadline)
         consider(bus?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }

@@ -110,6 +110,9 @@ extension Daemon {
 
     // MARK: A recording standing in for a device
 
+    /// The touchscreen a replayed recording stands in for.
+    var replayScreen: Touchscreen? { options.replayPath.flatMap { touchscreens[$0] } }
+
     func startReplay(_ path: String) throws {
         let recording = try Recording.load(path)
         guard let pipeline = makePipeline(recording.description, path) else {
@@ -123,14 +126,10 @@ extension Daemon {
 
     /// Feeds the replay's events that are due; at its end, the touches still down are cancelled.
     func feedReplay(now: Int64) {
-        guard var source = replay, let screen = touchscreens[screen: options.replayPath] else { return }
+        guard var source = replay, let screen = replayScreen else { return }
         let wasFinished = source.isFinished
         for event in source.due(by: screen.deviceTime(now)) { feed(.event(event), to: screen) }
         replay = source
         if source.isFinished, !wasFinished { feed(.cancel(screen.deviceTime(now)), to: screen) }
     }
-}
-
-private extension Dictionary where Key == String, Value == Touchscreen {
-    subscript(screen key: String?) -> Touchscreen? { key.flatMap { self[$0] } }
 }

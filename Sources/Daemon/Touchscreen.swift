@@ -30,12 +30,3 @@ final class Touchscreen {
     /// The earliest recognizer deadline, on the monotonic clock.
     var nextDeadline: Int64? { pipeline.nextDeadline.map(monotonic) }
 }
-
-extension Int64 {
-    /// `self + delta`, clamped to the range of Int64.
-    func addingSaturated(_ delta: Double) -> Int64 {
-        guard delta.isFinite, abs(delta) < 9e18 else { return delta < 0 ? .min : .max }
-        let (sum, overflowed) = addingReportingOverflow(Int64(delta))
-        return overflowed ? (delta < 0 ? .min : .max) : sum
-    }
-}

@@ -11,14 +11,20 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
     /// Saturates instead of overflowing: a deadline past the end of time never comes.
     public static func + (t: Timestamp, milliseconds: Double) -> Timestamp {
-        let delta = (milliseconds * 1000).rounded()
-        guard delta.isFinite, abs(delta) < 1e18 else { return Timestamp(microseconds: delta < 0 ? .min : .max) }
-        let (sum, overflowed) = t.microseconds.addingReportingOverflow(Int64(delta))
-        return Timestamp(microseconds: overflowed ? (delta < 0 ? .min : .max) : sum)
+        Timestamp(microseconds: t.microseconds.addingSaturated((milliseconds * 1000).rounded()))
     }
     /// Milliseconds from `earlier` to `self`.
     public func milliseconds(since earlier: Timestamp) -> Double {
         (Double(microseconds) - Double(earlier.microseconds)) / 1000
+    }
+}
+
+extension Int64 {
+    /// `self + delta`, clamped to the range of Int64 (infinity and NaN included).
+    public func addingSaturated(_ delta: Double) -> Int64 {
+        guard delta.isFinite, abs(delta) < 9e18 else { return delta < 0 ? .min : .max }
+        let (sum, overflowed) = addingReportingOverflow(Int64(delta))
+        return overflowed ? (delta < 0 ? .min : .max) : sum
     }
 }
 
