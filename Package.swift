@@ -52,6 +52,7 @@ let package = Package(
             "Input", .product(name: "Pipeline", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "TouchCore", package: "Core"),
         ]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", .product(name: "TouchCore", package: "Core")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,8 @@ public struct DaemonOptions {
     /// A recording standing in for a device, played at its recorded pace.
     public var replayPath: String?
     public var speed = 1.0
+    /// How many times the replay plays, back to back.
+    public var rounds = 1
     public var bus: DaemonSettings.Bus?
     public var logLevel: Logger.Level?
 

@@ -46,7 +46,14 @@ extension Daemon {
         guard touchscreens[node] == nil else { return }
         let device: EvdevDevice
         do {
-            device = try EvdevDevice(path: node)
+            var limit = RateLimit(burst: 5, interval: 60_000_000)
+            device = try EvdevDevice(path: node) { [unowned self] message in
+                switch limit.admit(now: monotonicMicroseconds()) {
+                case .pass: logger.warning("\(node): libevdev: \(message)")
+                case .lastBeforeQuiet: logger.warning("\(node): libevdev: \(message) (more in the next minute are not logged)")
+                case .quiet: break
+                }
+            }
         } catch .permissionDenied {
             unopened.insert(node)
             return logger.error("\(node): permission denied. Run gestured as its systemd service (make install), as the user service at the seat (make install-user), or as a member of the 'input' group")
@@ -120,15 +127,16 @@ extension Daemon {
         }
         touchscreens[path] = Touchscreen(node: path, pipeline: pipeline, device: nil,
                                          origin: monotonicMicroseconds(), speed: options.speed)
-        replay = RecordingSource(recording)
-        logger.info("replaying \(path) as '\(recording.description.name)' at \(options.speed)× speed")
+        replay = RecordingSource(recording, rounds: options.rounds)
+        logger.info("replaying \(path) as '\(recording.description.name)' at \(options.speed)× speed\(options.rounds > 1 ? ", \(options.rounds) times" : "")")
     }
 
     /// Feeds the replay's events that are due; at its end, the touches still down are cancelled.
     func feedReplay(now: Int64) {
         guard var source = replay, let screen = replayScreen else { return }
         let wasFinished = source.isFinished
-        for event in source.due(by: screen.deviceTime(now)) { feed(.event(event), to: screen) }
+        let time = screen.deviceTime(now)
+        while let event = source.nextDue(by: time) { feed(.event(event), to: screen) }
         replay = source
         if source.isFinished, !wasFinished { feed(.cancel(screen.deviceTime(now)), to: screen) }
     }

@@ -13,6 +13,8 @@ public final class EvdevDevice {
     public let fd: FileDescriptor
     public let description: DeviceDescription
     private let device: OpaquePointer
+    /// Outlives `device`: properties are released after `deinit` has freed it.
+    private let messages: LibevdevMessages
 
     /// What reading found besides events.
     public enum ReadEnd {
@@ -24,8 +26,12 @@ public final class EvdevDevice {
         case removed
     }
 
-    public init(path: String) throws(Errno) {
+    /// `onMessage` gets what libevdev says about the device, a line at a time: mostly
+    /// kernel or device bugs (a tracking id reused in a slot), which a device sending
+    /// garbage can say thousands of times a second, so the caller decides what to log.
+    public init(path: String, onMessage: @escaping (String) -> Void) throws(Errno) {
         self.path = path
+        messages = LibevdevMessages(onMessage)
         do {
             fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
         } catch {
@@ -38,6 +44,9 @@ public final class EvdevDevice {
             throw Errno(rawValue: -rc)
         }
         device = handle
+        // Only now: setting the fd keeps the log function but forgets its data.
+        libevdev_set_device_log_function(device, LibevdevMessages.receive, LIBEVDEV_LOG_ERROR,
+                                         Unmanaged.passUnretained(messages).toOpaque())
         let clock = libevdev_set_clock_id(device, CLOCK_MONOTONIC)
         guard clock == 0 else {
             libevdev_free(handle)
@@ -111,6 +120,22 @@ public final class EvdevDevice {
                 return .removed  // -ENODEV, or a read error: treat the device as gone
             }
         }
+    }
+}
+
+/// Where libevdev's log lines for one device go: its C callback, formatted.
+private final class LibevdevMessages {
+    let handler: (String) -> Void
+
+    init(_ handler: @escaping (String) -> Void) { self.handler = handler }
+
+    static let receive: libevdev_device_log_func_t = { _, _, data, _, _, _, format, arguments in
+        guard let data, let format, let arguments else { return }
+        var line = [CChar](repeating: 0, count: 256)
+        _ = vsnprintf(&line, line.count, format, arguments)
+        var text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        while text.last?.isNewline == true { text.removeLast() }
+        Unmanaged<LibevdevMessages>.fromOpaque(data).takeUnretainedValue().handler(text)
     }
 }
 

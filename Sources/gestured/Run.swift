@@ -33,6 +33,9 @@ struct Run: ParsableCommand {
     @Option(help: "With --replay: play N times faster than recorded (more than 0, at most 10000).")
     var speed = 1.0
 
+    @Option(help: "With --replay: play it N times back to back, a second apart (for long runs).")
+    var `repeat` = 1
+
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
     var bus: DaemonSettings.Bus?
 
@@ -44,6 +47,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be more than 0 and at most 10000") }
+        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
     }
 
     func run() throws {
@@ -51,6 +55,7 @@ struct Run: ParsableCommand {
         options.configPath = config
         options.replayPath = replay
         options.speed = speed
+        options.rounds = `repeat`
         options.bus = bus
         options.logLevel = verbose ? .debug : nil
         let daemon: Daemon
