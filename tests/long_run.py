@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""The long run: generated gestures through `gestured run --replay`, with commands and
+D-Bus signals bound, watching the daemon's memory, file descriptors and children.
+
+    tests/long_run.py GESTURED [GESTURES]      (default 1,000,000; CI runs fewer)
+
+A recording of 1,000 gestures (taps at changing places, checkmarks, chevrons, three-finger
+swipes and pinches, each bound to the command `true` and a signal on a private session
+bus) plays GESTURES/1000 times back to back (`--repeat`). Checked:
+- every gesture is recognized, and every signal reaches `dbus-monitor`;
+- every command started ends, every gesture bound to one starts it or is refused for
+  `max_running` (at 700 gestures a second, some are), the daemon never has more than
+  `max_running` children a binding, and none stays a zombie from one sample to the next;
+- the resident memory at the end is within 1 MB of what it was after the first 1,000;
+- the file descriptors at the end are those after the first 1,000, besides the pipes
+  of commands then running;
+- after the daemon's exit, no process it started is left: the harness is a child
+  subreaper, so anything orphaned would become its child.
+The figures are printed; the exit status is 1 when a check fails.
+"""
+import ctypes, os, re, subprocess, sys, tempfile, threading, time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import Recording  # noqa: E402
+
+PER_ROUND = 1000
+CONFIG = """
+[daemon]
+bus = "session"
+
+[[gesture]]
+name = "tap"
+type = "tap"
+command = "true"
+signal = true
+max_running = 4
+
+[[gesture]]
+name = "check"
+type = "checkmark"
+command = "true"
+signal = true
+max_running = 4
+
+[[gesture]]
+name = "back"
+type = "chevron"
+direction = "left"
+command = "true"
+signal = true
+max_running = 4
+
+[[gesture]]
+name = "menu"
+type = "swipe"
+fingers = 3
+direction = "down"
+command = "true"
+signal = true
+max_running = 4
+
+[[gesture]]
+name = "zoom"
+type = "pinch"
+fingers = 2
+signal = true
+"""
+
+def round_of_gestures():
+    """1,000 gestures, 200 of each kind, at places that change from one to the next."""
+    r = Recording()
+    for i in range(PER_ROUND):
+        x, y = 80 + (i * 37) % 120, 60 + (i * 53) % 60
+        kind = i % 5
+        if kind == 0:
+            r.tap((x, y))
+        elif kind == 1:
+            r.stroke([(x, y), (x + 10, y + 12), (x + 35, y - 25)])
+        elif kind == 2:
+            r.stroke([(x + 20, y - 20), (x, y), (x + 20, y + 20)])
+        elif kind == 3:
+            for step in range(31):
+                r.frame({s: (x - 40 + 20 * s, y - 40 + 2 * step) for s in range(3)})
+            r.frame({0: None, 1: None, 2: None})
+        else:
+            r.pinch((x, y))
+        r.wait(300)
+    return r
+
+class Watch:
+    """Counts what the daemon logs and samples its /proc entries."""
+    def __init__(self, pid):
+        self.pid = pid
+        self.recognized = self.started = self.ended = self.refused = 0
+        self.samples = {}  # name -> (rss_kb, fds, pipes)
+        self.most_children = 0
+        self.zombies_seen = set()
+        self.lasting_zombies = set()
+        self.lines = []
+
+    def sample(self, name):
+        def link(fd):
+            try:
+                return os.readlink("/proc/%d/fd/%s" % (self.pid, fd))
+            except OSError:  # closed meanwhile
+                return None
+        try:
+            rss = re.search(r"VmRSS:\s+(\d+)", open("/proc/%d/status" % self.pid).read())
+            links = [l for l in map(link, os.listdir("/proc/%d/fd" % self.pid)) if l]
+        except OSError:
+            return
+        if not rss:  # exiting
+            return
+        self.samples[name] = (int(rss.group(1)), len(links), sum(1 for link in links if link.startswith("pipe:")))
+
+    def children(self):
+        try:
+            pids = open("/proc/%d/task/%d/children" % (self.pid, self.pid)).read().split()
+        except OSError:
+            return
+        self.most_children = max(self.most_children, len(pids))
+        for pid in pids:
+            try:
+                state = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()[0]
+            except OSError:  # gone meanwhile
+                continue
+            if state == "Z":
+                # Reaped at the next turn of the loop; a zombie seen twice, a second apart, is a leak.
+                if pid in self.zombies_seen:
+                    self.lasting_zombies.add(pid)
+                self.zombies_seen.add(pid)
+
+    def read(self, stream, total):
+        for line in stream:
+            self.lines.append(line) if len(self.lines) < 20 or "error" in line or "warning" in line else None
+            if " recognized" in line or ") began" in line:
+                self.recognized += 1
+                if self.recognized == PER_ROUND:
+                    self.sample("first")
+                if self.recognized == total:
+                    self.sample("end")
+            elif ": started pid" in line:
+                self.started += 1
+            elif " ended, exit status" in line or " ended, signal" in line:
+                self.ended += 1
+            elif "max_running" in line:
+                self.refused += 1
+
+def become_subreaper():
+    PR_SET_CHILD_SUBREAPER = 36
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+def main():
+    gestured = os.path.abspath(sys.argv[1])
+    total = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+    rounds = max(1, total // PER_ROUND)
+    total = rounds * PER_ROUND
+    become_subreaper()
+    work = tempfile.mkdtemp(prefix="gestured-long-run.")
+    recording = round_of_gestures().save(os.path.join(work, "gestures.evemu"))
+    config = os.path.join(work, "gestured.toml")
+    open(config, "w").write(CONFIG)
+
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address"], stdout=subprocess.PIPE, text=True)
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.stdout.readline().strip())
+    monitor = subprocess.Popen(["dbus-monitor", "--session", "--profile", "type='signal',interface='org.gestured.Gestured1'"],
+                               stdout=subprocess.PIPE, text=True, env=env)
+    signals = [0]
+    def count_signals():
+        for line in monitor.stdout:
+            if line.startswith("sig") and line.rstrip().endswith("\tGesture"):  # --profile: a line a message
+                signals[0] += 1
+    threading.Thread(target=count_signals, daemon=True).start()
+    time.sleep(0.5)
+
+    started = time.monotonic()
+    daemon = subprocess.Popen([gestured, "run", "--config", config, "--replay", recording, "--repeat", str(rounds),
+                               "--speed", "400"], stderr=subprocess.PIPE, text=True, env=env)
+    watch = Watch(daemon.pid)
+    reader = threading.Thread(target=watch.read, args=(daemon.stderr, total), daemon=True)
+    reader.start()
+    last_report = started
+    while daemon.poll() is None:
+        watch.children()
+        if time.monotonic() - last_report > 60:
+            last_report = time.monotonic()
+            print("  %d s: %d gestures, %d commands, %d signals" % (last_report - started, watch.recognized, watch.ended, signals[0]), flush=True)
+        time.sleep(1)
+    reader.join()
+    seconds = time.monotonic() - started
+    time.sleep(1)
+    # dbus-monitor's signals are all in before the bus goes.
+    for _ in range(50):
+        if signals[0] >= watch.recognized:
+            break
+        time.sleep(0.2)
+    monitor.terminate(); bus.terminate(); monitor.wait(); bus.wait()
+    leftovers = [pid for task in os.listdir("/proc/self/task") for pid in open("/proc/self/task/%s/children" % task).read().split()]
+
+    pinches = total // 5
+    expected_signals = total - pinches + 3 * pinches  # a pinch signals began, changed (at least once), ended
+    first, end = watch.samples.get("first"), watch.samples.get("end")
+    print("long run: %d gestures in %.0f s (%d/s), exit status %d" % (watch.recognized, seconds, watch.recognized / seconds, daemon.returncode))
+    print("  commands: %d started, %d ended, %d refused for max_running; most children at once: %d; zombies still there a second later: %d"
+          % (watch.started, watch.ended, watch.refused, watch.most_children, len(watch.lasting_zombies)))
+    print("  signals heard: %d (at least %d expected)" % (signals[0], expected_signals))
+    if first and end:
+        print("  RSS after the first %d: %d kB; at the end: %d kB (%+d kB)" % (PER_ROUND, first[0], end[0], end[0] - first[0]))
+        print("  fds after the first %d: %d (%d pipes); at the end: %d (%d pipes)" % (PER_ROUND, first[1], first[2], end[1], end[2]))
+    print("  processes left after the daemon's exit: %d" % len(leftovers))
+    failures = []
+    if daemon.returncode != 0: failures.append("the daemon exited %d" % daemon.returncode)
+    if watch.recognized != total: failures.append("%d of %d gestures recognized" % (watch.recognized, total))
+    if watch.started != watch.ended: failures.append("%d commands started, %d ended" % (watch.started, watch.ended))
+    if watch.started + watch.refused != total - pinches: failures.append("commands started and refused do not add up to the gestures bound to one")
+    if watch.most_children > 4 * 4: failures.append("%d children at once" % watch.most_children)
+    if watch.lasting_zombies: failures.append("zombies left unreaped: %s" % sorted(watch.lasting_zombies))
+    if signals[0] < expected_signals: failures.append("%d signals heard, %d expected" % (signals[0], expected_signals))
+    if not (first and end): failures.append("no sample of the daemon's /proc entries at the first %d or at the end" % PER_ROUND)
+    else:
+        if end[0] - first[0] > 1024: failures.append("RSS grew by %d kB" % (end[0] - first[0]))
+        if end[1] - end[2] != first[1] - first[2]: failures.append("file descriptors other than pipes went from %d to %d" % (first[1] - first[2], end[1] - end[2]))
+        if end[2] > first[2] + 2 * 4 * 4: failures.append("%d pipes open at the end" % end[2])
+    if leftovers: failures.append("processes left behind: %s" % leftovers)
+    for failure in failures:
+        print("FAIL " + failure)
+    if failures:
+        print("".join(watch.lines[-20:]))
+    return 1 if failures else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
