@@ -126,8 +126,43 @@ def drag(origin=(60, 140), length=120, seconds=3):
     r.frame({0: None})
     return r
 
+def storm(events=300_000, seed=10):
+    """Garbage at full speed (all at one time, so evemu-play does not wait): slots out of
+    range, tracking ids churning, values at the ends of 32 bits, BTN_TOUCH flapping, long
+    stretches without SYN_REPORT, SYN_DROPPED and MT_REPORT; then every slot lifted, as a
+    panel would end."""
+    import random
+    rng = random.Random(seed)
+    r = Recording()
+    extremes = [-2**31, -1, 0, 2**31 - 1, 65535, 3839, 2159]
+    for _ in range(events):
+        roll = rng.random()
+        value = rng.choice(extremes) if rng.random() < 0.2 else rng.randint(-100, 4000)
+        if roll < 0.15:
+            r._ev(3, 0x2f, rng.randint(-3, 14))
+        elif roll < 0.30:
+            r._ev(3, 0x39, rng.choice([-1, -1, rng.randint(0, 8), rng.randint(0, 2**31 - 1)]))
+        elif roll < 0.55:
+            r._ev(3, rng.choice([0x35, 0x36]), value)
+        elif roll < 0.65:
+            r._ev(3, rng.choice([0, 1]), value)
+        elif roll < 0.72:
+            r._ev(1, 0x14a, rng.randint(0, 1))
+        elif roll < 0.90:
+            r._ev(0, 0, 0)
+        elif roll < 0.93:
+            r._ev(0, rng.choice([2, 3]), 0)
+        else:
+            r._ev(rng.randint(0, 5), rng.randint(0, 0x3ff), value)
+    for slot in range(10):
+        r._ev(3, 0x2f, slot)
+        r._ev(3, 0x39, -1)
+    r._ev(1, 0x14a, 0)
+    r._ev(0, 0, 0)
+    return r
+
 if __name__ == "__main__":
-    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, swipe3, drag, tap).
+    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, swipe3, drag, tap, storm).
     import sys
     kind, name = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "gestured test panel")
     if kind == "desc":
@@ -135,5 +170,5 @@ if __name__ == "__main__":
     elif kind == "keyboard":
         print(keyboard(), end="")
     else:
-        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap}[kind]()
+        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap, "storm": storm}[kind]()
         print(r.text().replace("gestured test panel", name), end="")

@@ -16,7 +16,7 @@ input_gid=$(getent group input | cut -d: -f3)
 # An array, not a function: `$!` of a backgrounded function is a subshell's pid.
 as_nobody=(setpriv --reuid=nobody --regid=nogroup --groups="$input_gid" --inh-caps=-all -- env -u XDG_RUNTIME_DIR)
 
-for kind in checkmark swipe3 drag tap; do python3 "$here/fixtures.py" "$kind" > "$work/$kind.evemu"; done
+for kind in checkmark swipe3 drag tap storm; do python3 "$here/fixtures.py" "$kind" > "$work/$kind.evemu"; done
 python3 "$here/fixtures.py" desc "gestured test panel" > "$work/first.desc"
 python3 "$here/fixtures.py" desc "gestured second panel" > "$work/second.desc"
 
@@ -64,7 +64,7 @@ export DBUS_SESSION_BUS_ADDRESS=$bus
 "${as_nobody[@]}" dbus-monitor --session "type='signal',interface='org.gestured.Gestured1'" > "$work/out/monitor.txt" 2>&1 &
 "${as_nobody[@]}" "$gestured" run --config "$work/gestured.toml" > "$work/out/daemon.log" 2>&1 &
 daemon=$!
-check "the daemon starts and waits for a touchscreen" wait_for 10 grep -q "waiting for one to appear" "$work/out/daemon.log"
+check "the daemon starts and waits for a touchscreen" wait_for 30 grep -q "waiting for one to appear" "$work/out/daemon.log"
 
 # Creates a virtual touchscreen; prints its node once the daemon has opened it.
 plug() {
@@ -105,10 +105,12 @@ check "a touchscreen plugged in later is picked up ($second)" test -n "$second"
 evemu-play "$second" < "$work/checkmark.evemu"
 check "and works" wait_for 15 grep -q "^confirm gestured second panel" "$log"
 
+began=$(signals began) cancelled=$(signals cancelled)
+signals_above() { test "$(signals "$1")" -gt "$2"; }
 evemu-play "$second" < "$work/drag.evemu" &
-check "a drag begins on it" wait_for 10 grep -q 'string "began"' "$work/out/monitor.txt"
+check "a drag begins on it" wait_for 10 signals_above began "$began"
 kill "$(cat "$work/second.pid")"
-check "removing it mid-gesture cancels the gesture" wait_for 10 grep -q 'string "cancelled"' "$work/out/monitor.txt"
+check "removing it mid-gesture cancels the gesture" wait_for 10 signals_above cancelled "$cancelled"
 check "and the daemon stays up" kill -0 "$daemon"
 
 before=$(count confirm)
@@ -135,6 +137,22 @@ check "a reload that no longer ignores it opens it again" wait_for 15 opened_mor
 evemu-play "$first" < "$work/checkmark.evemu"
 check "and it works" wait_for 15 count_above confirm "$before"
 
+# A storm of garbage through the real kernel: slots out of range, tracking id churn, values
+# at the ends of 32 bits, no SYN_REPORT for long stretches, as fast as uinput takes them.
+# The daemon stays up, and a checkmark played right after is recognized: nothing stuck.
+storm_start=$SECONDS
+evemu-play "$first" < "$work/storm.evemu"
+check "a storm of $(grep -c '^E:' "$work/storm.evemu") events into the touchscreen leaves the daemon up" kill -0 "$daemon"
+sleep 2
+complaints=$(grep -c ": libevdev: " "$work/out/daemon.log")
+check "libevdev's complaints about it are rate-limited: $complaints lines in $((SECONDS - storm_start)) s" \
+  test "$complaints" -ge 1 -a "$complaints" -le $((5 * ((SECONDS - storm_start) / 60 + 1)))
+echo "     the daemon resynced $(grep -c 'SYN_DROPPED' "$work/out/daemon.log") times so far"
+before=$(count confirm)
+evemu-play "$first" < "$work/checkmark.evemu"
+check "and a checkmark right after the storm is recognized" wait_for 15 count_above confirm "$before"
+check "with no state machine bug logged" bash -c "! grep -q ': bug: ' '$work/out/daemon.log'"
+
 sleep 1
 check "the daemon is still running" kill -0 "$daemon"
 switches() { grep -E '^(voluntary|nonvoluntary)_ctxt_switches' "/proc/$daemon/status" | tr -s ' \t' ' '; }
@@ -160,16 +178,17 @@ start_daemon() {
   daemon=$!
   wait_for 10 grep -qs "$first: '" "$work/out/$1.log"
 }
+taps_before=$(count tap)  # the storm made some
 start_daemon restarted
 evemu-play "$first" < "$work/tap.evemu"
-wait_for 15 count_above tap 0
+wait_for 15 count_above tap "$taps_before"
 kill -TERM "$daemon"; wait "$daemon"
 start_daemon restarted-again
 evemu-play "$first" < "$work/tap.evemu"
-wait_for 15 count_above tap 1
-taps=$(grep "^tap" "$log" | sort -u)
+wait_for 15 count_above tap $((taps_before + 1))
+taps=$(grep "^tap" "$log" | tail -n +$((taps_before + 1)) | sort -u)
 check "after a restart, a tap where the last one was is there, not at 0 ($(echo $taps))" \
-  test "$(count tap)" = 2 -a "$(echo "$taps" | wc -l)" = 1 -a "$(count "tap 0.0000")" = 0
+  test "$(count tap)" = $((taps_before + 2)) -a "$(echo "$taps" | wc -l)" = 1 -a "$(echo "$taps" | grep -c "tap 0.0000")" = 0
 kill -TERM "$daemon"; wait "$daemon"
 
 # Without read access to any touchscreen, the daemon says so instead of waiting for one.
