@@ -121,14 +121,16 @@ class Watch:
         self.most_children = max(self.most_children, len(pids))
         for pid in pids:
             try:
-                state = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()[0]
+                fields = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
             except OSError:  # gone meanwhile
                 continue
-            if state == "Z":
-                # Reaped at the next turn of the loop; a zombie seen twice, a second apart, is a leak.
-                if pid in self.zombies_seen:
-                    self.lasting_zombies.add(pid)
-                self.zombies_seen.add(pid)
+            if fields[0] == "Z":
+                # Reaped at the next turn of the loop; a zombie seen twice, a second apart, is
+                # a leak. Pids wrap around in a long run: a process is its pid and start time.
+                process = (pid, fields[19])
+                if process in self.zombies_seen:
+                    self.lasting_zombies.add(process)
+                self.zombies_seen.add(process)
 
     def read(self, stream, total):
         for line in stream:

@@ -18,22 +18,24 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         pipeline.explaining = first & 0x80 != 0
         var time: Int64 = 0
         play(input.dropFirst(), on: pipeline, from: &time)
-        // One input in sixteen plays four more times on the same pipeline: what it holds
-        // must not grow with the number of sequences. Two more plays bring every buffer
-        // to the size this input needs (and the Swift runtime's caches to what its code
-        // paths use), so the heap is the same size after the last two. A quiet step before
-        // each count lets go of the last step's output, whose strings hold times.
-        if first & 0x78 == 0x78 {
-            func playAgain() -> Int {
-                play(input.dropFirst(), on: pipeline, from: &time)
+        // One input in 64 plays ten more times on the same pipeline: what it holds must
+        // not grow with the number of sequences. Buffers reach the size this input needs
+        // (and the Swift runtime's caches what its code paths use) within a few plays, not
+        // always the first: a heap that grows from the 3rd play to the 7th and again to
+        // the 11th grows with every play. A quiet step before each count lets go of the
+        // last step's output, whose strings hold times.
+        if first & 0x7e == 0x7e {
+            func play(times: Int) -> Int {
+                for _ in 0..<times {
+                    FuzzPipeline.play(input.dropFirst(), on: pipeline, from: &time)
+                }
                 _ = pipeline.step(.deadline(Timestamp(microseconds: time)))
                 return allocatedBytes()
             }
-            _ = playAgain()
-            let held = playAgain()
-            _ = playAgain()
-            let after = playAgain()
-            if after > held { violated("the pipeline held \(after - held) more bytes after two more plays of the same input") }
+            let third = play(times: 2), seventh = play(times: 4), eleventh = play(times: 4)
+            if seventh > third, eleventh > seventh {
+                violated("the pipeline held \(seventh - third) more bytes after 4 more plays of the same input, then \(eleventh - seventh) more after 4 more")
+            }
         }
         return 0
     }
