@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Gestures", targets: ["Gestures"]),
         .library(name: "Config", targets: ["Config"]),
         .library(name: "Bindings", targets: ["Bindings"]),
+        .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
         .library(name: "Reports", targets: ["Reports"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
             name: "Config",
             dependencies: ["Gestures", "Bindings", "TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // What the uinput twin of an isolated panel gets: UIKit's touch delivery.
+        .target(name: "Delivery", dependencies: ["TouchCore", "Gestures"]),
         // The one step: a touchscreen's input → what happened and what to do.
         .target(name: "Pipeline", dependencies: ["TouchCore", "Gestures", "Bindings", "Config"]),
         // Replay lines, JSON lines, evaluation tables.
@@ -39,6 +42,7 @@ let package = Package(
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "TouchCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Gestures", "TouchCore"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),
         // Also runs every recording in Tests/Fixtures (see scripts/make-fixtures).
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "Gestures", "Bindings", "TouchCore"]),

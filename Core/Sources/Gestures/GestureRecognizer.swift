@@ -73,6 +73,9 @@ public class GestureRecognizer {
     var acceptsTouches: Bool { state == .possible && request == nil }
     /// Possible, but with nothing to decide: no touches, no deadline, no request.
     var isIdle: Bool { state == .possible && touches.isEmpty && deadline == nil && request == nil }
+    /// Still deciding about touches it follows (or waits on the clock for): it may yet be
+    /// recognized, so touch delivery may have to wait for it.
+    public var mayYetBeRecognized: Bool { state == .possible && !isIdle }
 
     // MARK: Hooks for subclasses
 

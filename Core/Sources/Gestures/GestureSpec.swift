@@ -59,6 +59,13 @@ public struct GestureSpec: Equatable, Sendable {
     /// Names of gestures this one may be recognized together with.
     public var simultaneousWith: [String] = []
 
+    /// Touch delivery to the twin of an isolated panel, with UIKit's names and defaults:
+    /// recognized, it cancels the touches the twin already got; while it may succeed, the
+    /// twin gets no touches (off by default) and no lifts (on by default).
+    public var cancelsTouches = true
+    public var delaysTouchesBegan = false
+    public var delaysTouchesEnded = true
+
     public var fingers = 1
     /// tap: how many taps.
     public var taps = 1
