@@ -15,7 +15,9 @@ struct Replay: ParsableCommand {
             the recording's first event; x and y are normalized to 0…1 (y downwards).
             Prints one line per gesture event (recognized, or began/changed/ended/cancelled \
             for continuous gestures); --touches adds the touches, --explain every \
-            recognizer's state changes with their reasons.
+            recognizer's state changes with their reasons (and, for a panel the configuration \
+            isolates, what its twin is given: held, delivered, dropped, cancelled), --twin the \
+            frames the twin gets.
             Exits 1 when a recording is malformed, after replaying the others.
             """
     )
@@ -30,6 +32,9 @@ struct Replay: ParsableCommand {
 
     @Flag(help: "Print what the bindings would do: the commands they would run and the signals they would emit.")
     var actions = false
+
+    @Flag(help: "Print each frame an isolated panel's uinput twin gets ([daemon] isolate), as TYPE:CODE=VALUE in hex.")
+    var twin = false
 
     @Option(help: "Output format: text or jsonl (one JSON object per line).")
     var format = OutputFormat.text
@@ -49,6 +54,8 @@ struct Replay: ParsableCommand {
             var printer = ReplayPrinter(file: path, format: format) { output.write(line: $0) }
             printer.showTouches = touches
             printer.showActions = actions
+            printer.showDelivery = explain
+            printer.showTwin = twin
             do {
                 try playback.play(try Recording.load(path, device: device)) { printer.print($0) }
             } catch {

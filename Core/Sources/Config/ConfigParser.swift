@@ -97,7 +97,9 @@ extension Configuration {
         if let level = t.choice("log_level", DaemonSettings.LogLevel.allCases.map(\.rawValue)) {
             d.logLevel = DaemonSettings.LogLevel(rawValue: level)!
         }
-        t.reportUnknownKeys(allowed: ["bus", "user", "command_timeout_ms", "log_level"], owner: "[daemon]")
+        d.isolate = t.bool("isolate") ?? false
+        if let delay = t.number("max_delay_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.maxDelayMS = delay }
+        t.reportUnknownKeys(allowed: ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms"], owner: "[daemon]")
         return d
     }
 
@@ -132,6 +134,7 @@ extension Configuration {
         }
         rule.invertX = t.bool("invert_x") ?? false
         rule.invertY = t.bool("invert_y") ?? false
+        rule.isolate = t.bool("isolate")
         if let size = t.pair("size_mm", example: "[154.0, 86.0]") {
             if size.0 > 0, size.1 > 0 { rule.sizeMM = SizeMM(width: size.0, height: size.1) } else {
                 t.report("size_mm", "expected [width, height] in millimetres, both more than 0, found [\(size.0), \(size.1)]")
@@ -143,7 +146,7 @@ extension Configuration {
             }
             rule.gestures = names
         }
-        t.reportUnknownKeys(allowed: ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "gestures"],
+        t.reportUnknownKeys(allowed: ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "gestures"],
                             owner: "a device")
         return rule
     }

@@ -25,6 +25,11 @@ public struct Configuration: Equatable, Sendable {
         devices.first { $0.matches(name: device.name, vendor: device.vendor, product: device.product) }
     }
 
+    /// Whether a device is grabbed, with a uinput twin getting what no gesture takes.
+    public func isolates(_ device: DeviceDescription) -> Bool {
+        rule(for: device)?.isolate ?? daemon.isolate
+    }
+
     /// The gestures that apply to a device under its rule (all when the rule names none).
     public func gestures(for rule: DeviceRule?) -> [GestureSpec] {
         guard let names = rule?.gestures else { return gestures }
@@ -41,6 +46,10 @@ public struct DaemonSettings: Equatable, Sendable {
     public var user: String?
     public var commandTimeoutMS = 30_000
     public var logLevel = LogLevel.info
+    /// Grab every touchscreen and hand what no gesture takes to a uinput twin.
+    public var isolate = false
+    /// The longest an isolated panel's frames are held while a gesture may still take them.
+    public var maxDelayMS = 1000.0
 
     public init() {}
 }
@@ -56,6 +65,8 @@ public struct DeviceRule: Equatable, Sendable {
     public var invertX = false
     public var invertY = false
     public var sizeMM: SizeMM?
+    /// Overrides `[daemon] isolate` for this panel.
+    public var isolate: Bool?
     /// The gestures that apply to it; nil for all.
     public var gestures: [String]?
 

@@ -25,6 +25,7 @@ extension Configuration {
     ] }
 
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
+                         "cancels_touches", "delays_touches_began", "delays_touches_ended",
                          "command", "signal", "max_running"]
 
     static func parseGesture(_ t: TableReader, regions: [Region]) -> (GestureSpec, Binding)? {
@@ -41,6 +42,9 @@ extension Configuration {
         }
         spec.requiresFailureOf = t.strings("requires_failure_of") ?? []
         spec.simultaneousWith = t.strings("simultaneous_with") ?? []
+        if let cancels = t.bool("cancels_touches") { spec.cancelsTouches = cancels }
+        if let delays = t.bool("delays_touches_began") { spec.delaysTouchesBegan = delays }
+        if let delays = t.bool("delays_touches_ended") { spec.delaysTouchesEnded = delays }
 
         let minimumFingers = type == .pinch || type == .rotate ? 2 : 1
         if let fingers = t.int("fingers", in: minimumFingers...10) { spec.fingers = fingers }

@@ -52,9 +52,10 @@ public final class TouchDelivery {
     private var holdingExpired = false
     private let maxDelayMS: Double
 
-    /// The twin's events from the last call, each frame ending in SYN_REPORT.
-    public private(set) var twinEvents: [InputEvent] = []
-    public private(set) var notes: [DeliveryNote] = []
+    /// The twin's events from the last call, each frame ending in SYN_REPORT, and the
+    /// decisions; see `takeTwinEvents`.
+    private var twinEvents: [InputEvent] = []
+    private var notes: [DeliveryNote] = []
 
     /// `cancelsAsPalm`: the twin has ABS_MT_TOOL_TYPE (see `TwinFeed`).
     public init(panel: PanelState, cancelsAsPalm: Bool, maxDelayMS: Double, capacity: Int = 128) {
@@ -68,6 +69,11 @@ public final class TouchDelivery {
         twinEvents.reserveCapacity(256)
         notes.reserveCapacity(8)
     }
+
+    /// Hand over the last call's twin events and notes, taking the caller's emptied arrays
+    /// in exchange: the buffers swap, and neither is copied or reallocated.
+    public func takeTwinEvents(_ events: inout [InputEvent]) { swap(&events, &twinEvents) }
+    public func takeNotes(_ notes: inout [DeliveryNote]) { swap(&notes, &self.notes) }
 
     /// Every event of the panel, as it comes; the frame is decided at SYN_REPORT.
     public func take(_ event: InputEvent) {

@@ -1,5 +1,6 @@
 import Bindings
 import Config
+import Delivery
 import Gestures
 import TouchCore
 
@@ -20,6 +21,10 @@ public struct Step: Sendable {
     public var transitions: [Transition] = []
     /// What the bindings say to do, in order.
     public var actions: [Action] = []
+    /// An isolated panel's events for its uinput twin, each frame ending in SYN_REPORT.
+    public var twin: [InputEvent] = []
+    /// An isolated panel's delivery decisions: held, delivered, dropped, cancelled.
+    public var delivery: [DeliveryNote] = []
     /// Recognizer state machine events that cannot happen: bugs to log, none expected.
     public var bugs: [String] = []
     /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
@@ -30,7 +35,9 @@ public struct Step: Sendable {
     }
 
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
-    public var isQuiet: Bool { frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty }
+    public var isQuiet: Bool {
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty
+    }
 
     mutating func clear() {
         frame = nil
@@ -38,6 +45,8 @@ public struct Step: Sendable {
         transitions.removeAll(keepingCapacity: true)
         actions.removeAll(keepingCapacity: true)
         bugs.removeAll(keepingCapacity: true)
+        twin.removeAll(keepingCapacity: true)
+        delivery.removeAll(keepingCapacity: true)
         nextDeadline = nil
     }
 }
@@ -50,6 +59,8 @@ public final class TouchscreenPipeline {
     public let device: DeviceDescription
     public var explaining = false
     private var decoder: TouchDecoder
+    /// What the twin gets, when the configuration isolates this panel (see `TouchDelivery`).
+    public let isolation: TouchDelivery?
     /// The recognizers and bindings in force, and those of a reload waiting for the
     /// sequence in flight to end: the two always change together.
     private var current: Setup
@@ -92,6 +103,26 @@ public final class TouchscreenPipeline {
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
+        isolation = Self.isolation(device, touchProtocol, config, kernelState)
+    }
+
+    /// Protocol A panels keep no slot state to feed a twin by difference: they are not isolated.
+    private static func isolation(_ device: DeviceDescription, _ touchProtocol: TouchProtocol, _ config: Configuration,
+                                  _ kernelState: KernelTouchState?) -> TouchDelivery? {
+        guard config.isolates(device) else { return nil }
+        let slots: Int
+        switch touchProtocol {
+        case .slotted(let count): slots = min(count, TouchDecoder.maximumContacts)
+        case .singleTouch: slots = 0
+        case .contactReports: return nil
+        }
+        let panel = kernelState.map { PanelState(slotCount: slots, kernel: $0) } ?? PanelState(slotCount: slots)
+        return TouchDelivery(panel: panel, cancelsAsPalm: slots > 0, maxDelayMS: config.daemon.maxDelayMS)
+    }
+
+    /// The configuration asks to isolate this panel but its protocol cannot be (protocol A).
+    public static func cannotIsolate(_ device: DeviceDescription, config: Configuration) -> Bool {
+        config.isolates(device) && device.touchProtocol == .contactReports
     }
 
     public var geometry: DeviceGeometry { current.geometry }
@@ -102,26 +133,53 @@ public final class TouchscreenPipeline {
     /// Feeds one input through the decoder, the recognizers and the bindings.
     public func step(_ input: PipelineInput) -> Step {
         output.frame = nil  // lets the decoder reuse the frame's storage in place
-        if case .event(let event) = input, !decoder.process(event) {
-            // Most events only fill in the frame the next SYN_REPORT completes.
-            return Step(nextDeadline: nextDeadline)
+        var frameEnded = false, completed = false
+        if case .event(let event) = input {
+            isolation?.take(event)
+            frameEnded = event.type == EventType.syn && event.code == SynCode.report
+            completed = decoder.process(event)
+            // Most events only fill in the frame the next SYN_REPORT completes; a frame
+            // without touches still goes to the twin.
+            if !completed, !(frameEnded && isolation != nil) { return Step(nextDeadline: nextDeadline) }
         }
         output.clear()
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
         case .event:
-            arbitrate(decoder.frame)
+            if completed { arbitrate(decoder.frame) }
         case .deadline(let time):
             arbiter.advance(to: time)
             collect()
         case .cancel(let time):
             if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
         }
-        nextDeadline = arbiter.nextDeadline
+        deliver(input, frameEnded: frameEnded)
+        nextDeadline = Self.earlier(arbiter.nextDeadline, isolation?.nextDeadline)
         takeReloadBetweenSequences()
         output.nextDeadline = nextDeadline
         return output
+    }
+
+    /// The twin's share of the step.
+    private func deliver(_ input: PipelineInput, frameEnded: Bool) {
+        guard let isolation else { return }
+        switch input {
+        case .event(let event):
+            isolation.decide(at: event.time, frameEnded: frameEnded, events: output.events, recognizers: current.arbiter.recognizers)
+        case .deadline(let time):
+            isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
+        case .cancel(let time):
+            isolation.cancel(at: time)
+        }
+        isolation.takeTwinEvents(&output.twin)
+        isolation.takeNotes(&output.delivery)
+    }
+
+    private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// A new configuration: the recognizers and bindings of the sequence in flight finish

@@ -1,4 +1,5 @@
 import Bindings
+import Delivery
 import Gestures
 import Pipeline
 import TouchCore
@@ -14,6 +15,10 @@ public struct ReplayPrinter {
     public var showTouches = false
     /// Also print what the bindings would do.
     public var showActions = false
+    /// Also print an isolated panel's delivery decisions (held, delivered, dropped, cancelled).
+    public var showDelivery = false
+    /// Also print each frame its uinput twin gets.
+    public var showTwin = false
     private let write: (String) -> Void
     private var lastPhase: [Int: TouchPhase] = [:]
 
@@ -30,6 +35,8 @@ public struct ReplayPrinter {
         for t in step.transitions { write(line(for: t)) }
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }
+        if showDelivery { for note in step.delivery { write(line(for: note)) } }
+        if showTwin { printTwin(step.twin) }
         for bug in step.bugs { write("\(file)  bug: \(bug)") }
     }
 
@@ -91,6 +98,43 @@ public struct ReplayPrinter {
         case .text:
             let change = t.from == t.to ? "\(t.from.rawValue)" : "\(t.from.rawValue) → \(t.to.rawValue)"
             return "\(file)  \(fixed(t.time.seconds, decimals: 6))  \(t.gesture): \(change): \(t.reason)"
+        }
+    }
+
+    private func line(for note: DeliveryNote) -> String {
+        switch format {
+        case .jsonl:
+            var json = JSONLine()
+            json.add("file", file)
+            json.add("time", note.time.seconds)
+            json.add("delivery", note.kind.rawValue)
+            json.add("count", note.count)
+            json.add("reason", note.reason)
+            return json.line
+        case .text:
+            let what = note.kind == .cancelled ? (note.count == 1 ? "touch" : "touches") : (note.count == 1 ? "frame" : "frames")
+            return "\(file)  \(fixed(note.time.seconds, decimals: 6))  twin: \(note.kind.rawValue) \(note.count) \(what): \(note.reason)"
+        }
+    }
+
+    /// One line per twin frame, its events as TYPE:CODE=VALUE in hex codes, as evemu names them.
+    private func printTwin(_ events: [InputEvent]) {
+        var frame: [String] = []
+        for event in events {
+            if event.type == EventType.syn, event.code == SynCode.report {
+                switch format {
+                case .jsonl:
+                    var json = JSONLine()
+                    json.add("file", file)
+                    json.add("twin", frame.joined(separator: " "))
+                    write(json.line)
+                case .text:
+                    write("\(file)  twin \(frame.joined(separator: " "))")
+                }
+                frame.removeAll()
+            } else {
+                frame.append(String(event.type, radix: 16) + ":" + String(event.code, radix: 16) + "=\(event.value)")
+            }
         }
     }
 

@@ -32,6 +32,8 @@ import TouchCore
         var lines: [String] = []
         var printer = ReplayPrinter(file: "", format: .text) { lines.append(String($0.drop { $0 == " " })) }
         printer.showActions = true
+        printer.showDelivery = fixture.explain
+        printer.showTwin = fixture.twin
         var bugs: [String] = []
         try playback.play(recording) { step in
             bugs += step.bugs
@@ -51,6 +53,8 @@ struct Fixture {
     var config = Configuration.makeDefault()
     var reloads: [(time: Timestamp, config: Configuration)] = []
     var explain = false
+    /// `# @twin`: also expect the frames an isolated panel's twin gets.
+    var twin = false
     var expected: [String] = []
 
     init(_ text: String, file: String) throws {
@@ -64,6 +68,7 @@ struct Fixture {
                                            try Configuration.parse(body.joined(separator: "\n"), file: file)))
             case "expect": expected = body
             case "explain": explain = true
+            case "twin": twin = true
             default: Issue.record("\(file): unknown section @\(section.name)")
             }
             body = []
