@@ -132,6 +132,12 @@ public final class Daemon {
             let next = try Self.loadConfig(path, logger: logger)
             try apply(next)
             for screen in touchscreens.values {
+                let device = screen.pipeline.device
+                if screen.device != nil, TouchscreenPipeline.isolates(device, config: next) != (screen.pipeline.isolation != nil) {
+                    // Grabbing or letting go, with a twin made or removed: opened anew below.
+                    remove(screen, why: next.isolates(device) ? "to be isolated now" : "no longer isolated")
+                    continue
+                }
                 do { try screen.pipeline.reload(next) } catch {
                     remove(screen, why: "ignored by a [[device]] rule now")
                     continue
@@ -169,6 +175,12 @@ public final class Daemon {
             logger.info("\(screen.name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
         }
         for action in step.actions { perform(action) }
+        for note in step.delivery {
+            logger.debug("\(screen.name): twin: \(note.kind.rawValue) \(note.count) \(note.kind == .cancelled ? "touch(es)" : "frame(s)"): \(note.reason)")
+        }
+        if let twin = screen.twin, !step.twin.isEmpty {
+            do { try twin.write(step.twin) } catch { logger.error("\(screen.node): cannot write to its twin: \(error)") }
+        }
     }
 
     private func perform(_ action: Action) {

@@ -62,19 +62,35 @@ extension Daemon {
             return logger.error("\(node): cannot open: \(error)")
         }
         unopened.remove(node)
-        guard let pipeline = makePipeline(device.description, node, kernelState: device.touchState) else { return }
+        if device.isTwin { return logger.debug("\(node): a gestured twin, not a touchscreen to read") }
+        guard var pipeline = makePipeline(device.description, node, kernelState: device.touchState) else { return }
+        var twin: UinputTwin?
+        if pipeline.isolation != nil {
+            do {
+                try device.grab()
+                twin = try device.makeTwin()
+            } catch {
+                device.release()
+                logger.error("\(node): cannot isolate it (\(error)): it needs write access to /dev/uinput (the system service has it); its touches reach applications as well")
+                guard let plain = makePipeline(device.description, node, kernelState: device.touchState, isolate: false) else { return }
+                pipeline = plain
+            }
+        } else if TouchscreenPipeline.cannotIsolate(device.description, config: config) {
+            logger.warning("\(node): a protocol A panel (no slots) cannot be isolated; its touches reach applications as well")
+        }
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
+        screen.twin = twin
         watch(device.fd, node) { [unowned self] in read(screen) }
         touchscreens[node] = screen
         saidWaiting = false
         let geometry = pipeline.geometry
-        logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")")
+        logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")\(twin.map { ", isolated: its twin is \($0.node ?? "a uinput device")" } ?? "")")
     }
 
     private func makePipeline(_ description: DeviceDescription, _ node: String,
-                              kernelState: KernelTouchState? = nil) -> TouchscreenPipeline? {
+                              kernelState: KernelTouchState? = nil, isolate: Bool? = nil) -> TouchscreenPipeline? {
         do {
-            let pipeline = try TouchscreenPipeline(description, config: config, kernelState: kernelState)
+            let pipeline = try TouchscreenPipeline(description, config: config, kernelState: kernelState, isolate: isolate)
             pipeline.explaining = logger.logLevel <= .debug
             return pipeline
         } catch .ignored {

@@ -13,6 +13,8 @@ public final class EvdevDevice {
     public let fd: FileDescriptor
     public let description: DeviceDescription
     private let device: OpaquePointer
+    /// For the twin's creation (UinputTwin.swift).
+    var handle: OpaquePointer { device }
     /// Outlives `device`: properties are released after `deinit` has freed it.
     private let messages: LibevdevMessages
 

@@ -97,19 +97,29 @@ public final class TouchscreenPipeline {
     }
 
     /// `kernelState`: what a live device holds already (see `KernelTouchState`).
-    public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil) throws(Refusal) {
+    /// `isolate`: overrides the configuration (false when the twin could not be made).
+    public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil,
+                isolate: Bool? = nil) throws(Refusal) {
         self.device = device
         current = try Setup(device, config)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
-        isolation = Self.isolation(device, touchProtocol, config, kernelState)
+        isolation = isolate ?? Self.isolates(device, config: config) ? Self.isolation(device, touchProtocol, config, kernelState) : nil
     }
 
-    /// Protocol A panels keep no slot state to feed a twin by difference: they are not isolated.
+    /// Whether the configuration isolates this panel. Protocol A panels keep no slot state
+    /// to feed a twin by difference: they are not isolated (`cannotIsolate`).
+    public static func isolates(_ device: DeviceDescription, config: Configuration) -> Bool {
+        config.isolates(device) && device.touchProtocol != .contactReports
+    }
+
+    public static func cannotIsolate(_ device: DeviceDescription, config: Configuration) -> Bool {
+        config.isolates(device) && device.touchProtocol == .contactReports
+    }
+
     private static func isolation(_ device: DeviceDescription, _ touchProtocol: TouchProtocol, _ config: Configuration,
                                   _ kernelState: KernelTouchState?) -> TouchDelivery? {
-        guard config.isolates(device) else { return nil }
         let slots: Int
         switch touchProtocol {
         case .slotted(let count): slots = min(count, TouchDecoder.maximumContacts)
@@ -118,11 +128,6 @@ public final class TouchscreenPipeline {
         }
         let panel = kernelState.map { PanelState(slotCount: slots, kernel: $0) } ?? PanelState(slotCount: slots)
         return TouchDelivery(panel: panel, cancelsAsPalm: slots > 0, maxDelayMS: config.daemon.maxDelayMS)
-    }
-
-    /// The configuration asks to isolate this panel but its protocol cannot be (protocol A).
-    public static func cannotIsolate(_ device: DeviceDescription, config: Configuration) -> Bool {
-        config.isolates(device) && device.touchProtocol == .contactReports
     }
 
     public var geometry: DeviceGeometry { current.geometry }
