@@ -1,21 +1,31 @@
 import CEvdev
 import SystemIO
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 import TouchCore
 
 /// An isolated panel's stand-in for everyone else: a uinput device with the panel's name,
 /// ids, properties, axes and resolutions (libevdev_uinput_create_from_device), so that a
 /// compositor, X or libinput takes it for the panel, calibration and output mapping
-/// included. Its phys starts with `physPrefix`, which is how gestured tells its own (or
+/// included. Its phys (UI_SET_PHYS) starts with `physPrefix`, which is how gestured tells its own (or
 /// another instance's) twins from touchscreens. The kernel removes it when its fd closes:
 /// on `deinit`, and when the daemon dies however it dies.
 public final class UinputTwin {
     public static let physPrefix = "gestured-twin"
     private let device: OpaquePointer
+    private let fd: FileDescriptor
 
-    init(_ device: OpaquePointer) { self.device = device }
+    init(_ device: OpaquePointer, fd: FileDescriptor) {
+        self.device = device
+        self.fd = fd
+    }
 
-    deinit { libevdev_uinput_destroy(device) }
+    deinit {
+        libevdev_uinput_destroy(device)
+        Syscall.close(fd)
+    }
 
     /// The twin's event node, as udev will name it (nil if the kernel did not say).
     public var node: String? { libevdev_uinput_get_devnode(device).map { String(cString: $0) } }
@@ -50,9 +60,19 @@ extension EvdevDevice {
     /// has ABS_MT_TOOL_TYPE, even when the panel lacks it: touches a gesture takes are
     /// cancelled there as palms, which libinput reports as TOUCH_CANCEL.
     public func makeTwin() throws(Errno) -> UinputTwin {
-        let phys = libevdev_get_phys(handle).map { String(cString: $0) }
-        libevdev_set_phys(handle, UinputTwin.physPrefix + "/" + (phys ?? path))
-        defer { libevdev_set_phys(handle, phys) }
+        let uinput: FileDescriptor
+        do {
+            uinput = try FileDescriptor.open("/dev/uinput", .readWrite, options: [.closeOnExec])
+        } catch {
+            throw error as? Errno ?? .ioError
+        }
+        // libevdev does not copy phys: it is set on the fd before libevdev creates the device.
+        let phys = libevdev_get_phys(handle).map { String(cString: $0) } ?? path
+        if CEvdev_uinput_set_phys(uinput.rawValue, UinputTwin.physPrefix + "/" + phys) < 0 {
+            let error = Errno(rawValue: errno)
+            Syscall.close(uinput)
+            throw error
+        }
         let toolType = UInt32(0x37)  // ABS_MT_TOOL_TYPE
         let addsToolType = libevdev_has_event_code(handle, UInt32(EventType.abs), UInt32(AbsCode.mtSlot)) == 1
             && libevdev_has_event_code(handle, UInt32(EventType.abs), toolType) == 0
@@ -62,8 +82,11 @@ extension EvdevDevice {
         }
         defer { if addsToolType { _ = libevdev_disable_event_code(handle, UInt32(EventType.abs), toolType) } }
         var twin: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(handle, Int32(LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue), &twin)
-        guard rc == 0, let twin else { throw Errno(rawValue: -rc) }
-        return UinputTwin(twin)
+        let rc = libevdev_uinput_create_from_device(handle, uinput.rawValue, &twin)
+        guard rc == 0, let twin else {
+            Syscall.close(uinput)
+            throw Errno(rawValue: -rc)
+        }
+        return UinputTwin(twin, fd: uinput)
     }
 }

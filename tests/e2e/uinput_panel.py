@@ -1,0 +1,128 @@
+"""A touchscreen made with /dev/uinput from an evemu description, played through its own
+uinput fd. evemu-play writes to the event node instead, which the kernel ignores while
+another reader holds the grab (EVIOCGRAB): an isolated panel needs this."""
+import fcntl, os, struct, time
+
+UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
+UI_SET_MSCBIT = 0x40045568
+UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE, UI_DEV_DESTROY = 0x405C5503, 0x401C5504, 0x5501, 0x5502
+EVIOCSCLOCKID = 0x400445A0
+SETBITS = {1: UI_SET_KEYBIT, 3: UI_SET_ABSBIT, 4: UI_SET_MSCBIT}
+EVENT = struct.Struct("llHHi")
+
+
+def ui_get_sysname(length=64):
+    return 0x80000000 | (length << 16) | (0x55 << 8) | 44
+
+
+def parse_description(text):
+    """(name, (bus, vendor, product, version), props, {type: [codes]}, {code: (min, max, fuzz, flat, res)})."""
+    name, ids, props, bits, axes = "panel", (3, 0, 0, 1), [], {}, {}
+    masks = {}
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "N:":
+            name = line[3:].strip()
+        elif f[0] == "I:":
+            ids = tuple(int(x, 16) for x in f[1:5])
+        elif f[0] == "P:":
+            props += [int(x, 16) for x in f[1:]]
+        elif f[0] == "B:":
+            masks.setdefault(int(f[1], 16), []).extend(int(x, 16) for x in f[2:])
+        elif f[0] == "A:":
+            values = [int(x) for x in f[2:]]
+            axes[int(f[1], 16)] = tuple(values + [0] * (5 - len(values)))[:5]
+    for typ, data in masks.items():
+        bits[typ] = [i * 8 + b for i, byte in enumerate(data) for b in range(8) if byte & (1 << b)]
+    prop_codes = [i * 8 + b for i, byte in enumerate(props) for b in range(8) if byte & (1 << b)]
+    return name, ids, prop_codes, bits, axes
+
+
+class Panel:
+    def __init__(self, description_text):
+        name, ids, props, bits, axes = parse_description(description_text)
+        self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        for typ in [t for t in bits[0] if t != 0] if 0 in bits else [1, 3]:
+            fcntl.ioctl(self.fd, UI_SET_EVBIT, typ)
+            for code in bits.get(typ, []):
+                if typ in SETBITS:
+                    fcntl.ioctl(self.fd, SETBITS[typ], code)
+        for prop in props:
+            fcntl.ioctl(self.fd, UI_SET_PROPBIT, prop)
+        fcntl.ioctl(self.fd, UI_DEV_SETUP, struct.pack("HHHH80sI", *ids, name.encode()[:79], 0))
+        for code, (lo, hi, fuzz, flat, res) in axes.items():
+            fcntl.ioctl(self.fd, UI_ABS_SETUP, struct.pack("HxxiiiiiI", code, 0, lo, hi, fuzz, flat, res))
+        fcntl.ioctl(self.fd, UI_DEV_CREATE)
+        sysname = fcntl.ioctl(self.fd, ui_get_sysname(), bytes(64)).rstrip(b"\0").decode()
+        events = [e for e in os.listdir("/sys/devices/virtual/input/%s" % sysname) if e.startswith("event")]
+        self.node = "/dev/input/" + events[0]
+
+    def write(self, typ, code, value):
+        os.write(self.fd, EVENT.pack(0, 0, typ, code, value))
+
+    def play(self, recording_text, speed=1.0, on_frame=None):
+        """Plays the E: lines at their pace; on_frame(monotonic time) after each SYN_REPORT."""
+        start, first = time.monotonic(), None
+        for line in recording_text.splitlines():
+            f = line.split()
+            if len(f) != 5 or f[0] != "E:":
+                continue
+            t = float(f[1])
+            first = t if first is None else first
+            delay = start + (t - first) / speed - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            typ, code, value = int(f[2], 16), int(f[3], 16), int(f[4])
+            try:
+                self.write(typ, code, value)
+            except OSError:
+                return  # destroyed meanwhile: unplugged
+            if typ == 0 and code == 0 and on_frame:
+                on_frame(time.clock_gettime(time.CLOCK_MONOTONIC))
+
+    def destroy(self):
+        fd, self.fd = self.fd, -1
+        fcntl.ioctl(fd, UI_DEV_DESTROY)
+        os.close(fd)
+
+
+def read_events(node, stop, out, clock=True):
+    """Appends (time, type, code, value) read from an event node until stop() (monotonic times)."""
+    try:
+        fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return  # gone already
+    if clock:
+        fcntl.ioctl(fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+    try:
+        while not stop():
+            try:
+                data = os.read(fd, EVENT.size * 64)
+            except BlockingIOError:
+                time.sleep(0.002)
+                continue
+            except OSError:
+                return  # the device went away
+            for i in range(0, len(data), EVENT.size):
+                sec, usec, typ, code, value = EVENT.unpack_from(data, i)
+                out.append((sec + usec / 1e6, typ, code, value))
+    finally:
+        os.close(fd)
+
+
+def frames(events):
+    """Slot states after each SYN_REPORT: [{slot: (tracking id, x, y)}], touches only."""
+    slot, slots, result = 0, {}, []
+    for e in events:
+        typ, code, value = e[-3:]
+        if typ == 3 and code == 0x2F:
+            slot = value
+        elif typ == 3 and code in (0x35, 0x36, 0x39):
+            state = list(slots.get(slot, (-1, 0, 0)))
+            state[{0x39: 0, 0x35: 1, 0x36: 2}[code]] = value
+            slots[slot] = tuple(state)
+        elif typ == 0 and code == 0:
+            result.append({s: v for s, v in slots.items() if v[0] >= 0})
+    return result
