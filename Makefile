@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN = .build/release/gestured
 
-.PHONY: deps build run test check-data install install-user install-common uninstall check-units
+.PHONY: deps build run test check-data install install-user install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -38,6 +38,7 @@ USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 UDEVRULESDIR ?= $(SYSCONFDIR)/udev/rules.d
 DBUSPOLICYDIR ?= $(SYSCONFDIR)/dbus-1/system.d
+MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 CONFIG = $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
@@ -48,6 +49,11 @@ install: build install-common
 	install -D -m 644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
 	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+
+# Isolation for the system service: its user may write to /dev/uinput (see README).
+install-isolation:
+	install -D -m 644 udev/72-gestured-isolate.rules $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules
+	install -D -m 644 modules-load.d/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 
 # The user service, for a laptop's session: the user at the seat reads the touchscreen.
 install-user: build install-common
@@ -65,6 +71,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
+	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
 	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

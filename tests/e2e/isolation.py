@@ -7,29 +7,11 @@ import math, os, re, signal, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, checkmark, three_finger_swipe_down, drag, tap  # noqa: E402
-from uinput_panel import Panel, frames, read_events  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, frames, read_events, wait_for  # noqa: E402
 
 gestured = os.path.abspath(sys.argv[1])
 work = tempfile.mkdtemp(prefix="isolation.")
 config_path = os.path.join(work, "gestured.toml")
-failures = 0
-
-
-def check(what, ok):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    failures += 0 if ok else 1
-
-
-def wait_for(seconds, test):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if test():
-            return True
-        time.sleep(0.1)
-    return test()
-
-
 def configure(gestures):
     with open(config_path, "w") as f:
         f.write('[daemon]\nbus = "none"\nisolate = true\n\n' + gestures)
@@ -59,33 +41,6 @@ class Daemon:
         configure(gestures)
         self.process.send_signal(signal.SIGHUP)
         wait_for(10, lambda: self.text().count("reload: ") > before)
-
-
-class Twin:
-    """The app underneath: libinput debug-events on the twin, and the twin's raw events."""
-    def __init__(self, node):
-        self.node, self.raw, self.stopped = node, [], False
-        self.libinput = subprocess.Popen(["libinput", "debug-events", "--device", node],
-                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = []
-        threading.Thread(target=lambda: self.lines.extend(iter(self.libinput.stdout.readline, "")), daemon=True).start()
-        threading.Thread(target=read_events, args=(node, lambda: self.stopped, self.raw), daemon=True).start()
-        wait_for(30, lambda: any("DEVICE_ADDED" in l for l in self.lines))
-
-    def mark(self):
-        return len(self.lines), len(self.raw)
-
-    def frames_since(self, mark):
-        """The twin's touch states after each frame since the mark, values it already had included."""
-        return frames(self.raw)[len(frames(self.raw[:mark[1]])):]
-
-    def touch_events(self, since):
-        return [l.split()[1] for l in self.lines[since[0]:] if re.search(r"TOUCH_(DOWN|UP|CANCEL|MOTION)", l)]
-
-    def close(self):
-        self.stopped = True
-        self.libinput.terminate()
-        self.libinput.wait()
 
 
 def circle():
@@ -222,6 +177,6 @@ check("a reload without isolation removes the twin", wait_for(10, lambda: not os
 daemon.process.terminate()
 check("SIGTERM: it exits 0", daemon.process.wait(timeout=10) == 0)
 check("with no bug logged", ": bug: " not in daemon.text())
-if failures:
+if failures():
     print("--- daemon log\n" + daemon.text()[-4000:])
-sys.exit(1 if failures else 0)
+sys.exit(1 if failures() else 0)

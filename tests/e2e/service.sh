@@ -85,6 +85,19 @@ check "and systemd does not restart it ($(systemctl show -p NRestarts --value ge
 check "systemctl status shows the error line" bash -c "systemctl status gestured --no-pager -n 5 | grep -q 'gestured.toml: error: the TOML parser crashed'"
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
+# Isolation: install-isolation's udev rule lets the service's user write to /dev/uinput
+# (uinput was loaded before the rule was installed: replay its add event).
+udevadm trigger --action=add --subsystem-match=misc --sysname-match=uinput
+udevadm settle
+check "with install-isolation, the gestured user may write to /dev/uinput" as_gestured "exec 3<> /dev/uinput"
+printf '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "menu"\ntype = "swipe"\nfingers = 3\ndirection = "down"\n' \
+  > /etc/gestured/gestured.toml
+systemctl reset-failed gestured
+systemctl start gestured
+python3 "$(dirname "$0")/isolation_service.py" || failures=$((failures + 1))
+systemctl stop gestured
+cp /tmp/good.toml /etc/gestured/gestured.toml
+
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null
 [ $failures = 0 ] || journal | tail -n 40
 exit $((failures > 0))

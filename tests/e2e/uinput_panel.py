@@ -1,7 +1,7 @@
 """A touchscreen made with /dev/uinput from an evemu description, played through its own
 uinput fd. evemu-play writes to the event node instead, which the kernel ignores while
 another reader holds the grab (EVIOCGRAB): an isolated panel needs this."""
-import fcntl, os, struct, time
+import fcntl, os, re, struct, subprocess, threading, time
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
 UI_SET_MSCBIT = 0x40045568
@@ -126,3 +126,54 @@ def frames(events):
         elif typ == 0 and code == 0:
             result.append({s: v for s, v in slots.items() if v[0] >= 0})
     return result
+
+
+failed = []
+
+
+def check(what, ok):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failed.append(what)
+
+
+def failures():
+    return len(failed)
+
+
+def wait_for(seconds, test):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if test():
+            return True
+        time.sleep(0.1)
+    return test()
+
+
+class Twin:
+    """The app underneath: libinput debug-events on the twin, and the twin's raw events."""
+    def __init__(self, node):
+        self.node, self.raw, self.stopped = node, [], False
+        self.libinput = subprocess.Popen(["libinput", "debug-events", "--device", node],
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=lambda: self.lines.extend(iter(self.libinput.stdout.readline, "")), daemon=True).start()
+        threading.Thread(target=read_events, args=(node, lambda: self.stopped, self.raw), daemon=True).start()
+        wait_for(30, lambda: any("DEVICE_ADDED" in l for l in self.lines))
+
+    def mark(self):
+        return len(self.lines), len(self.raw)
+
+    def frames_since(self, mark):
+        """The twin's touch states after each frame since the mark, values it already had included."""
+        return frames(self.raw)[len(frames(self.raw[:mark[1]])):]
+
+    def touch_events(self, since):
+        return [l.split()[1] for l in self.lines[since[0]:] if re.search(r"TOUCH_(DOWN|UP|CANCEL|MOTION)", l)]
+
+    def close(self):
+        self.stopped = True
+        self.libinput.terminate()
+        self.libinput.wait()
+
+

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Isolation under the shipped unit, inside scripts/vm-run-systemd (tests/e2e/service.sh
+has installed it with install-isolation and configured isolate = true): the service
+grabs a panel and makes its twin; a swipe's touches are cancelled there; SIGKILL
+removes the twin and systemd's restart makes a new one; unplugging removes it."""
+import os, re, signal, subprocess, sys, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import HEADER, three_finger_swipe_down  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, wait_for  # noqa: E402
+
+
+def journal():
+    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
+
+
+def twins(panel):
+    return re.findall(re.escape(panel.node) + r": '.*isolated: its twin is (/dev/input/event\d+)", journal())
+
+
+def main_pid():
+    return int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
+
+
+panel = Panel(HEADER.replace("gestured test panel", "gestured isolated panel"))
+check("the service grabs the panel and makes its twin", wait_for(30, lambda: twins(panel)))
+if not twins(panel):
+    sys.exit(journal()[-3000:])
+twin = Twin(twins(panel)[-1])
+mark = twin.mark()
+panel.play(three_finger_swipe_down().text())
+time.sleep(1)
+seen = twin.touch_events(mark)
+check("a three-finger swipe's touches are cancelled on the twin (%d TOUCH_CANCEL, %d TOUCH_UP)"
+      % (seen.count("TOUCH_CANCEL"), seen.count("TOUCH_UP")), seen.count("TOUCH_CANCEL") == 3 and seen.count("TOUCH_UP") == 0)
+twin.close()
+
+os.kill(main_pid(), signal.SIGKILL)
+check("SIGKILL: the twin disappears", wait_for(10, lambda: not os.path.exists(twin.node) or len(twins(panel)) > 1))
+check("systemd restarts the service, which grabs the panel with a new twin", wait_for(30, lambda: len(twins(panel)) > 1))
+restarted = twins(panel)[-1]
+panel.destroy()
+check("unplugging the panel removes its twin", wait_for(10, lambda: not os.path.exists(restarted)))
+check("and the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
+sys.exit(1 if failures() else 0)
