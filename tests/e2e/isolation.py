@@ -2,12 +2,12 @@
 """Isolation in a real kernel (inside scripts/vm-run, as root): a uinput panel the daemon
 grabs, its twin read by `libinput debug-events` (the app underneath) and by a raw reader.
     tests/e2e/isolation.py GESTURED"""
-import math, os, re, signal, subprocess, sys, tempfile, threading, time
+import math, os, signal, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, checkmark, three_finger_swipe_down, drag, tap  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, frames, read_events, wait_for  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, frames, read_events, twins_in, wait_for  # noqa: E402
 
 gestured = os.path.abspath(sys.argv[1])
 work = tempfile.mkdtemp(prefix="isolation.")
@@ -33,7 +33,7 @@ class Daemon:
         return open(self.log.name).read()
 
     def twin_of(self, panel):
-        found = re.findall(re.escape(panel.node) + r": '.*isolated: its twin is (/dev/input/event\d+)", self.text())
+        found = twins_in(self.text(), panel)
         return found[-1] if found else None
 
     def reload(self, gestures):

@@ -3,12 +3,12 @@
 has installed it with install-isolation and configured isolate = true): the service
 grabs a panel and makes its twin; a swipe's touches are cancelled there; SIGKILL
 removes the twin and systemd's restart makes a new one; unplugging removes it."""
-import os, re, signal, subprocess, sys, time
+import os, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, three_finger_swipe_down  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, wait_for  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 
 def journal():
@@ -16,7 +16,7 @@ def journal():
 
 
 def twins(panel):
-    return re.findall(re.escape(panel.node) + r": '.*isolated: its twin is (/dev/input/event\d+)", journal())
+    return twins_in(journal(), panel)
 
 
 def main_pid():

@@ -43,6 +43,7 @@ def parse_description(text):
 class Panel:
     def __init__(self, description_text):
         name, ids, props, bits, axes = parse_description(description_text)
+        self.name = name
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
         for typ in [t for t in bits[0] if t != 0] if 0 in bits else [1, 3]:
             fcntl.ioctl(self.fd, UI_SET_EVBIT, typ)
@@ -129,6 +130,11 @@ def frames(events):
 
 
 failed = []
+
+
+def twins_in(log, panel):
+    """The twins a daemon log says it made for this panel (its node may have been another's before)."""
+    return re.findall(re.escape(panel.node) + ": '" + re.escape(panel.name) + r"'.*isolated: its twin is (/dev/input/event\d+)", log)
 
 
 def check(what, ok):
