@@ -37,20 +37,26 @@ let benchmarks: @Sendable () -> Void = {
 
     // One frame (3 fingers) through the pipeline step with the built-in configuration:
     // decoder, recognizers, arbiter and bindings, what happens between a SYN_REPORT and
-    // an action.
-    Benchmark("frame to actions (3 fingers, built-in config)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let events = threeFingerDrag(frames: 1200)
-        let pipeline = try! TouchscreenPipeline(panel, config: Configuration.makeDefault())
-        // Warm up to the steady state: fingers down, recognizers deciding. The first
-        // frame has 13 events (tracking ids), the others 10 (3 × slot, x, y; SYN_REPORT).
-        let warmUp = 13 + 49 * 10
-        for e in events.prefix(warmUp) { _ = pipeline.step(.event(e)) }
-        let steady = Array(events.dropFirst(warmUp))
-        benchmark.startMeasurement()
-        for i in benchmark.scaledIterations {
-            let base = (i % 1000) * 10
-            for e in steady[base..<(base + 10)] {
-                blackHole(pipeline.step(.event(e)).actions.count)
+    // an action; isolated, also what the twin gets (passed live: no gesture delays it).
+    var isolated = Configuration.makeDefault()
+    isolated.daemon.isolate = true
+    for (name, config) in [("frame to actions (3 fingers, built-in config)", Configuration.makeDefault()),
+                           ("frame to actions and twin (3 fingers, built-in config, isolated)", isolated)] {
+        Benchmark(name, configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let events = threeFingerDrag(frames: 1200)
+            let pipeline = try! TouchscreenPipeline(panel, config: config)
+            // Warm up to the steady state: fingers down, recognizers deciding. The first
+            // frame has 13 events (tracking ids), the others 10 (3 × slot, x, y; SYN_REPORT).
+            let warmUp = 13 + 49 * 10
+            for e in events.prefix(warmUp) { _ = pipeline.step(.event(e)) }
+            let steady = Array(events.dropFirst(warmUp))
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations {
+                let base = (i % 1000) * 10
+                for e in steady[base..<(base + 10)] {
+                    let step = pipeline.step(.event(e))
+                    blackHole(step.actions.count + step.twin.count)
+                }
             }
         }
     }
