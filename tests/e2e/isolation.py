@@ -131,6 +131,22 @@ late = (got[0][0] - ended[-1]) * 1000 if got and ended else -1
 check("a lone tap reaches the twin after the double-tap window (%.0f ms after the lift, window 350 ms)" % late,
       late >= 300 and len(twin.frames_since(mark)) == 2)
 
+# Events dropped by the kernel (SYN_DROPPED): the daemon stopped during a long drag. After
+# the resync the twin is fed the difference: no touch stays stuck on it.
+daemon.reload(MENU)
+mark = twin.mark()
+playing = threading.Thread(target=panel.play, args=(drag(seconds=4).text(),), kwargs={"speed": 2})
+playing.start()
+time.sleep(0.3)  # the twin has the touch
+daemon.process.send_signal(signal.SIGSTOP)
+playing.join()  # the rest of the drag and its lift: more than the kernel's buffer holds
+daemon.process.send_signal(signal.SIGCONT)
+settle()
+check("SYN_DROPPED: the daemon resynced", wait_for(10, lambda: "SYN_DROPPED" in daemon.text()))
+after = twin.frames_since(mark)
+check("and the touch the twin had is not stuck on it (%d frames, the last: %s)" % (len(after), after[-1] if after else "none"),
+      any(after) and after[-1] == {})
+
 # 5. SIGKILL mid-gesture: the twin goes, and the panel is everybody's again.
 playing = threading.Thread(target=panel.play, args=(drag(seconds=3).text(),))
 playing.start()
@@ -174,8 +190,12 @@ with open(config_path, "w") as f:
     f.write('[daemon]\nbus = "none"\n\n' + MENU)
 daemon.process.send_signal(signal.SIGHUP)
 check("a reload without isolation removes the twin", wait_for(10, lambda: not os.path.exists(second_twin)))
+daemon.reload(MENU)
+check("a reload with isolation again makes a new twin", wait_for(10, lambda: len(twins_in(daemon.text(), second)) > 1))
+last_twin = daemon.twin_of(second)
 daemon.process.terminate()
 check("SIGTERM: it exits 0", daemon.process.wait(timeout=10) == 0)
+check("and its twin is gone", not os.path.exists(last_twin))
 check("with no bug logged", ": bug: " not in daemon.text())
 if failures():
     print("--- daemon log\n" + daemon.text()[-4000:])

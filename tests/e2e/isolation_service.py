@@ -42,5 +42,7 @@ check("systemd restarts the service, which grabs the panel with a new twin", wai
 restarted = twins(panel)[-1]
 panel.destroy()
 check("unplugging the panel removes its twin", wait_for(10, lambda: not os.path.exists(restarted)))
+second = Panel(HEADER.replace("gestured test panel", "gestured second isolated panel"))
+check("a new panel gets a new twin", wait_for(30, lambda: twins_in(journal(), second)))
 check("and the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
 sys.exit(1 if failures() else 0)
