@@ -81,6 +81,9 @@ public final class TouchDelivery {
         if frameExtras.count < HeldFrames.extrasPerFrame { frameExtras.append(event) }
     }
 
+    /// Touches the twin shows now.
+    public var twinTouches: Int { feed.touchCount }
+
     /// When held frames must go out if nothing decides before.
     public var nextDeadline: Timestamp? {
         guard !holdingExpired, let oldest = held.oldestTime else { return nil }

@@ -63,6 +63,7 @@ func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline, from t
     if pipeline.nextDeadline != nil { violated("deadlines keep coming after the end") }
     if !checker.touches.isEmpty { violated("touches left down after a cancel: \(checker.touches)") }
     if !checker.underWay.isEmpty { violated("gestures left under way after their touches: \(checker.underWay)") }
+    if let twin = pipeline.isolation, twin.twinTouches > 0 { violated("\(twin.twinTouches) touches stuck on the twin after a cancel") }
 }
 
 /// Bytes the program has allocated and not freed, from AddressSanitizer's allocator.
@@ -147,14 +148,19 @@ let devices = [
     DeviceDescription(name: "single touch", axes: axes),
 ]
 
-/// The built-in gestures, and one of each type with relations between them.
+/// The built-in gestures, and one of each type with relations between them, isolated
+/// (the twin's feed and UIKit's delivery run too).
 let configurations = [
     Configuration.makeDefault(),
     try! Configuration.parse("""
+        [daemon]
+        isolate = true
+        max_delay_ms = 200
         [[gesture]]
         name = "tap"
         type = "tap"
         command = "t"
+        delays_touches_began = true
         [[gesture]]
         name = "double"
         type = "tap"
