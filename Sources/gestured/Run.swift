@@ -11,7 +11,9 @@ struct Run: ParsableCommand {
         discussion: """
             It reads every touchscreen udev reports (ID_INPUT_TOUCHSCREEN=1), those plugged \
             in later too, and waits, saying so once, while there is none; reading them \
-            needs read access to /dev/input/event* (root, the input group, or the service).
+            needs read access to /dev/input/event* (root, the input group, or the service). \
+            With [daemon] isolate = true it grabs each one and hands applications a uinput \
+            twin with only the touches no gesture takes (needs write access to /dev/uinput).
             With --replay, a recording stands in for a touchscreen, played at its recorded \
             pace (--speed times faster) through the real loop: timers, arbitration, \
             commands, D-Bus signals, SIGHUP reloads. The daemon then exits 0 once the \
@@ -39,7 +41,7 @@ struct Run: ParsableCommand {
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
     var bus: DaemonSettings.Bus?
 
-    @Flag(help: "Log every recognizer decision with its reason.")
+    @Flag(help: "Log every recognizer decision with its reason, and what an isolated panel's twin is given.")
     var verbose = false
 
     /// EX_CONFIG (sysexits.h): the units tell systemd not to restart into the same file.
