@@ -2,13 +2,14 @@
 """Isolation under the shipped unit, inside scripts/vm-run-systemd (tests/e2e/service.sh
 has installed it with install-isolation and configured isolate = true): the service
 grabs a panel and makes its twin; a swipe's touches are cancelled there; SIGKILL
-removes the twin and systemd's restart makes a new one; unplugging removes it."""
-import os, signal, subprocess, sys, time
+removes the twin and systemd's restart makes a new one; `systemctl stop` lets the panel go
+to other readers; unplugging removes the twin and a new panel gets one."""
+import os, signal, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, three_finger_swipe_down  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, read_events, twins_in, wait_for  # noqa: E402
 
 
 def journal():
@@ -39,6 +40,17 @@ twin.close()
 os.kill(main_pid(), signal.SIGKILL)
 check("SIGKILL: the twin disappears", wait_for(10, lambda: not os.path.exists(twin.node) or len(twins(panel)) > 1))
 check("systemd restarts the service, which grabs the panel with a new twin", wait_for(30, lambda: len(twins(panel)) > 1))
+restarted = twins(panel)[-1]
+subprocess.run(["systemctl", "stop", "gestured"])
+check("systemctl stop removes the twin", wait_for(10, lambda: not os.path.exists(restarted)))
+seen, stop = [], []
+threading.Thread(target=read_events, args=(panel.node, lambda: stop, seen), daemon=True).start()
+time.sleep(0.3)
+panel.play(three_finger_swipe_down().text())
+stop.append(True)
+check("and another reader of the panel sees its touches again (%d events)" % len(seen), len(seen) > 20)
+subprocess.run(["systemctl", "start", "gestured"])
+check("started again, it makes a new twin", wait_for(30, lambda: len(twins(panel)) > 2))
 restarted = twins(panel)[-1]
 panel.destroy()
 check("unplugging the panel removes its twin", wait_for(10, lambda: not os.path.exists(restarted)))
