@@ -27,7 +27,7 @@ test: deps
 # Acceptance checks over the real recordings and strokes beside the project (../shared/data).
 check-data: build
 	scripts/check-recordings ../shared/data $(BIN)
-	scripts/check-strokes ../shared/data/strokes $(BIN)
+	scripts/check-strokes ../shared/data $(BIN)
 
 # Installation (see the README for the file list). PREFIX and DESTDIR are honoured.
 PREFIX ?= /usr/local

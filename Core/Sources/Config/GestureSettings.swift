@@ -13,6 +13,7 @@ extension Configuration {
         .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "min_distance_mm"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
+        .stroke: ["templates", "min_similarity", "min_size_mm"],
     ]
     /// The measured settings, each with the most that makes physical sense: no panel is
     /// 10 m across, no gesture lasts an hour, no finger moves at 100 m/s.
@@ -58,6 +59,7 @@ extension Configuration {
         if type == .edgeSwipe {
             spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
         }
+        if type == .stroke { parseTemplates(t, into: &spec, owner: owner) }
         if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
         for (key, field, limit) in Self.measures {
             // A continuous gesture's threshold may be 0: it then begins at touch-down.
@@ -83,5 +85,26 @@ extension Configuration {
         let known = Set(settings.values.joined()).sorted()
         t.reportUnknownKeys(allowed: common + typeSettings + ["on"], known: known, owner: owner, takes: typeSettings)
         return (spec, binding)
+    }
+}
+
+extension Configuration {
+    /// A learned stroke's examples, as `gestured learn` writes them, and its threshold.
+    static func parseTemplates(_ t: TableReader, into spec: inout GestureSpec, owner: String) {
+        guard let texts = t.strings("templates") else {
+            if !t.has("templates") { t.report("templates", "missing; \(owner) needs the examples `gestured learn` writes") }
+            return
+        }
+        if texts.isEmpty { t.report("templates", "empty; \(owner) needs at least one example (run `gestured learn`)") }
+        for (n, text) in texts.enumerated() {
+            guard let template = StrokeTemplate(shape: spec.name, text: Substring(text)) else {
+                t.report("templates", "example \(n + 1) is not a template: expected 128 hex digits as `gestured learn` writes them")
+                continue
+            }
+            spec.templates.append(template)
+        }
+        if let similarity = t.number("min_similarity", allowingZero: true, atMost: Limit(1, "1, a perfect match")) {
+            spec.minSimilarity = similarity
+        }
     }
 }

@@ -9,6 +9,9 @@ import TouchCore
 /// Time only comes in: with frames, and through `advance(to:)` when `nextDeadline` passes.
 public final class Arbiter {
     public let recognizers: [GestureRecognizer]
+    /// What the checkmark, chevron and learned stroke recognizers match strokes with
+    /// (nil when there are none).
+    public let strokeMatcher: StrokeMatcher?
     /// For each recognizer, the recognizers that must fail first.
     private let dependencies: [[Int]]
     private let simultaneous: [[Bool]]
@@ -29,7 +32,9 @@ public final class Arbiter {
 
     public init(gestures specs: [GestureSpec], geometry: DeviceGeometry) {
         let output = self.output
-        recognizers = specs.map { makeRecognizer($0, geometry: geometry, output: output) }
+        let matcher = StrokeMatcher(for: specs)
+        strokeMatcher = matcher
+        recognizers = specs.map { makeRecognizer($0, geometry: geometry, output: output, matcher: matcher) }
         let index = Dictionary(specs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         func together(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
             a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
@@ -157,7 +162,8 @@ public final class Arbiter {
     }
 }
 
-func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput) -> GestureRecognizer {
+func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput,
+                    matcher: StrokeMatcher?) -> GestureRecognizer {
     switch spec.type {
     case .tap: TapRecognizer(spec: spec, geometry: geometry, output: output)
     case .longPress: LongPressRecognizer(spec: spec, geometry: geometry, output: output)
@@ -166,7 +172,8 @@ func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: Recog
     case .pinch: PinchRecognizer(spec: spec, geometry: geometry, output: output)
     case .rotate: RotateRecognizer(spec: spec, geometry: geometry, output: output)
     case .edgeSwipe: EdgeSwipeRecognizer(spec: spec, geometry: geometry, output: output)
-    case .checkmark: CheckmarkRecognizer(spec: spec, geometry: geometry, output: output)
-    case .chevron: ChevronRecognizer(spec: spec, geometry: geometry, output: output)
+    case .checkmark: CheckmarkRecognizer(spec: spec, geometry: geometry, output: output, matcher: matcher!)
+    case .chevron: ChevronRecognizer(spec: spec, geometry: geometry, output: output, matcher: matcher!)
+    case .stroke: LearnedStrokeRecognizer(spec: spec, geometry: geometry, output: output, matcher: matcher!)
     }
 }

@@ -8,6 +8,8 @@ public enum GestureType: String, CaseIterable, Sendable {
     case swipe, pan, pinch, rotate
     case edgeSwipe = "edge-swipe"
     case checkmark, chevron
+    /// A shape taught with `gestured learn`: its templates are in the configuration.
+    case stroke
 
     /// Continuous gestures go began → changed… → ended; discrete ones are recognized once.
     public var isContinuous: Bool { self == .pan || self == .pinch || self == .rotate }
@@ -93,8 +95,12 @@ public struct GestureSpec: Equatable, Sendable {
     public var minRotation = 0.2
     /// edge-swipe: how close to the edge the touch must start.
     public var edgeZoneMM = 8.0
-    /// checkmark, chevron: the smallest stroke (its bounding box's larger side).
+    /// checkmark, chevron, stroke: the smallest stroke (its bounding box's larger side).
     public var minSizeMM = 10.0
+    /// stroke: examples of the shape, and how similar to the closest one a stroke must be
+    /// (1 − angle / 90°, 1 for the same shape; see `StrokeMatcher`).
+    public var templates: [StrokeTemplate] = []
+    public var minSimilarity = 0.75
 
     public init(name: String, type: GestureType) {
         self.name = name

@@ -8,6 +8,8 @@ public struct Playback {
     public var explain = false
     /// Configurations that take over from a time on (device µs), as a SIGHUP would.
     public var reloads: [(time: Timestamp, config: Configuration)] = []
+    /// Built-in stroke templates this person drew are left out (held-out evaluation).
+    public var leftOutPerson: String?
 
     public init(config: Configuration) {
         self.config = config
@@ -16,15 +18,18 @@ public struct Playback {
     /// Calls `body` with every step that did something. A device the configuration
     /// ignores plays nothing. Throws when the device is no touchscreen, and when the
     /// recording ends with fingers down (they are cancelled first, so nothing stays open).
-    public func play(_ recording: Recording, _ body: (Step) -> Void) throws(FileError) {
+    /// True when `leftOutPerson` had built-in templates that were left out.
+    @discardableResult
+    public func play(_ recording: Recording, _ body: (Step) -> Void) throws(FileError) -> Bool {
         let pipeline: TouchscreenPipeline
         do {
             pipeline = try TouchscreenPipeline(recording.description, config: config)
         } catch {
-            if error == .ignored { return }
+            if error == .ignored { return false }
             throw FileError(path: recording.path, message: "the device '\(recording.description.name)' has no position axes (A: lines for codes 00/01 or 35/36): not a touchscreen")
         }
         pipeline.explaining = explain
+        let leftOut = leftOutPerson.map { pipeline.leaveOutStrokeTemplates(of: $0) } ?? false
         var reloads = reloads[...]
         @discardableResult
         func run(_ input: PipelineInput) -> Step {
@@ -38,7 +43,7 @@ public struct Playback {
                 do { try pipeline.reload(reload.config) } catch {
                     // The new configuration ignores the device: the daemon lets it go.
                     run(.cancel(event.time))
-                    return
+                    return leftOut
                 }
             }
             run(.event(event))
@@ -51,5 +56,6 @@ public struct Playback {
             throw FileError(path: recording.path, line: recording.lastEventLine,
                             message: "the recording ends with \(stillDown) touch(es) still down (reported cancelled): truncated?")
         }
+        return leftOut
     }
 }

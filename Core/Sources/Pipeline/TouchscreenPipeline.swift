@@ -130,6 +130,14 @@ public final class TouchscreenPipeline {
         return TouchDelivery(panel: panel, cancelsAsPalm: slots > 0, maxDelayMS: config.daemon.maxDelayMS)
     }
 
+    /// Held-out evaluation: the stroke recognizers ignore the built-in templates `person`
+    /// drew. False when that person drew none.
+    public func leaveOutStrokeTemplates(of person: String) -> Bool {
+        guard let matcher = current.arbiter.strokeMatcher else { return false }
+        matcher.leftOutPerson = person
+        return matcher.leavesOutAny
+    }
+
     public var geometry: DeviceGeometry { current.geometry }
     public var fingersDown: Bool { decoder.fingersDown }
     /// A reload waits for the sequence in flight.

@@ -192,3 +192,19 @@ func projectFile(_ path: String) throws -> String {
         #expect(!config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7225))
     }
 }
+
+@Suite struct LearnedStrokeConfigTests {
+    static let template = String(repeating: "7f00", count: 16) + String(repeating: "8100", count: 16)
+
+    @Test func aLearnedStrokeNeedsItsTemplates() throws {
+        let config = try parse("[[gesture]]\nname = \"line\"\ntype = \"stroke\"\ntemplates = [\"\(Self.template)\"]\nmin_similarity = 0.9\n")
+        #expect(config.gestures[0].templates.count == 1 && config.gestures[0].minSimilarity == 0.9)
+        #expect(errors("[[gesture]]\nname = \"line\"\ntype = \"stroke\"\n")
+            == ["test.toml:1: error: gesture[1].templates: missing; a stroke gesture needs the examples `gestured learn` writes"])
+        #expect(errors("[[gesture]]\nname = \"line\"\ntype = \"stroke\"\ntemplates = [\"7f\"]\nmin_similarity = 2\n") == [
+            "test.toml:4: error: gesture[1].templates: example 1 is not a template: expected 128 hex digits as `gestured learn` writes them",
+            "test.toml:5: error: gesture[1].min_similarity: expected a number from 0 and at most 1 (1, a perfect match), found 2",
+        ])
+        #expect(errors("[[gesture]]\nname = \"c\"\ntype = \"checkmark\"\ntemplates = []\n").first?.contains("templates") == true)
+    }
+}

@@ -1,7 +1,7 @@
 import Config
 import Gestures
 import Pipeline
-import Reports
+@testable import Reports
 import Testing
 import TouchCore
 
@@ -50,13 +50,44 @@ func recording(_ text: String, path: String = "test.evemu") throws -> Recording 
         let evaluation = evaluator.evaluate(manifest, load: { path throws(FileError) in
             guard let text = files[path] else { throw FileError(path: path, message: "no such file") }
             do { return try recording(text, path: path) } catch { throw FileError(path: path, message: "\(error)") }
-        }) { problems.append($0) }
+        }) { problems.append($0) }.all
         #expect(problems.isEmpty)
         #expect(evaluation.count("tap", fired: "tap") == 1)
         #expect(evaluation.count("none", fired: "none") == 1)
         #expect(evaluation.recall("tap") == 1 && evaluation.precision("tap") == 1)
         let report = evaluation.report(format: .jsonl, gestureNames: ["tap"])
         #expect(report.first == #"{"label":"tap","total":1,"recall":1.0000,"precision":1.0000,"fired:tap":1,"fired:none":0}"#)
+    }
+
+    @Test func manifestsNamePeopleWithinTheirDataset() throws {
+        let manifest = try Manifest(path: "m.csv", text: """
+            file,label,source
+            dollar1-s01-fast-check01.evemu,checkmark,s01 (pilot)/fast/check01.xml
+            mmg-10-stylus-fast-arrowhead-01-left.evemu,chevron-left,"10-stylus-FAST/a.xml (the '>' stroke, mirrored)"
+            other.evemu,none,
+            """)
+        #expect(manifest.rows.map(\.person) == ["dollar1:s01", "mmg:10", ""])
+        #expect(manifest.rows.map(\.dataset) == ["dollar1", "mmg", "other.evemu"])
+        #expect(manifest.rows[1].label == "chevron-left")
+        let named = try Manifest(path: "m.csv", text: "file,label,person,dataset\na.evemu,tap,ann,lab\n")
+        #expect(named.rows[0].person == "lab:ann")
+    }
+
+    @Test func theReportByPersonGivesEachRecallAndTheWorst() throws {
+        var run = EvaluationRun()
+        func row(_ person: String, _ label: String) -> Manifest.Row { Manifest.Row(file: "f", label: label, dataset: "d", person: person) }
+        run.record(row("a", "tap"), fired: "tap")
+        run.record(row("a", "none"), fired: "none")
+        run.record(row("b", "tap"), fired: "none")
+        run.record(row("b", "none"), fired: "tap")
+        let lines = run.report(by: .person, format: .text, gestureNames: ["tap"])
+        #expect(lines == [
+            "person             count     tap  none fired",
+            "a                      2  100.0%        0.0%",
+            "b                      2    0.0%      100.0%",
+            "worst                       0.0%      100.0%",
+        ])
+        #expect(run.report(by: .person, format: .jsonl, gestureNames: ["tap"]).first?.hasPrefix(#"{"person":"a","label":"tap","#) == true)
     }
 }
 

@@ -9,6 +9,7 @@ final class CheckmarkRecognizer: StrokeRecognizer {
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.checkmarkProblem {
             return fail(problem)
         }
+        if let shape = matcher.index(of: "checkmark", kind: .builtIn), !isClosest(shape, among: { _ in true }) { return }
         let margin = min(1, (shape.checkmarkScore - StrokeShape.checkmarkScore) / 2)
         requestRecognition(quality: 0.5 + margin / 2)
     }

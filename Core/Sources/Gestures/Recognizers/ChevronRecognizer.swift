@@ -10,6 +10,7 @@ final class ChevronRecognizer: StrokeRecognizer {
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.chevronProblem(pointing: direction) {
             return fail(problem)
         }
+        if let shape = matcher.index(of: spec.builtInShape ?? "", kind: .builtIn), !isClosest(shape, among: { _ in true }) { return }
         requestRecognition(quality: shape.chevronQuality(pointing: direction), direction: direction)
     }
 }

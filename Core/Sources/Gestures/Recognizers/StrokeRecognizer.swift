@@ -6,6 +6,12 @@ import TouchCore
 class StrokeRecognizer: GestureRecognizer {
     /// The path of the first finger, in millimetres (y down).
     private(set) var stroke = Stroke()
+    let matcher: StrokeMatcher
+
+    init(spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput, matcher: StrokeMatcher) {
+        self.matcher = matcher
+        super.init(spec: spec, geometry: geometry, output: output)
+    }
 
     /// Judges the finished stroke: requests recognition or fails with a reason.
     func judge(_ stroke: Stroke) {}
@@ -23,6 +29,21 @@ class StrokeRecognizer: GestureRecognizer {
         stroke.append(millimetreVector(touches[0].location), always: true)
         judge(stroke)
         if state == .possible, request == nil { fail("undecided stroke") }
+    }
+
+    /// Whether `shape` is the closest of the shapes `among` accepts; fails naming the
+    /// closer one otherwise.
+    func isClosest(_ shape: Int, among: (StrokeMatcher.Shape) -> Bool) -> Bool {
+        guard let (closest, runnerUp) = matcher.rank(stroke, among: among) else { return true }
+        let shapes = matcher.shapes
+        func score(_ i: Int) -> String { matcher.similarity(i).formatted2 }
+        if closest != shape {
+            fail("closer to \(shapes[closest].description) than to \(shapes[shape].description): \(score(closest)) vs \(score(shape))")
+            return false
+        }
+        explain("closest to \(shapes[shape].description) (\(score(shape)))"
+                + (runnerUp.map { ", then \(shapes[$0].description) (\(score($0)))" } ?? ""))
+        return true
     }
 
     override func reset() {
@@ -60,6 +81,17 @@ public struct Stroke: Sendable {
             stride *= 2
         }
         points.append(p)
+    }
+
+    /// The larger side of its bounding box; nil when empty.
+    public var size: Double? {
+        guard let first = points.first else { return nil }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for p in points {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        return max(maxX - minX, maxY - minY)
     }
 
     public mutating func removeAll() {

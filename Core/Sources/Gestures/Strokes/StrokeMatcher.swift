@@ -1,0 +1,164 @@
+import RealModule
+import TouchCore
+
+/// The shapes one arbiter's stroke recognizers tell apart, and the matching they share:
+/// each finished stroke is compared with every template (Protractor, Li 2010: the angle
+/// between the two as vectors, the stroke turned by at most `maxRotationDegrees` to fit),
+/// and each shape scores its closest template. Similarity is 1 − angle / 90°: 1 for the
+/// same shape, 0.9 to 0.98 between one person's strokes of a shape, 0.75 at 22.5°.
+/// Built-in shapes come with templates drawn by many people (`BuiltInStrokes`), among
+/// them the shapes checkmarks and chevrons are confused with; learned shapes come from
+/// the configuration. Matching allocates nothing, and a stroke is matched once however
+/// many recognizers ask.
+public final class StrokeMatcher {
+    /// How far a stroke may be turned to fit a template: more, and orientation stops
+    /// telling a chevron-up from a chevron-right.
+    public static let maxRotationDegrees = 20.0
+
+    public struct Shape: Equatable, Sendable {
+        public enum Kind: Sendable { case builtIn, contrast, learned }
+        public var name: String
+        public var kind: Kind
+
+        /// How explanations name it.
+        public var description: String {
+            switch kind {
+            case .builtIn: "a \(name)"
+            case .contrast: "a \(name.replacingUnderscores)"
+            case .learned: "learned '\(name)'"
+            }
+        }
+    }
+
+    public private(set) var shapes: [Shape] = []
+    private var templateShape: [Int] = []
+    private var templatePerson: [Int] = []
+    private var persons: [String] = []
+    /// The templates' vectors end to end.
+    private var vectors: [Float] = []
+    /// For held-out evaluation: templates drawn by this person are left out.
+    public var leftOutPerson: String? {
+        didSet { leftOut = leftOutPerson.flatMap { persons.firstIndex(of: $0) } ?? -1; matched = nil }
+    }
+    private var leftOut = -1
+    public var leavesOutAny: Bool { leftOut >= 0 }
+
+    private var resampled = [Point](repeating: .zero, count: StrokeTemplate.pointCount)
+    private var candidate = [Float](repeating: 0, count: 2 * StrokeTemplate.pointCount)
+    /// Each shape's best cosine to the last stroke matched (`noTemplate` when it has none).
+    private var best: [Float] = []
+    private static let noTemplate: Float = -2
+    private var matched: (count: Int, first: Point, last: Point)?
+    private static let cosLimit = Float(cosDegrees(maxRotationDegrees))
+    private static let sinLimit = Float(sinDegrees(maxRotationDegrees))
+    private static let tanLimit = Float(sinDegrees(maxRotationDegrees) / cosDegrees(maxRotationDegrees))
+
+    /// The cosine of the angle between two vectors, from their dot product `a` and cross
+    /// product `b`, at the best rotation (or at the limit when that is past it).
+    @inline(__always)
+    private static func cosine(a: Float, b: Float) -> Float {
+        a > 0 && abs(b) <= a * tanLimit ? (a * a + b * b).squareRoot() : a * cosLimit + abs(b) * sinLimit
+    }
+
+    /// How similar two templates are, as `rank` scores them.
+    public static func similarity(_ t: StrokeTemplate, _ u: StrokeTemplate) -> Double {
+        var a: Float = 0, b: Float = 0
+        for i in Swift.stride(from: 0, to: t.vector.count, by: 2) {
+            a += t.vector[i] * u.vector[i] + t.vector[i + 1] * u.vector[i + 1]
+            b += t.vector[i] * u.vector[i + 1] - t.vector[i + 1] * u.vector[i]
+        }
+        return angular(cosine(a: a, b: b))
+    }
+
+    /// `builtIn`: templates of built-in shapes, `bound` those the configuration has
+    /// recognizers for (the others only keep those from firing on what they resemble);
+    /// `learned`: the learned gestures' templates.
+    public init(builtIn: [StrokeTemplate], bound: Set<String>, learned: [StrokeTemplate]) {
+        for t in builtIn { add(t, kind: bound.contains(t.shape) ? .builtIn : .contrast) }
+        for t in learned { add(t, kind: .learned) }
+        best = [Float](repeating: Self.noTemplate, count: shapes.count)
+    }
+
+    /// The matcher for a configuration's gestures; nil when none matches strokes.
+    convenience init?(for specs: [GestureSpec]) {
+        guard specs.contains(where: { $0.type == .checkmark || $0.type == .chevron || $0.type == .stroke }) else { return nil }
+        self.init(builtIn: BuiltInStrokes.templates, bound: Set(specs.compactMap(\.builtInShape)),
+                  learned: specs.filter { $0.type == .stroke }.flatMap { spec in
+                      spec.templates.map { StrokeTemplate(shape: spec.name, person: "", vector: $0.vector) }
+                  })
+    }
+
+    private func add(_ template: StrokeTemplate, kind: Shape.Kind) {
+        let shape = Shape(name: template.shape, kind: kind)
+        templateShape.append(shapes.firstIndex(of: shape) ?? { shapes.append(shape); return shapes.count - 1 }())
+        templatePerson.append(persons.firstIndex(of: template.person) ?? { persons.append(template.person); return persons.count - 1 }())
+        vectors += template.vector
+    }
+
+    public func index(of name: String, kind: Shape.Kind) -> Int? { shapes.firstIndex(of: Shape(name: name, kind: kind)) }
+
+    /// Scores every shape against `stroke` (once per stroke), then returns the closest of
+    /// the shapes `among` accepts and the runner-up; nil when none has a template.
+    func rank(_ stroke: Stroke, among: (Shape) -> Bool) -> (closest: Int, runnerUp: Int?)? {
+        match(stroke)
+        var first: Int?, second: Int?
+        for i in shapes.indices where best[i] > Self.noTemplate && among(shapes[i]) {
+            if first == nil || best[i] > best[first!] {
+                second = first
+                first = i
+            } else if second == nil || best[i] > best[second!] {
+                second = i
+            }
+        }
+        return first.map { ($0, second) }
+    }
+
+    /// The similarity of the last stroke matched to a shape's closest template (-1 to 1).
+    func similarity(_ shape: Int) -> Double { Self.angular(best[shape]) }
+
+    private static func angular(_ cosine: Float) -> Double {
+        1 - Double.acos(min(1, max(-1, Double(cosine)))) * 2 / Double.pi
+    }
+
+    private func match(_ stroke: Stroke) {
+        let points = stroke.points
+        guard let first = points.first, let last = points.last else { return }
+        if let m = matched, m.count == points.count, m.first == first, m.last == last { return }
+        matched = (points.count, first, last)
+        for i in best.indices { best[i] = Self.noTemplate }
+        guard StrokeShape.resample(points, into: &resampled) != nil else { return }
+        StrokeTemplate.normalize(resampled, into: &candidate)
+        let n = candidate.count
+        candidate.withUnsafeBufferPointer { g in
+            vectors.withUnsafeBufferPointer { v in
+                for t in templateShape.indices where templatePerson[t] != leftOut {
+                    var a: Float = 0, b: Float = 0
+                    var i = 0, base = t * n
+                    while i < n {
+                        a += v[base] * g[i] + v[base + 1] * g[i + 1]
+                        b += v[base] * g[i + 1] - v[base + 1] * g[i]
+                        i += 2; base += 2
+                    }
+                    let cosine = Self.cosine(a: a, b: b)
+                    let shape = templateShape[t]
+                    if cosine > best[shape] { best[shape] = cosine }
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}
+
+extension GestureSpec {
+    /// The built-in shape a checkmark or chevron recognizer looks for, as its templates name it.
+    var builtInShape: String? {
+        switch type {
+        case .checkmark: "checkmark"
+        case .chevron: "chevron-" + (direction ?? .right).rawValue
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Config
+import Gestures
+import TouchCore
+
+/// What `gestured learn` does: reads the stroke of a recording as the stroke recognizers
+/// see it, and keeps the examples that best stand for many.
+public enum StrokeLearning {
+    /// The first finger's path, in millimetres; nil when it has fewer than two points or
+    /// the device is no touchscreen.
+    public static func stroke(of recording: Recording, shape: String, person: String = "") -> StrokeTemplate? {
+        guard let pipeline = try? TouchscreenPipeline(recording.description, config: Configuration()) else { return nil }
+        var path: [Point] = []
+        var finger: Int?
+        for event in recording.events {
+            guard let frame = pipeline.step(.event(event)).frame else { continue }
+            for touch in frame.touches {
+                if finger == nil, touch.phase == .began { finger = touch.id }
+                guard touch.id == finger else { continue }
+                let point = pipeline.geometry.millimetres(touch.location)
+                if path.last != point { path.append(point) }
+            }
+        }
+        return StrokeTemplate(shape: shape, person: person, path: path)
+    }
+
+    /// Up to `keep` of `examples`, chosen greedily so that every example is as similar as
+    /// can be to one kept (facility location): the typical ones, not the outliers.
+    public static func representatives(_ examples: [StrokeTemplate], keep: Int) -> [StrokeTemplate] {
+        guard examples.count > keep else { return examples }
+        let similarity = examples.map { t in examples.map { StrokeMatcher.similarity(t, $0) } }
+        var closest = [Double](repeating: -2, count: examples.count)
+        var kept: [Int] = []
+        while kept.count < keep {
+            let gains = similarity.indices.map { i in zip(similarity[i], closest).reduce(0) { $0 + max($1.0, $1.1) } }
+            let best = gains.indices.filter { !kept.contains($0) }.max { gains[$0] < gains[$1] }!
+            kept.append(best)
+            closest = zip(closest, similarity[best]).map(max)
+        }
+        return kept.sorted().map { examples[$0] }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Gestures
+import Pipeline
+import SystemIO
+import TouchCore
+
+struct Learn: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Teach a stroke shape from recordings of it: prints a [[gesture]] entry to add to the configuration.",
+        discussion: """
+            Each RECORDING holds one stroke drawn with one finger (the first finger's path \
+            is taken). The entry recognizes the shape anywhere on the panel and at any \
+            size, turned at most 20°: a stroke is recognized when it is closer to these \
+            examples than to those of any other learned shape or built-in checkmark or \
+            chevron bound beside it, and at least min_similarity close (1 − the angle \
+            between the two strokes as vectors / 90°: 1 is the same shape, one person's \
+            strokes of one shape are 0.9 to 0.98 apart; 0.75 by default). Draw it 3 to 10 \
+            times the way you will use it. Add `command` or `signal` to the entry.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument {
+        case toml
+        /// For scripts/make-stroke-templates: PERSON SHAPE TEMPLATE lines.
+        case templates
+    }
+
+    @Option(help: "Keep at most this many examples, the most typical.")
+    var keep = 10
+
+    @Option(help: "The entry's min_similarity.")
+    var minSimilarity = 0.75
+
+    @Option(help: "Output: toml (a [[gesture]] entry) or templates (PERSON NAME TEMPLATE lines).")
+    var format = Format.toml
+
+    @Option(help: ArgumentHelp("Who drew the strokes (templates output).", valueName: "PERSON"))
+    var person = "-"
+
+    @Argument(help: "The gesture's name.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("Recordings of the stroke (evemu).", valueName: "RECORDING"))
+    var recordings: [String]
+
+    func validate() throws {
+        guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        guard (0...1).contains(minSimilarity) else { throw ValidationError("--min-similarity must be from 0 to 1") }
+        guard !recordings.isEmpty else { throw ValidationError("give at least one recording of the stroke") }
+    }
+
+    func run() throws {
+        var examples: [StrokeTemplate] = []
+        for path in recordings {
+            let recording: Recording
+            do { recording = try Recording.load(path) } catch {
+                printError(error.description)
+                throw ExitCode.failure
+            }
+            guard let example = StrokeLearning.stroke(of: recording, shape: name) else {
+                printError(FileError(path: path, message: "no stroke: the first finger does not move (or no touchscreen)").description)
+                throw ExitCode.failure
+            }
+            examples.append(example)
+        }
+        let kept = StrokeLearning.representatives(examples, keep: keep)
+        let output = OutputBuffer()
+        switch format {
+        case .templates:
+            for t in kept { output.write(line: "\(person) \(name) \(t.text)") }
+        case .toml:
+            // How far each stroke is from the closest other one: what min_similarity must allow.
+            let nearest = examples.indices.map { i in
+                examples.indices.filter { $0 != i }.map { StrokeMatcher.similarity(examples[i], examples[$0]) }.max()
+            }.compactMap { $0 }
+            output.write(line: "[[gesture]]")
+            output.write(line: "name = \"\(name)\"")
+            output.write(line: "type = \"stroke\"")
+            var note = "# gestured learn: \(kept.count) of \(examples.count) strokes kept"
+            if let lowest = nearest.min() { note += "; each stroke's similarity to the closest other: \(fixed(lowest, decimals: 2)) or more" }
+            output.write(line: note)
+            output.write(line: "templates = [")
+            for t in kept { output.write(line: "    \"\(t.text)\",") }
+            output.write(line: "]")
+            output.write(line: "min_similarity = \(fixed(minSimilarity, decimals: 2))")
+        }
+        output.flush()
+    }
+}
