@@ -24,6 +24,29 @@ func threeFingerDrag(frames: Int) -> [InputEvent] {
     return events
 }
 
+/// A checkmark as kernel events: 15 frames down-right, 35 up-right; then its lift.
+func checkmark() -> (stroke: [InputEvent], lift: [InputEvent]) {
+    var events: [InputEvent] = []
+    var t: Int64 = 0
+    func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        events.append(InputEvent(time: Timestamp(microseconds: t), type: type, code: code, value: value))
+    }
+    add(EventType.abs, AbsCode.mtSlot, 0)
+    add(EventType.abs, AbsCode.mtTrackingID, 1)
+    for frame in 0...50 {
+        let (x, y) = frame <= 15 ? (1000 + frame * 13, 900 + frame * 16) : (1195 + (frame - 15) * 13, 1140 - (frame - 15) * 18)
+        add(EventType.abs, AbsCode.mtPositionX, Int32(x))
+        add(EventType.abs, AbsCode.mtPositionY, Int32(y))
+        add(EventType.syn, SynCode.report, 0)
+        t += 8000
+    }
+    let stroke = events
+    events.removeAll()
+    add(EventType.abs, AbsCode.mtTrackingID, -1)
+    add(EventType.syn, SynCode.report, 0)
+    return (stroke, events)
+}
+
 let panel = DeviceDescription(name: "bench", axes: [
     AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
     AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3839, resolution: 13),
@@ -57,6 +80,26 @@ let benchmarks: @Sendable () -> Void = {
                     let step = pipeline.step(.event(e))
                     blackHole(step.actions.count + step.twin.count)
                 }
+            }
+        }
+    }
+
+    // The lift of a checkmark with the built-in configuration: where the stroke
+    // recognizers judge (the gate, then 1,640 templates), up to the recognition and its
+    // actions. Each iteration lifts a pipeline fed the stroke beforehand.
+    Benchmark("stroke lift: judged and recognized (checkmark, built-in config)",
+              configuration: .init(scalingFactor: .one, maxIterations: 2000)) { benchmark in
+        let (stroke, lift) = checkmark()
+        let pipelines = benchmark.scaledIterations.map { _ in
+            let pipeline = try! TouchscreenPipeline(panel, config: Configuration.makeDefault())
+            for e in stroke { _ = pipeline.step(.event(e)) }
+            return pipeline
+        }
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            for e in lift {
+                let step = pipelines[i].step(.event(e))
+                blackHole(step.actions.count)
             }
         }
     }

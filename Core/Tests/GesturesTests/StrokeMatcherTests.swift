@@ -89,7 +89,7 @@ func learned(_ name: String, _ corners: [(Double, Double)], minSimilarity: Doubl
 @Suite struct HeldOutTests {
     @Test func aPersonsTemplatesCanBeLeftOut() throws {
         let drawn = StrokeTemplate(shape: "zed", person: "ann", path: polyline(zed))!
-        let matcher = StrokeMatcher(builtIn: [drawn], bound: ["zed"], learned: [])
+        let matcher = StrokeMatcher(builtIn: StrokeTemplateSet([drawn]), bound: ["zed"], learned: [])
         #expect(!matcher.leavesOutAny)
         matcher.leftOutPerson = "ann"
         #expect(matcher.leavesOutAny)

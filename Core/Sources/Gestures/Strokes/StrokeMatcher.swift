@@ -34,8 +34,8 @@ public final class StrokeMatcher {
     private var templateShape: [Int] = []
     private var templatePerson: [Int] = []
     private var persons: [String] = []
-    /// The templates' vectors end to end.
-    private var vectors: [Float] = []
+    /// The templates' vectors end to end: the built-in ones shared by every matcher.
+    private let vectors: [Float]
     /// For held-out evaluation: templates drawn by this person are left out.
     public var leftOutPerson: String? {
         didSet { leftOut = leftOutPerson.flatMap { persons.firstIndex(of: $0) } ?? -1; matched = nil }
@@ -73,9 +73,18 @@ public final class StrokeMatcher {
     /// `builtIn`: templates of built-in shapes, `bound` those the configuration has
     /// recognizers for (the others only keep those from firing on what they resemble);
     /// `learned`: the learned gestures' templates.
-    public init(builtIn: [StrokeTemplate], bound: Set<String>, learned: [StrokeTemplate]) {
-        for t in builtIn { add(t, kind: bound.contains(t.shape) ? .builtIn : .contrast) }
-        for t in learned { add(t, kind: .learned) }
+    public init(builtIn: StrokeTemplateSet, bound: Set<String>, learned: [StrokeTemplate]) {
+        var all = builtIn
+        for t in learned { all.append(t) }
+        vectors = all.vectors
+        templateShape.reserveCapacity(all.count)
+        templatePerson.reserveCapacity(all.count)
+        for i in 0..<all.count {
+            let kind: Shape.Kind = i >= builtIn.count ? .learned : bound.contains(all.shapes[i]) ? .builtIn : .contrast
+            let shape = Shape(name: all.shapes[i], kind: kind)
+            templateShape.append(shapes.firstIndex(of: shape) ?? { shapes.append(shape); return shapes.count - 1 }())
+            templatePerson.append(persons.firstIndex(of: all.persons[i]) ?? { persons.append(all.persons[i]); return persons.count - 1 }())
+        }
         best = [Float](repeating: Self.noTemplate, count: shapes.count)
     }
 
@@ -86,13 +95,6 @@ public final class StrokeMatcher {
                   learned: specs.filter { $0.type == .stroke }.flatMap { spec in
                       spec.templates.map { StrokeTemplate(shape: spec.name, person: "", vector: $0.vector) }
                   })
-    }
-
-    private func add(_ template: StrokeTemplate, kind: Shape.Kind) {
-        let shape = Shape(name: template.shape, kind: kind)
-        templateShape.append(shapes.firstIndex(of: shape) ?? { shapes.append(shape); return shapes.count - 1 }())
-        templatePerson.append(persons.firstIndex(of: template.person) ?? { persons.append(template.person); return persons.count - 1 }())
-        vectors += template.vector
     }
 
     public func index(of name: String, kind: Shape.Kind) -> Int? { shapes.firstIndex(of: Shape(name: name, kind: kind)) }

@@ -80,6 +80,26 @@ public struct StrokeTemplate: Equatable, Sendable {
     }
 }
 
+/// Templates end to end, as the matcher reads them. Copies share their storage until one
+/// of them changes, so every touchscreen's matcher reads the same built-in templates.
+public struct StrokeTemplateSet: Sendable {
+    public private(set) var vectors: [Float] = []
+    public private(set) var shapes: [String] = []
+    public private(set) var persons: [String] = []
+
+    public init(_ templates: [StrokeTemplate] = []) {
+        for t in templates { append(t) }
+    }
+
+    public var count: Int { shapes.count }
+
+    public mutating func append(_ template: StrokeTemplate) {
+        vectors += template.vector
+        shapes.append(template.shape)
+        persons.append(template.person)
+    }
+}
+
 private func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
