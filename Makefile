@@ -28,6 +28,7 @@ test: deps
 check-data: build
 	scripts/check-recordings ../shared/data $(BIN)
 	scripts/check-strokes ../shared/data $(BIN)
+	scripts/check-learn ../shared/data $(BIN)
 
 # Installation (see the README for the file list). PREFIX and DESTDIR are honoured.
 PREFIX ?= /usr/local
