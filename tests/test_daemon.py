@@ -9,6 +9,12 @@ from fixtures import Recording, checkmark
 
 GESTURED = None
 
+CHECKMARK_ONLY = """[[gesture]]
+name = "confirm"
+type = "checkmark"
+command = "true"
+"""
+
 class Harness(unittest.TestCase):
     def setUp(self):
         # root-owned 0700: a root daemon accepts configurations only from safe places
@@ -366,6 +372,36 @@ class Daemon(Harness):
         self.assertLess(time.monotonic() - started, 1)
 
 @unittest.skipUnless(os.geteuid() == 0, "needs root")
+class Learn(Harness):
+    def zed(self, name, origin, wobble=0):
+        r = Recording()
+        ox, oy = origin
+        r.stroke([(ox, oy), (ox + 30, oy + wobble), (ox, oy + 30), (ox + 30, oy + 30 - wobble)])
+        return r.save(self.path(name))
+
+    def test_learn_prints_an_entry_that_check_accepts_and_replay_recognizes_anywhere(self):
+        examples = [self.zed("z%d.evemu" % i, (50 + 40 * i, 60), wobble=i) for i in range(4)]
+        out = subprocess.run([GESTURED, "learn", "--keep", "3", "zed"] + examples, capture_output=True, text=True, check=True).stdout
+        self.assertIn('type = "stroke"', out)
+        self.assertEqual(out.count('\n    "'), 3)  # the 3 most typical of 4
+        config = self.write("learned.toml", out + 'command = "true"\n\n' + CHECKMARK_ONLY)
+        subprocess.run([GESTURED, "check", config], check=True, capture_output=True)
+        elsewhere = self.zed("elsewhere.evemu", (200, 120))
+        replay = subprocess.run([GESTURED, "replay", "--config", config, elsewhere], capture_output=True, text=True, check=True).stdout
+        self.assertIn("gesture zed (stroke) recognized", replay)
+        check = checkmark().save(self.path("check.evemu"))
+        replay = subprocess.run([GESTURED, "replay", "--config", config, check], capture_output=True, text=True, check=True).stdout
+        self.assertIn("gesture confirm (checkmark) recognized", replay)
+        self.assertNotIn("zed (stroke) recognized", replay)
+
+    def test_a_recording_without_a_stroke_is_named(self):
+        r = Recording()
+        r.tap()
+        tap = r.save(self.path("tap.evemu"))
+        result = subprocess.run([GESTURED, "learn", "x", tap], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(tap + ": error: no stroke", result.stderr)
+
 class AsRoot(Harness):
     def test_commands_run_as_the_configured_user_with_a_clean_environment(self):
         shared = tempfile.mkdtemp(prefix="gestured-shared-")  # where the user may write

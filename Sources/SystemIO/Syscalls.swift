@@ -29,6 +29,13 @@ public enum Syscall {
         try call { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Waits until `fd` has something to read (poll(2)): for a command that reads one
+    /// device and has nothing else to wait for.
+    public static func waitReadable(_ fd: FileDescriptor) throws(Errno) {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        _ = try call { poll(&entry, 1, -1) }
+    }
+
     /// Closes a descriptor. Linux releases it even when close reports an error (EINTR
     /// included), so it is never retried and its error only matters for files written.
     public static func close(_ fd: FileDescriptor) {

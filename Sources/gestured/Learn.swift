@@ -1,4 +1,6 @@
 import ArgumentParser
+import Config
+import Input
 import Gestures
 import Pipeline
 import SystemIO
@@ -9,7 +11,8 @@ struct Learn: ParsableCommand {
         abstract: "Teach a stroke shape from recordings of it: prints a [[gesture]] entry to add to the configuration.",
         discussion: """
             Each RECORDING holds one stroke drawn with one finger (the first finger's path \
-            is taken). The entry recognizes the shape anywhere on the panel and at any \
+            is taken); or, with --device, draw the shape --count times on a touchscreen \
+            (it only reads: a running gestured keeps working). The entry recognizes the shape anywhere on the panel and at any \
             size, turned at most 20°: a stroke is recognized when it is closer to these \
             examples than to those of any other learned shape or built-in checkmark or \
             chevron bound beside it, and at least min_similarity close (1 − the angle \
@@ -37,19 +40,71 @@ struct Learn: ParsableCommand {
     @Option(help: ArgumentHelp("Who drew the strokes (templates output).", valueName: "PERSON"))
     var person = "-"
 
+    @Option(help: ArgumentHelp("Learn from strokes drawn on this touchscreen instead of recordings.", valueName: "NODE"))
+    var device: String?
+
+    @Option(help: "With --device: how many strokes to draw.")
+    var count = 5
+
     @Argument(help: "The gesture's name.")
     var name: String
 
     @Argument(help: ArgumentHelp("Recordings of the stroke (evemu).", valueName: "RECORDING"))
-    var recordings: [String]
+    var recordings: [String] = []
 
     func validate() throws {
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         guard (0...1).contains(minSimilarity) else { throw ValidationError("--min-similarity must be from 0 to 1") }
-        guard !recordings.isEmpty else { throw ValidationError("give at least one recording of the stroke") }
+        guard (1...100).contains(count) else { throw ValidationError("--count must be from 1 to 100") }
+        guard recordings.isEmpty != (device == nil) else {
+            throw ValidationError("give either recordings of the stroke or --device NODE to draw it on")
+        }
     }
 
     func run() throws {
+        let examples = try device.map(draw) ?? read()
+        print(examples)
+    }
+
+    /// Strokes drawn on `node`, one a touch sequence, until `count` are big enough.
+    private func draw(on node: String) throws -> [StrokeTemplate] {
+        let device: EvdevDevice
+        let pipeline: TouchscreenPipeline
+        do {
+            device = try EvdevDevice(path: node) { _ in }
+            pipeline = try TouchscreenPipeline(device.description, config: Configuration(), kernelState: device.touchState)
+        } catch {
+            printError("\(node): cannot read it as a touchscreen: \(error)")
+            throw ExitCode.failure
+        }
+        var collector = StrokeCollector()
+        var examples: [StrokeTemplate] = []
+        printError("draw '\(name)' \(count) times on \(device.description.name), one finger, as you will use it")
+        while examples.count < count {
+            try Syscall.waitReadable(device.fd)
+            var paths: [[Point]] = []
+            let end = device.read { event in
+                if let frame = pipeline.step(.event(event)).frame, let path = collector.add(frame, geometry: pipeline.geometry) {
+                    paths.append(path)
+                }
+            }
+            for path in paths where examples.count < count {
+                guard let example = StrokeTemplate(shape: name, path: path), let size = Stroke(path).size, size >= 10 else {
+                    printError("too small (at least 10 mm across): again")
+                    continue
+                }
+                examples.append(example)
+                printError("stroke \(examples.count) of \(count)")
+            }
+            if end == .removed {
+                printError("\(node): the touchscreen is gone")
+                throw ExitCode.failure
+            }
+        }
+        return examples
+    }
+
+    private func read() throws -> [StrokeTemplate] {
         var examples: [StrokeTemplate] = []
         for path in recordings {
             let recording: Recording
@@ -63,6 +118,10 @@ struct Learn: ParsableCommand {
             }
             examples.append(example)
         }
+        return examples
+    }
+
+    private func print(_ examples: [StrokeTemplate]) {
         let kept = StrokeLearning.representatives(examples, keep: keep)
         let output = OutputBuffer()
         switch format {

@@ -201,6 +201,19 @@ check "with no touchscreen it may read, it says so rather than 'waiting for one 
   bash -c "grep -q 'no touchscreen could be opened' '$work/out/denied.log' && ! grep -q 'waiting for one to appear' '$work/out/denied.log'"
 kill -TERM "$denied"; wait "$denied"
 
+# Learning a stroke on the panel: three checkmarks drawn, an entry printed that
+# recognizes a checkmark with nothing else bound.
+"$gestured" learn tick --device "$first" --count 3 > "$work/learned.toml" 2> "$work/out/learn.log" &
+learner=$!
+wait_for 10 grep -q "draw 'tick' 3 times" "$work/out/learn.log"
+for _ in 1 2 3; do evemu-play "$first" < "$work/checkmark.evemu"; done
+wait_for 15 bash -c "! kill -0 $learner 2>/dev/null"
+wait "$learner"
+check "learn --device takes 3 strokes drawn on the panel ($(grep -c '^    "' "$work/learned.toml") templates kept)" \
+  grep -q 'type = "stroke"' "$work/learned.toml"
+check "and what it learned recognizes a checkmark" \
+  bash -c "'$gestured' replay --config '$work/learned.toml' '$work/checkmark.evemu' | grep -q 'tick (stroke) recognized'"
+
 kill "$(cat "$work/first.pid")" 2>/dev/null
 if [ $failures -gt 0 ]; then
   echo "--- daemon log"; cat "$work/out/daemon.log"

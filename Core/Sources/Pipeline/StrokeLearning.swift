@@ -5,26 +5,23 @@ import TouchCore
 /// What `gestured learn` does: reads the stroke of a recording as the stroke recognizers
 /// see it, and keeps the examples that best stand for many.
 public enum StrokeLearning {
-    /// The first finger's path, in millimetres; nil when it has fewer than two points or
-    /// the device is no touchscreen.
+    /// The first finger's path of the recording's first touch sequence; nil when it has
+    /// fewer than two points or the device is no touchscreen.
     public static func stroke(of recording: Recording, shape: String, person: String = "") -> StrokeTemplate? {
         guard let pipeline = try? TouchscreenPipeline(recording.description, config: Configuration()) else { return nil }
-        var path: [Point] = []
-        var finger: Int?
+        var collector = StrokeCollector()
         for event in recording.events {
             guard let frame = pipeline.step(.event(event)).frame else { continue }
-            for touch in frame.touches {
-                if finger == nil, touch.phase == .began { finger = touch.id }
-                guard touch.id == finger else { continue }
-                let point = pipeline.geometry.millimetres(touch.location)
-                if path.last != point { path.append(point) }
+            if let path = collector.add(frame, geometry: pipeline.geometry) {
+                return StrokeTemplate(shape: shape, person: person, path: path)
             }
         }
-        return StrokeTemplate(shape: shape, person: person, path: path)
+        return nil
     }
 
     /// Up to `keep` of `examples`, chosen greedily so that every example is as similar as
-    /// can be to one kept (facility location): the typical ones, not the outliers.
+    /// can be to one kept (facility location): the most typical first, then those that
+    /// stand for the ways of drawing it the kept ones do not.
     public static func representatives(_ examples: [StrokeTemplate], keep: Int) -> [StrokeTemplate] {
         guard examples.count > keep else { return examples }
         let similarity = examples.map { t in examples.map { StrokeMatcher.similarity(t, $0) } }
@@ -37,5 +34,26 @@ public enum StrokeLearning {
             closest = zip(closest, similarity[best]).map(max)
         }
         return kept.sorted().map { examples[$0] }
+    }
+}
+
+/// Follows touch frames and gives the first finger's path, in millimetres as the stroke
+/// recognizers see it, when every finger of the sequence has lifted.
+public struct StrokeCollector {
+    private var path: [Point] = []
+    private var finger: Int?
+
+    public init() {}
+
+    public mutating func add(_ frame: TouchFrame, geometry: DeviceGeometry) -> [Point]? {
+        for touch in frame.touches {
+            if finger == nil, touch.phase == .began { finger = touch.id }
+            guard touch.id == finger else { continue }
+            let point = geometry.millimetres(touch.location)
+            if path.last != point { path.append(point) }
+        }
+        guard finger != nil, !frame.touches.contains(where: { $0.phase.isDown }) else { return nil }
+        defer { path = []; finger = nil }
+        return path
     }
 }

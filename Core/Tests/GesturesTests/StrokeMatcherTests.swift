@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import Pipeline
 import Testing
 import TouchCore
 
@@ -95,5 +96,16 @@ func learned(_ name: String, _ corners: [(Double, Double)], minSimilarity: Doubl
         #expect(matcher.leavesOutAny)
         matcher.leftOutPerson = "bob"
         #expect(!matcher.leavesOutAny)
+    }
+}
+
+@Suite struct LearningTests {
+    @Test func theMostTypicalExampleComesFirstThenTheWaysItDoesNotCover() {
+        let zeds = (0..<4).map { i in StrokeTemplate(shape: "zed", path: polyline(zed.map { ($0.0, $0.1 + Double(i) * ($0.0 > 0 ? 1 : -1)) }))! }
+        let odd = StrokeTemplate(shape: "zed", path: polyline(tick))!
+        #expect(!StrokeLearning.representatives(zeds + [odd], keep: 1).contains(odd))
+        let two = StrokeLearning.representatives(zeds + [odd], keep: 2)
+        #expect(two.count == 2 && two.contains(odd))
+        #expect(StrokeLearning.representatives(zeds, keep: 10) == zeds)
     }
 }

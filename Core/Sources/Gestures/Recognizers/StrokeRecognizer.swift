@@ -64,6 +64,11 @@ public struct Stroke: Sendable {
         points.reserveCapacity(Self.capacity)
     }
 
+    public init(_ path: [Point]) {
+        self.init()
+        for p in path { append(p) }
+    }
+
     /// Adds a point unless it repeats the last one or thinning skips it; `always` keeps
     /// it regardless (the lift point).
     public mutating func append(_ p: Point, always: Bool = false) {
