@@ -5,9 +5,9 @@ import TouchCore
 /// judged when the finger lifts; later fingers are ignored.
 final class CheckmarkRecognizer: StrokeRecognizer {
     override func judge(_ stroke: Stroke) {
-        guard let shape = StrokeShape(stroke) else { return fail("no movement") }
+        guard let shape = StrokeShape(stroke, resampled: &resampled) else { return fail("no movement") }
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.checkmarkProblem {
-            return fail(problem)
+            return fail(problem.description)
         }
         if let shape = matcher.index(of: "checkmark", kind: .builtIn), !isClosest(shape, among: { _ in true }) { return }
         let margin = min(1, (shape.checkmarkScore - StrokeShape.checkmarkScore) / 2)

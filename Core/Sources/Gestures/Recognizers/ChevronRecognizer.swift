@@ -6,9 +6,9 @@ import TouchCore
 final class ChevronRecognizer: StrokeRecognizer {
     override func judge(_ stroke: Stroke) {
         let direction = spec.direction ?? .right
-        guard let shape = StrokeShape(stroke) else { return fail("no movement") }
+        guard let shape = StrokeShape(stroke, resampled: &resampled) else { return fail("no movement") }
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.chevronProblem(pointing: direction) {
-            return fail(problem)
+            return fail(problem.description)
         }
         if let shape = matcher.index(of: spec.builtInShape ?? "", kind: .builtIn), !isClosest(shape, among: { _ in true }) { return }
         requestRecognition(quality: shape.chevronQuality(pointing: direction), direction: direction)

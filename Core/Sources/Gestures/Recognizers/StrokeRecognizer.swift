@@ -7,6 +7,8 @@ class StrokeRecognizer: GestureRecognizer {
     /// The path of the first finger, in millimetres (y down).
     private(set) var stroke = Stroke()
     let matcher: StrokeMatcher
+    /// Room for the gate's resampled path (`StrokeShape`).
+    var resampled = [Point](repeating: .zero, count: StrokeShape.resampledCount)
 
     init(spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput, matcher: StrokeMatcher) {
         self.matcher = matcher

@@ -65,9 +65,9 @@ struct StrokeShape {
         return atan2Degrees(y: -(u1.y + u2.y), x: -(u1.x + u2.x))
     }
 
-    /// Nil for a stroke with fewer than two distinct points.
-    init?(_ stroke: Stroke) {
-        var resampled = [Point](repeating: .zero, count: Self.resampledCount)
+    /// Nil for a stroke with fewer than two distinct points. `resampled` is room for
+    /// `resampledCount` points, kept by the recognizer so judging allocates nothing.
+    init?(_ stroke: Stroke, resampled: inout [Point]) {
         guard let pathLength = Self.resample(stroke.points, into: &resampled) else { return nil }
         let p = resampled
         var minX = p[0].x, maxX = p[0].x, minY = p[0].y, maxY = p[0].y
@@ -92,7 +92,7 @@ struct StrokeShape {
         end = p[n - 1]
 
         var worst = 0.0, bend = 0.0, twoSided = 0.0
-        for (from, to, range) in [(p[0], p[k], 0...k), (p[k], p[n - 1], k...(n - 1))] {
+        func measureArm(_ from: Point, _ to: Point, _ range: ClosedRange<Int>) {
             let length = max(from.distance(to: to), 0.001)
             var sum = 0.0, left = 0.0, right = 0.0
             for i in range {
@@ -105,6 +105,8 @@ struct StrokeShape {
             bend = max(bend, sum / Double(range.count) / length)
             twoSided = max(twoSided, min(left, right) / length)
         }
+        measureArm(p[0], p[k], 0...k)
+        measureArm(p[k], p[n - 1], k...(n - 1))
         deviation = worst / max(size, 0.001)
         armBend = bend
         twoSidedBend = twoSided
@@ -162,79 +164,4 @@ func angleDifference(_ a: Double, _ b: Double) -> Double {
     var d = abs(a - b).truncatingRemainder(dividingBy: 360)
     if d > 180 { d = 360 - d }
     return d
-}
-
-extension StrokeShape {
-    /// Why the stroke is not two straight strokes of a usable size; nil when it is.
-    func basicProblem(minSize: Double) -> String? {
-        if size < minSize { return "stroke \(size.rounded0) mm across, needs \(minSize.rounded0) mm" }
-        if deviation > Self.maxDeviation {
-            return "not two straight strokes: strays \(percent(deviation)) of its size from them, at most \(percent(Self.maxDeviation))"
-        }
-        return nil
-    }
-
-    /// The checkmark test (after `basicProblem`): down-right, then a longer stroke
-    /// up-right, ending higher than it began. Nil when it passes.
-    var checkmarkProblem: String? {
-        if !(-100...15).contains(firstAngle) { return "first stroke goes \(compass(firstAngle)), needs down-right" }
-        if !(15...85).contains(secondAngle) { return "second stroke goes \(compass(secondAngle)), needs up-right" }
-        if rise <= 0 { return "ends \((-rise).rounded0) mm lower than it began, must end higher" }
-        if checkmarkScore < Self.checkmarkScore {
-            return "looks like a 'v': checkmark score \(checkmarkScore.formatted2) (arm ratio, opening, rise), needs \(Self.checkmarkScore.formatted2)"
-        }
-        return nil
-    }
-
-    /// The chevron test (after `basicProblem`) for a chevron pointing `direction`, drawn
-    /// in its order: '>' down-right then down-left, '<' down-left then down-right,
-    /// '^' up-right then down-right, 'v' down-right then up-right. Nil when it passes.
-    func chevronProblem(pointing direction: Direction) -> String? {
-        let (pointAngle, firstArmAngle): (Double, Double) = switch direction {
-        case .left: (180, -135)
-        case .up: (90, 45)
-        case .down: (-90, -45)
-        default: (0, -45)
-        }
-        let off = angleDifference(pointing, pointAngle)
-        if off > Self.maxPointingOffDegrees {
-            return "points \(compass(pointing)) (\(off.rounded0)° off), needs \(direction.rawValue) within \(Self.maxPointingOffDegrees.rounded0)°"
-        }
-        if angleDifference(firstAngle, firstArmAngle) > 60 {
-            return "first stroke goes \(compass(firstAngle)), needs \(compass(firstArmAngle))"
-        }
-        if !(20...150).contains(opening) { return "opens \(opening.rounded0)°, a chevron opens 20° to 150°" }
-        let l1 = firstArm.length, l2 = secondArm.length
-        let ratio = max(l1, l2) / max(min(l1, l2), 0.001)
-        if ratio > 2.2 { return "arms differ \(ratio.formatted2)×, at most 2.2×" }
-        if pathRatio > Self.maxPathRatio {
-            return "path \(pathRatio.formatted2)× the arms' length, at most \(Self.maxPathRatio.formatted2)× (hooks or loops)"
-        }
-        let bowed = armBend <= Self.maxBowedArmBend && twoSidedBend <= Self.maxBowedTwoSidedBend
-        let limit = bowed ? Self.maxBowedArmBend : Self.maxArmBend
-        if armBend > limit { return "arms bend \(percent(armBend)) of their length, at most \(percent(limit))" }
-        if direction == .down, basicProblem(minSize: 0) == nil, checkmarkProblem == nil {
-            return "looks like a checkmark: checkmark score \(checkmarkScore.formatted2), a 'v' scores under \(Self.checkmarkScore.formatted2)"
-        }
-        return nil
-    }
-
-    /// How well it matches the chevron it passed: 1 when it points exactly.
-    func chevronQuality(pointing direction: Direction) -> Double {
-        let angle: Double = switch direction {
-        case .left: 180
-        case .up: 90
-        case .down: -90
-        default: 0
-        }
-        return 1 - angleDifference(pointing, angle) / 90
-    }
-}
-
-private func percent(_ x: Double) -> String { "\((x * 100).rounded0) %" }
-
-/// A direction on paper (angle in degrees, y up) as one of the eight names.
-private func compass(_ angle: Double) -> String {
-    // Direction(of:) takes screen vectors (y down).
-    Direction(of: Point(x: cosDegrees(angle), y: -sinDegrees(angle))).rawValue
 }
