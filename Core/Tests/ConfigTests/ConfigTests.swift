@@ -182,6 +182,11 @@ func projectFile(_ path: String) throws -> String {
         #expect(try parse(try projectFile("config/strokes-eval.toml")).gestures.map(\.name)
             == ["checkmark", "chevron-up", "chevron-down", "chevron-left", "chevron-right"])
         #expect(try parse(Configuration.defaultText).gestures.count == 10)
+        // The commented learned stroke at its end is valid once uncommented.
+        let text = try projectFile("config/gestured.toml")
+        let start = try #require(text.range(of: "# [[gesture]]", options: .backwards))
+        let uncommented = text[..<start.lowerBound] + text[start.lowerBound...].split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: "\n")
+        #expect(try parse(String(uncommented)).gestures.last?.templates.count == 2)
     }
 
     @Test func deviceGlobs() throws {
