@@ -148,7 +148,8 @@ let devices = [
     DeviceDescription(name: "single touch", axes: axes),
 ]
 
-/// The built-in gestures, and one of each type with relations between them, isolated
+/// The built-in gestures, and one of each type (a learned stroke too) with relations
+/// between them, isolated
 /// (the twin's feed and UIKit's delivery run too).
 let configurations = [
     Configuration.makeDefault(),
@@ -197,5 +198,12 @@ let configurations = [
         name = "back"
         type = "chevron"
         direction = "left"
+        [[gesture]]
+        name = "zed"
+        type = "stroke"
+        templates = [
+            "81819d81b981d581f1810d812981458161817d816d9359a745bb31cf1ee20af6f60ae21ecf31bb45a759936d837f9f7fbb7fd77ff37f0f7f2b7f477f637f7f7f",
+            "a481bc83d585ed8705891e8c368e4e906792669c54ad42be30ce1edf0ceffa00e811d621c432b242a1538f64956bad6bc56bde6bf66b0f6b276b406b586b716b",
+        ]
         """, file: "fuzz.toml"),
 ]
