@@ -4,6 +4,7 @@ public struct Point: Equatable, Sendable {
     public var x: Double
     public var y: Double
 
+    @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -11,12 +12,13 @@ public struct Point: Equatable, Sendable {
 
     public static let zero = Point(x: 0, y: 0)
 
-    public var length: Double { (x * x + y * y).squareRoot() }
-    public func distance(to other: Point) -> Double { (self - other).length }
+    // Inlinable: the stroke recognizers measure thousands of these at a lift.
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
+    @inlinable public func distance(to other: Point) -> Double { (self - other).length }
 
-    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
-    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
-    public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
+    @inlinable public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable public static func * (a: Point, k: Double) -> Point { Point(x: a.x * k, y: a.y * k) }
 }
 
 /// A physical size in millimetres.

@@ -5,7 +5,7 @@ import TouchCore
 /// judged when the finger lifts; later fingers are ignored.
 final class CheckmarkRecognizer: StrokeRecognizer {
     override func judge(_ stroke: Stroke) {
-        guard let shape = StrokeShape(stroke, resampled: &resampled) else { return fail("no movement") }
+        guard let shape = matcher.shape(of: stroke, strokeKey) else { return fail("no movement") }
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.checkmarkProblem {
             return fail(problem.description)
         }

@@ -6,7 +6,7 @@ import TouchCore
 final class ChevronRecognizer: StrokeRecognizer {
     override func judge(_ stroke: Stroke) {
         let direction = spec.direction ?? .right
-        guard let shape = StrokeShape(stroke, resampled: &resampled) else { return fail("no movement") }
+        guard let shape = matcher.shape(of: stroke, strokeKey) else { return fail("no movement") }
         if let problem = shape.basicProblem(minSize: spec.minSizeMM) ?? shape.chevronProblem(pointing: direction) {
             return fail(problem.description)
         }

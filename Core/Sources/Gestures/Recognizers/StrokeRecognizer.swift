@@ -7,8 +7,6 @@ class StrokeRecognizer: GestureRecognizer {
     /// The path of the first finger, in millimetres (y down).
     private(set) var stroke = Stroke()
     let matcher: StrokeMatcher
-    /// Room for the gate's resampled path (`StrokeShape`).
-    var resampled = [Point](repeating: .zero, count: StrokeShape.resampledCount)
 
     init(spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput, matcher: StrokeMatcher) {
         self.matcher = matcher
@@ -33,10 +31,15 @@ class StrokeRecognizer: GestureRecognizer {
         if state == .possible, request == nil { fail("undecided stroke") }
     }
 
+    /// This stroke, as the matcher tells strokes apart.
+    var strokeKey: StrokeMatcher.StrokeKey {
+        StrokeMatcher.StrokeKey(sequence: output.sequence, touch: touches.first?.id ?? -1, count: stroke.points.count)
+    }
+
     /// Whether `shape` is the closest of the shapes `among` accepts; fails naming the
     /// closer one otherwise.
     func isClosest(_ shape: Int, among: (StrokeMatcher.Shape) -> Bool) -> Bool {
-        guard let (closest, runnerUp) = matcher.rank(stroke, among: among) else { return true }
+        guard let (closest, runnerUp) = matcher.rank(stroke, strokeKey, among: among) else { return true }
         let shapes = matcher.shapes
         func score(_ i: Int) -> String { matcher.similarity(i).formatted2 }
         if closest != shape {

@@ -66,7 +66,7 @@ struct StrokeShape {
     }
 
     /// Nil for a stroke with fewer than two distinct points. `resampled` is room for
-    /// `resampledCount` points, kept by the recognizer so judging allocates nothing.
+    /// `resampledCount` points, kept by the `StrokeMatcher` so judging allocates nothing.
     init?(_ stroke: Stroke, resampled: inout [Point]) {
         guard let pathLength = Self.resample(stroke.points, into: &resampled) else { return nil }
         let p = resampled

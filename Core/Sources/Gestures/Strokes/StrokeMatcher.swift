@@ -44,11 +44,25 @@ public final class StrokeMatcher {
     public var leavesOutAny: Bool { leftOut >= 0 }
 
     private var resampled = [Point](repeating: .zero, count: StrokeTemplate.pointCount)
+    /// The stroke as a template (x0, y0, x1, y1, …), and turned a quarter (y0, −x0, …):
+    /// a template's dot products with the two are Protractor's a and b.
     private var candidate = [Float](repeating: 0, count: 2 * StrokeTemplate.pointCount)
+    private var turned = [Float](repeating: 0, count: 2 * StrokeTemplate.pointCount)
     /// Each shape's best cosine to the last stroke matched (`noTemplate` when it has none).
     private var best: [Float] = []
     private static let noTemplate: Float = -2
-    private var matched: (count: Int, first: Point, last: Point)?
+    /// Which stroke a recognizer judges: its touch sequence, finger and length, so that
+    /// recognizers following the same finger share one matching.
+    struct StrokeKey: Equatable {
+        var sequence: Int
+        var touch: Int
+        var count: Int
+    }
+
+    private var matched: StrokeKey?
+    /// The gate's measures of the last stroke measured, and room for its path.
+    private var measured: (key: StrokeKey, shape: StrokeShape?)?
+    private var gatePath = [Point](repeating: .zero, count: StrokeShape.resampledCount)
     private static let cosLimit = Float(cosDegrees(maxRotationDegrees))
     private static let sinLimit = Float(sinDegrees(maxRotationDegrees))
     private static let tanLimit = Float(sinDegrees(maxRotationDegrees) / cosDegrees(maxRotationDegrees))
@@ -101,8 +115,8 @@ public final class StrokeMatcher {
 
     /// Scores every shape against `stroke` (once per stroke), then returns the closest of
     /// the shapes `among` accepts and the runner-up; nil when none has a template.
-    func rank(_ stroke: Stroke, among: (Shape) -> Bool) -> (closest: Int, runnerUp: Int?)? {
-        match(stroke)
+    func rank(_ stroke: Stroke, _ key: StrokeKey, among: (Shape) -> Bool) -> (closest: Int, runnerUp: Int?)? {
+        match(stroke, key)
         var first: Int?, second: Int?
         for i in shapes.indices where best[i] > Self.noTemplate && among(shapes[i]) {
             if first == nil || best[i] > best[first!] {
@@ -122,28 +136,46 @@ public final class StrokeMatcher {
         1 - Double.acos(min(1, max(-1, Double(cosine)))) * 2 / Double.pi
     }
 
-    private func match(_ stroke: Stroke) {
+    /// The gate's measures of `stroke` (`StrokeShape`), taken once however many
+    /// recognizers ask; nil for a stroke with fewer than two distinct points.
+    func shape(of stroke: Stroke, _ key: StrokeKey) -> StrokeShape? {
+        if let m = measured, m.key == key { return m.shape }
+        let shape = StrokeShape(stroke, resampled: &gatePath)
+        measured = (key, shape)
+        return shape
+    }
+
+    private func match(_ stroke: Stroke, _ key: StrokeKey) {
+        guard matched != key else { return }
+        matched = key
         let points = stroke.points
-        guard let first = points.first, let last = points.last else { return }
-        if let m = matched, m.count == points.count, m.first == first, m.last == last { return }
-        matched = (points.count, first, last)
         for i in best.indices { best[i] = Self.noTemplate }
         guard StrokeShape.resample(points, into: &resampled) != nil else { return }
         StrokeTemplate.normalize(resampled, into: &candidate)
-        let n = candidate.count
-        candidate.withUnsafeBufferPointer { g in
-            vectors.withUnsafeBufferPointer { v in
-                for t in templateShape.indices where templatePerson[t] != leftOut {
-                    var a: Float = 0, b: Float = 0
-                    var i = 0, base = t * n
-                    while i < n {
-                        a += v[base] * g[i] + v[base + 1] * g[i + 1]
-                        b += v[base] * g[i + 1] - v[base + 1] * g[i]
-                        i += 2; base += 2
+        for i in Swift.stride(from: 0, to: candidate.count, by: 2) {
+            turned[i] = candidate[i + 1]
+            turned[i + 1] = -candidate[i]
+        }
+        // 64 numbers a template: four 16-wide multiply-adds for each product. Locals and
+        // buffers only in the loop: a class's properties are checked on every access.
+        let lanes = 16, chunks = candidate.count / lanes, stride = candidate.count * MemoryLayout<Float>.stride
+        let shapeOf = templateShape, personOf = templatePerson, leftOut = leftOut
+        candidate.withUnsafeBytes { g in
+            turned.withUnsafeBytes { h in
+                vectors.withUnsafeBytes { v in
+                    best.withUnsafeMutableBufferPointer { best in
+                        for t in shapeOf.indices where personOf[t] != leftOut {
+                            var a = SIMD16<Float>(), b = SIMD16<Float>()
+                            for c in 0..<chunks {
+                                let offset = c * lanes * MemoryLayout<Float>.stride
+                                let x = v.loadUnaligned(fromByteOffset: t * stride + offset, as: SIMD16<Float>.self)
+                                a += x * g.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+                                b += x * h.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
+                            }
+                            let cosine = Self.cosine(a: a.sum(), b: b.sum())
+                            if cosine > best[shapeOf[t]] { best[shapeOf[t]] = cosine }
+                        }
                     }
-                    let cosine = Self.cosine(a: a, b: b)
-                    let shape = templateShape[t]
-                    if cosine > best[shape] { best[shape] = cosine }
                 }
             }
         }
