@@ -72,6 +72,37 @@ class Daemon(Harness):
         self.assertAlmostEqual(float(env["GESTURE_X"]), (150 + 35) / 295.3, delta=0.01)  # where the finger lifted
         self.assertAlmostEqual(float(env["GESTURE_Y"]), (100 - 25) / 166.1, delta=0.01)
 
+    def test_plain_words_start_directly_and_shell_syntax_through_the_shell(self):
+        probe = self.write("probe", "#!/bin/sh\ncat /proc/$PPID/comm > \"$1\"\nenv | grep -c ^GESTURE_ >> \"$1\"\n")
+        os.chmod(probe, 0o755)
+        direct, shell, exact = self.path("direct.txt"), self.path("shell.txt"), self.path("exact.txt")
+        config = (f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\ncommand = "{probe} {direct}"\n'
+                  f'[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "{probe} {shell} # via the shell"\n'
+                  f'[[gesture]]\nname = "swipe"\ntype = "swipe"\nfingers = 3\nexec = ["{probe}", "{exact}"]\n')
+        rec = checkmark()
+        rec.wait(500)
+        rec.tap()
+        rec.wait(500)
+        for step in range(12):
+            rec.frame({s: (100 + 20 * s, 40 + 5 * step) for s in range(3)})
+        rec.frame({s: None for s in range(3)})
+        r = self.run_daemon(config, rec, speed=2, extra=["--verbose"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        parent, variables = open(direct).read().split()
+        self.assertEqual(parent, "gestured")  # started by the daemon itself, not by a shell
+        self.assertGreater(int(variables), 5)  # with the gesture in its environment
+        self.assertEqual(open(exact).read().split()[0], "gestured")
+        self.assertNotEqual(open(shell).read().split()[0], "gestured")
+        self.assertIn("confirm: pid", r.stderr)
+        self.assertRegex(r.stderr, r"confirm: pid \d+ started directly: " + re.escape(probe))
+        self.assertRegex(r.stderr, r"tap: pid \d+ started with /bin/sh -c: ")
+
+    def test_a_missing_program_is_logged_and_the_daemon_goes_on(self):
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
+                            'command = "no-such-program-here --flag"\n', checkmark())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("confirm: cannot start no-such-program-here: ", r.stderr)
+
     def test_a_command_that_prints_a_lot_runs_to_the_end_and_every_line_is_logged(self):
         # The child writes to a blocking pipe: 600 KB of output is no error for it.
         status = self.path("status")

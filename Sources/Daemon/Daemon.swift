@@ -100,6 +100,7 @@ public final class Daemon {
     private func apply(_ config: Configuration) throws {
         self.config = config
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
+        runner.logger.logLevel = logger.logLevel
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
         runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
         let wanted = options.bus ?? config.daemon.bus

@@ -32,7 +32,8 @@ public final class CommandRunner {
     /// When running as root with `[daemon] user`, commands run as that user through
     /// setpriv (its groups, home and a clean environment).
     public var user: Users.Account?
-    private let logger: Logger
+    /// The daemon's, its level following the configuration's.
+    public var logger: Logger
     /// Called before a command's output descriptor is closed, so the loop stops watching it.
     public var onOutputClosed: (FileDescriptor) -> Void = { _ in }
 
@@ -44,8 +45,9 @@ public final class CommandRunner {
     public var isIdle: Bool { jobs.isEmpty }
     public var nextDeadline: Int64? { jobs.lazy.map(\.deadline).min() }
 
-    /// Starts `/bin/sh -c command` with the gesture's variables added to its environment;
-    /// returns the output descriptor to watch, or nil when skipped or failed (both logged).
+    /// Starts the command (directly, or with `/bin/sh -c`: see `CommandForm`) with the
+    /// gesture's variables added to its environment; returns the output descriptor to
+    /// watch, or nil when skipped or failed (both logged).
     public func start(_ action: CommandAction, now: Int64) -> FileDescriptor? {
         let binding = action.binding, command = action.command, assignments = action.environment
         let running = jobs.filter { $0.binding == binding }.count
@@ -57,21 +59,23 @@ public final class CommandRunner {
         let environment: [String]
         if let user {
             // setpriv resets the environment to the user's; env then adds the gesture's
-            // variables as arguments, never through the shell.
+            // variables as arguments, never through the shell, and looks the program up
+            // on the user's PATH.
             argv = ["/usr/bin/setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--reset-env",
-                    "--", "/usr/bin/env"] + assignments + ["/bin/sh", "-c", command]
+                    "--", "/usr/bin/env"] + assignments + command.argv
             environment = []
         } else {
-            argv = ["/bin/sh", "-c", command]
+            argv = command.argv
             environment = Environment.current.filter { !$0.hasPrefix("GESTURE_") } + assignments
         }
         do {
-            let child = try Spawn.start(argv, environment: environment)
+            let child = try Spawn.start(argv, environment: environment, searchPath: user == nil)
             jobs.append(Job(pid: child.pid, binding: binding, output: child.output, deadline: now + timeoutMilliseconds * 1000))
             logger.info("\(binding): started pid \(child.pid)")
+            logger.debug("\(binding): pid \(child.pid) \(command)")
             return child.output
         } catch {
-            logger.error("\(binding): cannot start /bin/sh: \(error)")
+            logger.error("\(binding): cannot start \(argv[0]): \(error)")
             return nil
         }
     }

@@ -14,12 +14,13 @@ public enum Spawn {
         public var output: FileDescriptor
     }
 
-    /// `argv` is run as is (argv[0] a path); `environment` as NAME=VALUE strings.
-    public static func start(_ argv: [String], environment: [String]) throws(Errno) -> Child {
+    /// `argv` is run as is: argv[0] a path, or with `searchPath` a name looked up on the
+    /// daemon's PATH (posix_spawnp); `environment` as NAME=VALUE strings.
+    public static func start(_ argv: [String], environment: [String], searchPath: Bool = false) throws(Errno) -> Child {
         let pipe = try Syscall.pipe()
         defer { Syscall.close(pipe.write) }
         do {
-            let pid = try spawn(argv, environment: environment, output: pipe.write)
+            let pid = try spawn(argv, environment: environment, output: pipe.write, searchPath: searchPath)
             return Child(pid: pid, output: pipe.read)
         } catch {
             Syscall.close(pipe.read)
@@ -27,7 +28,7 @@ public enum Spawn {
         }
     }
 
-    private static func spawn(_ argv: [String], environment: [String], output: FileDescriptor) throws(Errno) -> pid_t {
+    private static func spawn(_ argv: [String], environment: [String], output: FileDescriptor, searchPath: Bool) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         try Syscall.check(posix_spawn_file_actions_init(&actions))
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,7 +52,8 @@ public enum Spawn {
         var pid: pid_t = 0
         let rc = withCStrings(argv) { args in
             withCStrings(environment) { env in
-                posix_spawn(&pid, argv[0], &actions, &attributes, args, env)
+                searchPath ? posix_spawnp(&pid, argv[0], &actions, &attributes, args, env)
+                    : posix_spawn(&pid, argv[0], &actions, &attributes, args, env)
             }
         }
         try Syscall.check(rc)

@@ -41,7 +41,7 @@ struct Run: ParsableCommand {
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
     var bus: DaemonSettings.Bus?
 
-    @Flag(help: "Log every recognizer decision with its reason, and what an isolated panel's twin is given.")
+    @Flag(help: "Log every recognizer decision with its reason, how each command started (directly or with /bin/sh -c), and what an isolated panel's twin is given.")
     var verbose = false
 
     /// EX_CONFIG (sysexits.h): the units tell systemd not to restart into the same file.

@@ -1,10 +1,12 @@
 import Gestures
 import TouchCore
 
-/// What a configured gesture does when it fires: a shell command, a D-Bus signal, or both.
+/// What a configured gesture does when it fires: a command, a D-Bus signal, or both.
 public struct Binding: Equatable, Sendable {
     public var gesture: String
+    /// `command` as written (see `CommandForm` for how it starts), or `exec`'s exact words.
     public var command: String?
+    public var exec: [String]?
     public var signal: Bool
     /// Continuous gestures: the phases that run the command (default: ended). Discrete
     /// gestures run it when recognized.
@@ -22,9 +24,10 @@ public struct Binding: Equatable, Sendable {
     }
 
     /// The command to run for this event, if any.
-    public func command(for event: GestureEvent) -> String? {
-        guard let command, event.phase == .recognized || commandPhases.contains(event.phase) else { return nil }
-        return command
+    public func command(for event: GestureEvent) -> CommandForm? {
+        guard event.phase == .recognized || commandPhases.contains(event.phase) else { return nil }
+        if let exec { return .direct(exec) }
+        return command.map(CommandForm.init)
     }
 }
 

@@ -27,7 +27,7 @@ extension Configuration {
 
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
                          "cancels_touches", "delays_touches_began", "delays_touches_ended",
-                         "command", "signal", "max_running"]
+                         "command", "exec", "signal", "max_running"]
 
     static func parseGesture(_ t: TableReader, regions: [Region]) -> (GestureSpec, Binding)? {
         let name = t.string("name", required: true)
@@ -68,6 +68,15 @@ extension Configuration {
         }
 
         var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)
+        if let words = t.strings("exec") {
+            if words.isEmpty || words.contains(where: \.isEmpty) {
+                t.report("exec", "expected the program and its arguments, none empty, like [\"logger\", \"zoom\"]")
+            } else if binding.command != nil {
+                t.report("exec", "a gesture has a command or exec, not both")
+            } else {
+                binding.exec = words
+            }
+        }
         if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
         if let phases = t.strings("on") {
             let allowed = ["began", "changed", "ended", "cancelled"]

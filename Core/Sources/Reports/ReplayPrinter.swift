@@ -144,7 +144,7 @@ public struct ReplayPrinter {
             var json = JSONLine()
             json.add("file", file)
             json.add("run", command.binding)
-            json.add("command", command.command)
+            json.add("command", command.command.text)
             return json.line
         case (.jsonl, .signal(let event, let device)):
             var json = JSONLine()
@@ -154,7 +154,7 @@ public struct ReplayPrinter {
             json.add("device", device)
             return json.line
         case (.text, .run(let command)):
-            return "\(file)  run \(command.binding): \(command.command)"
+            return "\(file)  run \(command.binding): \(command.command.text)"
         case (.text, .signal(let event, let device)):
             return "\(file)  signal \(event.name) \(event.phase.rawValue) on '\(device)'"
         }

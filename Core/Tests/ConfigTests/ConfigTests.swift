@@ -213,3 +213,14 @@ func projectFile(_ path: String) throws -> String {
         #expect(errors("[[gesture]]\nname = \"c\"\ntype = \"checkmark\"\ntemplates = []\n").first?.contains("templates") == true)
     }
 }
+
+@Suite struct ExecConfigTests {
+    @Test func execGivesTheWordsAndExcludesCommand() throws {
+        let config = try parse("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nexec = [\"printf\", \"%s\\\\n\", \"a b\"]\n")
+        #expect(config.bindings[0].exec == ["printf", "%s\\n", "a b"])
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \"x\"\nexec = [\"x\"]\n")
+            == ["test.toml:5: error: gesture[1].exec: a gesture has a command or exec, not both"])
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nexec = []\n").first?.contains("expected the program and its arguments") == true)
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nexec = [\"a\", \"\"]\n").first?.contains("none empty") == true)
+    }
+}

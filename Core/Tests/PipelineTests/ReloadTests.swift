@@ -23,7 +23,7 @@ import TouchCore
             InputEvent(time: up, type: EventType.syn, code: SynCode.report, value: 0),
         ]
         return events.flatMap { pipeline.step(.event($0)).actions }.map { action in
-            if case .run(let command) = action { command.command } else { "signal" }
+            if case .run(let command) = action { command.command.text } else { "signal" }
         }
     }
 
