@@ -203,8 +203,8 @@ public final class Daemon {
     /// After every wake-up: due replay events and deadlines, then the timer for the next one.
     func afterWakeUp() {
         let now = monotonicMicroseconds()
-        feedReplay(now: now)
-        for screen in touchscreens.values {
+        let replayBehind = feedReplay(now: now)
+        for screen in touchscreens.values where !(replayBehind && screen === replayScreen) {
             if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
         }
         runner.enforceTimeouts(now: now)

@@ -147,13 +147,25 @@ extension Daemon {
         logger.info("replaying \(path) as '\(recording.description.name)' at \(options.speed)× speed\(options.rounds > 1 ? ", \(options.rounds) times" : "")")
     }
 
-    /// Feeds the replay's events that are due; at its end, the touches still down are cancelled.
-    func feedReplay(now: Int64) {
-        guard var source = replay, let screen = replayScreen else { return }
+    static let replayBatch = 256
+
+    /// Feeds the replay's events that are due, at most `replayBatch` a wake-up: a replay
+    /// the daemon cannot keep up with still leaves the loop room for signals (SIGCHLD
+    /// reaps) and commands' output. At its end, the touches still down are cancelled.
+    /// True when events are still due: the replay is behind, and its touchscreen's
+    /// deadlines are left to its next events, which run them in order.
+    @discardableResult
+    func feedReplay(now: Int64) -> Bool {
+        guard var source = replay, let screen = replayScreen else { return false }
         let wasFinished = source.isFinished
         let time = screen.deviceTime(now)
-        while let event = source.nextDue(by: time) { feed(.event(event), to: screen) }
+        var budget = Self.replayBatch
+        while budget > 0, let event = source.nextDue(by: time) {
+            feed(.event(event), to: screen)
+            budget -= 1
+        }
         replay = source
         if source.isFinished, !wasFinished { feed(.cancel(screen.deviceTime(now)), to: screen) }
+        return source.nextTime.map { $0 <= time } ?? false
     }
 }
