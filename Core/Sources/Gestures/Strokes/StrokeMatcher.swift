@@ -34,8 +34,10 @@ public final class StrokeMatcher {
     private var templateShape: [Int] = []
     private var templatePerson: [Int] = []
     private var persons: [String] = []
-    /// The templates' vectors end to end: the built-in ones shared by every matcher.
-    private let vectors: [Float]
+    /// The templates' vectors end to end: the built-in ones (shared by every matcher,
+    /// never copied), then the learned ones.
+    private let builtInVectors: [Float]
+    private let learnedVectors: [Float]
     /// For held-out evaluation: templates drawn by this person are left out.
     public var leftOutPerson: String? {
         didSet { leftOut = leftOutPerson.flatMap { persons.firstIndex(of: $0) } ?? -1; matched = nil }
@@ -88,17 +90,20 @@ public final class StrokeMatcher {
     /// recognizers for (the others only keep those from firing on what they resemble);
     /// `learned`: the learned gestures' templates.
     public init(builtIn: StrokeTemplateSet, bound: Set<String>, learned: [StrokeTemplate]) {
-        var all = builtIn
-        for t in learned { all.append(t) }
-        vectors = all.vectors
-        templateShape.reserveCapacity(all.count)
-        templatePerson.reserveCapacity(all.count)
-        for i in 0..<all.count {
-            let kind: Shape.Kind = i >= builtIn.count ? .learned : bound.contains(all.shapes[i]) ? .builtIn : .contrast
-            let shape = Shape(name: all.shapes[i], kind: kind)
-            templateShape.append(shapes.firstIndex(of: shape) ?? { shapes.append(shape); return shapes.count - 1 }())
-            templatePerson.append(persons.firstIndex(of: all.persons[i]) ?? { persons.append(all.persons[i]); return persons.count - 1 }())
+        shapes = builtIn.shapeNames.map { Shape(name: $0, kind: bound.contains($0) ? .builtIn : .contrast) }
+        persons = builtIn.personNames
+        templateShape = builtIn.shapeOf
+        templatePerson = builtIn.personOf
+        builtInVectors = builtIn.vectors
+        var learnedVectors: [Float] = []
+        for t in learned {
+            let shape = Shape(name: t.shape, kind: .learned)
+            if !shapes.contains(shape) { shapes.append(shape) }
+            templateShape.append(shapes.lastIndex(of: shape)!)
+            templatePerson.append(StrokeTemplateSet.number(t.person, in: &persons))
+            learnedVectors += t.vector
         }
+        self.learnedVectors = learnedVectors
         best = [Float](repeating: Self.noTemplate, count: shapes.count)
     }
 
@@ -156,6 +161,13 @@ public final class StrokeMatcher {
             turned[i] = candidate[i + 1]
             turned[i + 1] = -candidate[i]
         }
+        let builtInCount = builtInVectors.count / candidate.count
+        scan(builtInVectors, templates: 0..<builtInCount)
+        scan(learnedVectors, templates: builtInCount..<templateShape.count)
+    }
+
+    /// Scores `templates`, whose vectors are `vectors` end to end, against the candidate.
+    private func scan(_ vectors: [Float], templates: Range<Int>) {
         // 64 numbers a template: four 16-wide multiply-adds for each product. Locals and
         // buffers only in the loop: a class's properties are checked on every access.
         let lanes = 16, chunks = candidate.count / lanes, stride = candidate.count * MemoryLayout<Float>.stride
@@ -164,11 +176,11 @@ public final class StrokeMatcher {
             turned.withUnsafeBytes { h in
                 vectors.withUnsafeBytes { v in
                     best.withUnsafeMutableBufferPointer { best in
-                        for t in shapeOf.indices where personOf[t] != leftOut {
+                        for t in templates where personOf[t] != leftOut {
                             var a = SIMD16<Float>(), b = SIMD16<Float>()
                             for c in 0..<chunks {
                                 let offset = c * lanes * MemoryLayout<Float>.stride
-                                let x = v.loadUnaligned(fromByteOffset: t * stride + offset, as: SIMD16<Float>.self)
+                                let x = v.loadUnaligned(fromByteOffset: (t - templates.lowerBound) * stride + offset, as: SIMD16<Float>.self)
                                 a += x * g.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
                                 b += x * h.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
                             }

@@ -82,21 +82,32 @@ public struct StrokeTemplate: Equatable, Sendable {
 
 /// Templates end to end, as the matcher reads them. Copies share their storage until one
 /// of them changes, so every touchscreen's matcher reads the same built-in templates.
+/// Shapes and people are numbered as templates arrive, so that a matcher is made from a
+/// set without comparing names template by template.
 public struct StrokeTemplateSet: Sendable {
     public private(set) var vectors: [Float] = []
-    public private(set) var shapes: [String] = []
-    public private(set) var persons: [String] = []
+    /// Each template's shape, an index into `shapeNames`, and its person, into `personNames`.
+    public private(set) var shapeOf: [Int] = []
+    public private(set) var personOf: [Int] = []
+    public private(set) var shapeNames: [String] = []
+    public private(set) var personNames: [String] = []
 
     public init(_ templates: [StrokeTemplate] = []) {
         for t in templates { append(t) }
     }
 
-    public var count: Int { shapes.count }
+    public var count: Int { shapeOf.count }
 
     public mutating func append(_ template: StrokeTemplate) {
         vectors += template.vector
-        shapes.append(template.shape)
-        persons.append(template.person)
+        shapeOf.append(Self.number(template.shape, in: &shapeNames))
+        personOf.append(Self.number(template.person, in: &personNames))
+    }
+
+    static func number(_ name: String, in names: inout [String]) -> Int {
+        if let index = names.lastIndex(of: name) { return index }
+        names.append(name)
+        return names.count - 1
     }
 }
 
