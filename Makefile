@@ -1,14 +1,23 @@
 # gestured: the two commands of the README are `make run` and `make test`.
 SWIFT ?= swift
+SWIFTC ?= swiftc
 BIN = .build/release/gestured
+# The release build needs no Swift runtime on the target (--static-swift-stdlib) and
+# links FoundationEssentials where TOMLKit asks for Foundation (see lean/Foundation.swift).
+LEAN = .build/lean
+RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN)
 
 .PHONY: deps build run test check-data install install-user install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
 
-build: deps
-	$(SWIFT) build -c release
+build: deps $(LEAN)/Foundation.swiftmodule
+	$(SWIFT) build $(RELEASE)
+
+$(LEAN)/Foundation.swiftmodule: lean/Foundation.swift
+	mkdir -p $(LEAN)
+	$(SWIFTC) -emit-module -parse-as-library -module-name Foundation lean/Foundation.swift -emit-module-path $@
 
 # The main job: the daemon in the foreground with the built-in configuration.
 run: build
