@@ -3,10 +3,7 @@
 /// with the person (`eval --held-out` leaves a recording's own person's out). Regenerate
 /// it; do not edit.
 enum BuiltInStrokes {
-    static let templates = StrokeTemplateSet(text.split(separator: "\n").compactMap { line in
-        let fields = line.split(separator: " ")
-        return StrokeTemplate(shape: String(fields[1]), person: String(fields[0]), text: fields[2])
-    })
+    static let templates = StrokeTemplateSet(lines: text)
 
     private static let text = """
 dollar1:s01 arrow 81518749943fa135af2cbd24cb1bda14e90df80506fe15f724f030e920e80fe8ffe7f2e802e412e121db31d63fce4fc94ed143dd38e92ef624031b11121f0527

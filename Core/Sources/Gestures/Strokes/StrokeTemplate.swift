@@ -60,23 +60,39 @@ public struct StrokeTemplate: Equatable, Sendable {
 
     /// Reads `text`; nil unless it is 128 hex digits of a stroke that moved.
     public init?(shape: String, person: String = "", text: Substring) {
-        let bytes = text.utf8
-        guard bytes.count == 4 * Self.pointCount else { return nil }
         var vector = [Float]()
-        vector.reserveCapacity(2 * Self.pointCount)
+        guard Self.decode(text.utf8, appendingTo: &vector) else { return nil }
+        self.init(shape: shape, person: person, vector: vector)
+    }
+
+    /// Appends the unit vector `text` (the configuration's form) holds to `vectors`; false,
+    /// with nothing appended, unless it is 128 hex digits of a stroke that moved.
+    static func decode(_ text: some Collection<UInt8>, appendingTo vectors: inout [Float]) -> Bool {
+        guard text.count == 4 * pointCount else { return false }
+        let start = vectors.count
         var high: UInt8?
-        for byte in bytes {
-            guard let nibble = hexValue(byte) else { return nil }
+        var norm: Float = 0
+        for byte in text {
+            guard let nibble = hexValue(byte) else {
+                vectors.removeSubrange(start...)
+                return false
+            }
             if let h = high {
-                vector.append(Float(Int8(bitPattern: h << 4 | nibble)))
+                let value = Float(Int8(bitPattern: h << 4 | nibble))
+                vectors.append(value)
+                norm += value * value
                 high = nil
             } else {
                 high = nibble
             }
         }
-        let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        guard norm > 0 else { return nil }
-        self.init(shape: shape, person: person, vector: vector.map { $0 / norm })
+        guard norm > 0 else {
+            vectors.removeSubrange(start...)
+            return false
+        }
+        let scale = 1 / norm.squareRoot()
+        for i in start..<vectors.count { vectors[i] *= scale }
+        return true
     }
 }
 
@@ -94,6 +110,18 @@ public struct StrokeTemplateSet: Sendable {
 
     public init(_ templates: [StrokeTemplate] = []) {
         for t in templates { append(t) }
+    }
+
+    /// Reads one template a line, "person shape hex" (BuiltInStrokes), byte by byte: it
+    /// runs as each process starts, and splitting 1,640 lines as characters took longer
+    /// than everything else a daemon does before it is ready. Malformed lines are skipped.
+    init(lines text: String) {
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard fields.count == 3, StrokeTemplate.decode(fields[2], appendingTo: &vectors) else { continue }
+            shapeOf.append(Self.number(String(Substring(fields[1])), in: &shapeNames))
+            personOf.append(Self.number(String(Substring(fields[0])), in: &personNames))
+        }
     }
 
     public var count: Int { shapeOf.count }
