@@ -48,6 +48,8 @@ public final class Daemon {
     /// WATCHDOG_USEC/2 when systemd watches us, and when the next ping is due.
     var watchdogInterval: Int64?
     var nextWatchdog: Int64 = .max
+    /// When the timer is set to fire (nil: disarmed), so that it is set only when that changes.
+    private var armedAt: Int64?
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -168,6 +170,11 @@ public final class Daemon {
     /// Feeds one input to a touchscreen's pipeline and does what it says.
     func feed(_ input: PipelineInput, to screen: Touchscreen) {
         let step = screen.pipeline.step(input)
+        // What someone waits for first (signals, commands, the twin), the log after.
+        for action in step.actions { perform(action) }
+        if let twin = screen.twin, !step.twin.isEmpty {
+            do { try twin.write(step.twin) } catch { logger.error("\(screen.node): cannot write to its twin: \(error)") }
+        }
         for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
         for t in step.transitions {
             logger.debug("\(screen.name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
@@ -175,12 +182,8 @@ public final class Daemon {
         for event in step.events where event.phase != .changed {
             logger.info("\(screen.name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
         }
-        for action in step.actions { perform(action) }
         for note in step.delivery {
             logger.debug("\(screen.name): twin: \(note.kind.rawValue) \(note.count) \(note.kind == .cancelled ? "touch(es)" : "frame(s)"): \(note.reason)")
-        }
-        if let twin = screen.twin, !step.twin.isEmpty {
-            do { try twin.write(step.twin) } catch { logger.error("\(screen.node): cannot write to its twin: \(error)") }
         }
     }
 
@@ -227,7 +230,11 @@ public final class Daemon {
         consider(bus?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
+        // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
+        // for a time now past has fired (or is about to), so it is set again regardless.
+        if next == armedAt, (armedAt ?? .max) > now { return }
         do { try TimerFD.arm(timer, atMicroseconds: next) } catch { logger.error("timerfd: cannot arm: \(error)") }
+        armedAt = next
     }
 
     private func handleSignals() {
