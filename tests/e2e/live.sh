@@ -215,6 +215,13 @@ check "and what it learned recognizes a checkmark" \
   bash -c "'$gestured' replay --config '$work/learned.toml' '$work/checkmark.evemu' | grep -q 'tick (stroke) recognized'"
 
 kill "$(cat "$work/first.pid")" 2>/dev/null
+
+# The release binary carries its Swift runtime: with the toolchain hidden it still runs.
+cp "$here/../config/gestured.toml" "$work/example.toml"
+swift_home=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
+check "with the Swift toolchain ($swift_home) hidden, the release binary still runs" \
+  unshare -m sh -c "mount -t tmpfs none '$swift_home' && ! command -v swift && '$gestured' check '$work/example.toml'"
+
 if [ $failures -gt 0 ]; then
   echo "--- daemon log"; cat "$work/out/daemon.log"
 fi

@@ -106,6 +106,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    throughputBenchmarks()
+
     Benchmark("evemu parse (a 200-line stroke)") { benchmark in
         var text = "N: bench\nA: 35 0 3839 0 0 13\nA: 36 0 2159 0 0 13\nA: 2f 0 9 0 0 0\n"
         for i in 0..<50 {

@@ -1,0 +1,97 @@
+import Benchmark
+import Config
+import FoundationEssentials
+import Pipeline
+import TouchCore
+
+/// Kernel events played round and round through pipelines of the built-in configuration,
+/// one event a call: the streams one after the other, each round's times moved on so
+/// that they keep increasing.
+final class Player {
+    private var streams: [(pipeline: TouchscreenPipeline, events: [InputEvent], span: Int64)]
+    private var stream = 0, index = 0, offset: Int64 = 0
+
+    init(_ recordings: [(DeviceDescription, [InputEvent])]) {
+        streams = recordings.filter { !$0.1.isEmpty }.map { device, events in
+            let span = events.last!.time.microseconds - events.first!.time.microseconds + 1_000_000
+            return (try! TouchscreenPipeline(device, config: Configuration.makeDefault()), events, span)
+        }
+    }
+
+    var eventCount: Int { streams.reduce(0) { $0 + $1.events.count } }
+
+    func step() -> Step {
+        var event = streams[stream].events[index]
+        event.time.microseconds += offset
+        let step = streams[stream].pipeline.step(.event(event))
+        index += 1
+        if index == streams[stream].events.count {
+            offset += streams[stream].span
+            index = 0
+            stream = (stream + 1) % streams.count
+        }
+        return step
+    }
+}
+
+/// Ten fingers moving at once for 200 frames, lifted, and down again.
+func tenFingerStorm() -> [InputEvent] {
+    var events: [InputEvent] = []
+    var t: Int64 = 0
+    func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        events.append(InputEvent(time: Timestamp(microseconds: t), type: type, code: code, value: value))
+    }
+    for frame in 0..<200 {
+        for finger in 0..<10 {
+            add(EventType.abs, AbsCode.mtSlot, Int32(finger))
+            if frame == 0 { add(EventType.abs, AbsCode.mtTrackingID, Int32(finger + 1)) }
+            add(EventType.abs, AbsCode.mtPositionX, Int32(300 + finger * 320 + (frame * 7) % 200))
+            add(EventType.abs, AbsCode.mtPositionY, Int32(300 + (frame * (finger + 3)) % 1500))
+        }
+        add(EventType.syn, SynCode.report, 0)
+        t += 8000
+    }
+    for finger in 0..<10 {
+        add(EventType.abs, AbsCode.mtSlot, Int32(finger))
+        add(EventType.abs, AbsCode.mtTrackingID, -1)
+    }
+    add(EventType.syn, SynCode.report, 0)
+    return events
+}
+
+/// The real touchscreen recordings beside the project (`GESTURED_DATA`, by default
+/// ../../shared/data from Benchmarks/): each `.events` file with its `.desc`.
+func sharedRecordings() -> [(DeviceDescription, [InputEvent])] {
+    let folder = (ProcessInfo.processInfo.environment["GESTURED_DATA"] ?? "../../shared/data") + "/evemu"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+    return names.filter { $0.hasSuffix(".events") }.sorted().compactMap { name in
+        let device = name.split(separator: ".").first.map { folder + "/" + $0 + ".desc" } ?? ""
+        guard let desc = FileManager.default.contents(atPath: device),
+              let events = FileManager.default.contents(atPath: folder + "/" + name),
+              let recording = try? Evemu.parse(Array(desc) + Array(events)),
+              let description = recording.description else { return nil }
+        return (description, recording.events)
+    }
+}
+
+/// Events a second through the whole pipeline (decoder, every recognizer of the built-in
+/// configuration, arbiter, bindings), one event an iteration, on one core.
+func throughputBenchmarks() {
+    let checkmarkEvents = { let c = checkmark(); return c.stroke + c.lift }()
+    let streams: [(String, () -> [(DeviceDescription, [InputEvent])])] = [
+        ("1-finger checkmark strokes", { [(panel, checkmarkEvents)] }),
+        ("10-finger storm", { [(panel, tenFingerStorm())] }),
+        ("shared recordings (../shared/data/evemu)", sharedRecordings),
+    ]
+    for (name, make) in streams {
+        Benchmark("throughput: \(name), events", configuration: .init(
+            metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(3))) { benchmark in
+            let recordings = make()
+            guard !recordings.isEmpty else { return }
+            let player = Player(recordings)
+            for _ in 0..<player.eventCount { blackHole(player.step().actions.count) }  // one round: buffers grown
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(player.step().actions.count) }
+        }
+    }
+}

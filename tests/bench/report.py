@@ -1,0 +1,84 @@
+"""BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
+markdown) and the VM's figures (tests/bench/vm_bench.py).
+    python3 tests/bench/report.py CORE.md VM.json COMMAND BINARY
+"""
+import datetime, json, os, platform, re, subprocess, sys
+
+core_path, vm_path, command, binary = sys.argv[1:5]
+vm = json.load(open(vm_path))
+
+
+def cpu_model():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def ms(value):
+    return "—" if value is None else f"{value:.1f} ms"
+
+
+def ratio(a, b):
+    return "—" if a is None or not b else f"{a / b:.2f}"
+
+
+print("# Benchmarks")
+print()
+print(f"Made by `{command}` on {datetime.date.today().isoformat()}: one run, nothing edited.")
+print()
+print(f"- Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {platform.release()}")
+print(f"- Build: release, Swift runtime linked statically, FoundationEssentials for TOMLKit "
+      f"(`make build`); the binary {os.path.getsize(binary) / 1e6:.1f} MB")
+print("- The pure core's figures are this machine's; the daemon's were measured in the VM "
+      "(`scripts/vm-run`: Debian's kernel under QEMU, software emulation, 2 CPUs), where "
+      "everything runs many times slower than on hardware: compare gestured with lisgd there, "
+      "not with the core's figures.")
+print()
+print("## The daemon in a real kernel, beside lisgd")
+print()
+print(f"A 1-finger right swipe (150 mm in 0.3 s) written to a uinput touchscreen, {vm['swipes']} times a "
+      "round; the time from the kernel's time stamp on the frame that lifts the finger (read "
+      "from the panel) to the first instruction of the bound command (`tests/bench/stamp.c`, "
+      "appending the monotonic clock), or to a D-Bus client receiving the Gesture signal "
+      "(`tests/bench/listen.c`, sd-bus, stamped on arrival). lisgd 0.3.7 "
+      "(`-g 1,LR,*,*,R,stamp`) on the same panel in the same boot, between gestured's runs. "
+      "gestured: one binding, `command` and `signal = true`; direct = plain words "
+      "(posix_spawnp), shell = with quotes (`/bin/sh -c`, as lisgd starts its commands).")
+print()
+print("| round | gestured direct p50 / p99 | gestured shell p50 / p99 | lisgd p50 / p99 | direct ÷ lisgd p50 / p99 | D-Bus signal p50 / p99 | missed (direct, shell, lisgd, signal) |")
+print("|---|---|---|---|---|---|---|")
+for i, r in enumerate(vm["latency_rounds"], 1):
+    d, s, l, b = r["direct"], r["shell"], r["lisgd"], r["signal"]
+    print(f"| {i} | {ms(d['p50_ms'])} / {ms(d['p99_ms'])} | {ms(s['p50_ms'])} / {ms(s['p99_ms'])} | "
+          f"{ms(l['p50_ms'])} / {ms(l['p99_ms'])} | {ratio(d['p50_ms'], l['p50_ms'])} / {ratio(d['p99_ms'], l['p99_ms'])} | "
+          f"{ms(b['p50_ms'])} / {ms(b['p99_ms'])} | {d['missed']}, {s['missed']}, {l['missed']}, {b['missed']} |")
+print()
+print("| footprint and start | gestured | lisgd |")
+print("|---|---|---|")
+print(f"| resident, idle, one touchscreen | {vm['rss_idle_one_screen_kb'] / 1024:.1f} MB | {vm['lisgd_rss_idle_kb'] / 1024:.1f} MB |")
+print(f"| resident after the first round of swipes | {vm['rss_after_swipes_kb'] / 1024:.1f} MB | |")
+four = vm["rss_four_screens_50_bindings_kb"]
+print(f"| resident, 4 touchscreens and 50 bindings | {'—' if four is None else f'{four / 1024:.1f} MB'} | |")
+print(f"| start → READY=1 (one touchscreen; 4 and 50 bindings) | {ms(vm['start_to_ready_ms'])}; {ms(vm['four_screens_start_to_ready_ms'])} | |")
+print(f"| CPU time to start (user + system, at READY=1; lisgd after 2 s) | {vm['cpu_to_start_s']:.2f} s | {vm['lisgd_cpu_to_start_s']:.2f} s |")
+print(f"| context switches over 10 s idle | {vm['context_switches_10s_idle']} | |")
+print()
+print("Where the idle resident size is (`/proc/PID/smaps_rollup`, one touchscreen):")
+print()
+print("```")
+print("\n".join(l for l in vm["smaps_idle_one_screen"].splitlines()[1:] if re.match(r"(Rss|Pss|Shared|Private|Anonymous)", l)))
+print("```")
+print()
+print("## The pure core, on this machine (ordo-one/benchmark)")
+print()
+print("One iteration of a `throughput` benchmark is one kernel event through the whole "
+      "pipeline (decoder, the built-in configuration's ten recognizers, arbiter, bindings): "
+      "its throughput row is events a second, and Malloc (total) the heap allocations an event. "
+      "`frame to actions` is one three-finger frame (ten events); `stroke lift` the lift of a "
+      "checkmark, where the stroke recognizers judge it.")
+print()
+# ordo-one's markdown: keep the tables, drop its progress lines and banner.
+text = open(core_path).read()
+start = text.find("## StepBenchmarks")
+print((text[start:] if start >= 0 else text).strip())

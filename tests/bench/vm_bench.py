@@ -1,0 +1,231 @@
+"""The figures only a real kernel gives, measured from outside (run inside scripts/vm-run
+by scripts/benchmarks, as root): end-to-end latency from the frame that ends a 1-finger
+right swipe, written to a uinput touchscreen, to the first instruction of the bound
+command (started directly, through /bin/sh) and to a D-Bus listener; lisgd on the same
+swipes in the same boot as the yardstick; resident size, start to READY=1, CPU time to
+start and context switches while idle.
+    python3 tests/bench/vm_bench.py GESTURED OUT.json [SWIPES]
+With SWIPES 0, only the idle figures (to compare builds).
+"""
+import fcntl, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+from fixtures import Recording  # noqa: E402
+from uinput_panel import EVENT, EVIOCSCLOCKID, Panel  # noqa: E402
+
+gestured, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
+swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+work = tempfile.mkdtemp()
+os.chmod(work, 0o755)
+stamp, listen = os.path.join(work, "stamp"), os.path.join(work, "listen")
+subprocess.run(["cc", "-O2", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
+subprocess.run(["cc", "-O2", "-o", listen, os.path.join(here, "listen.c"), "-lsystemd"], check=True)
+stamps = os.path.join(work, "stamps.txt")
+figures = {"swipes": swipes}
+
+
+def swipe():
+    """150 mm to the right in 0.3 s, then the lift."""
+    r = Recording()
+    for i in range(31):
+        r.frame({0: (60 + 5 * i, 100)})
+    r.frame({0: None})
+    return r.text()
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
+
+
+def summary(ms, expected):
+    return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "n": len(ms), "missed": expected - len(ms)}
+
+
+def proc_status(pid):
+    fields = {}
+    for line in open(f"/proc/{pid}/status"):
+        key, _, value = line.partition(":")
+        fields[key] = value.split()[0] if value.split() else ""
+    return fields
+
+
+def cpu_seconds(pid):
+    stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid):
+    return int(proc_status(pid)["VmRSS"])
+
+
+def write_config(text):
+    path = os.path.join(work, "gestured.toml")
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+    return path
+
+
+class Daemon:
+    """gestured run, with a notify socket of our own: start → READY=1 is timed."""
+    def __init__(self, config, log_name):
+        notify_path = os.path.join(work, "notify")
+        if os.path.exists(notify_path):
+            os.unlink(notify_path)
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(notify_path)
+        self.log_path = os.path.join(work, log_name)
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        started = time.monotonic()
+        self.process = subprocess.Popen([gestured, "run", "--config", config], env=env,
+                                        stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
+        self.notify.settimeout(30)
+        while b"READY=1" not in self.notify.recv(4096):
+            pass
+        self.ready_ms = (time.monotonic() - started) * 1000
+        self.start_cpu_s = cpu_seconds(self.process.pid)
+
+    def log(self):
+        return open(self.log_path).read()
+
+    def wait_for_log(self, pattern, count=1, seconds=20):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and len(re.findall(pattern, self.log())) < count:
+            time.sleep(0.1)
+        return len(re.findall(pattern, self.log())) >= count
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=20)
+        self.notify.close()
+
+
+def play_swipes(panel):
+    """Plays the swipes, 0.6 s apart; returns when the kernel took each lift's frame
+    (monotonic ns, the time stamp a reader of the panel gets with it)."""
+    reader = os.open(panel.node, os.O_RDONLY | os.O_NONBLOCK)
+    fcntl.ioctl(reader, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+    lifts, text = [], swipe()
+    for _ in range(swipes):
+        panel.play(text)
+        data = b""
+        while True:
+            try:
+                data += os.read(reader, EVENT.size * 256)
+            except BlockingIOError:
+                break
+        reports = [(sec, usec) for sec, usec, typ, code, _ in EVENT.iter_unpack(data) if typ == 0 and code == 0]
+        lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
+        time.sleep(0.6)
+    time.sleep(1)
+    os.close(reader)
+    return lifts
+
+
+def latencies(lifts, label):
+    """Each lift's delay to the first stamp of `label` after it (and before the next lift)."""
+    times = sorted(int(line.split()[1]) for line in open(stamps) if line.split()[0] == label) if os.path.exists(stamps) else []
+    ms = []
+    for i, lift in enumerate(lifts):
+        until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
+        after = [t for t in times if lift <= t < until]
+        if after:
+            ms.append((after[0] - lift) / 1e6)
+    return ms
+
+
+swipe_config = """[daemon]
+bus = "session"
+[[gesture]]
+name = "right"
+type = "swipe"
+direction = "right"
+command = "{command}"
+signal = true
+"""
+
+bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
+os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
+listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
+assert listener.stdout.readline().strip() == "listening"
+panel = Panel(Recording().text())
+time.sleep(1)
+
+# Idle with one touchscreen: resident size, and what it does while nobody touches it.
+daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+figures["start_to_ready_ms"] = daemon.ready_ms
+figures["cpu_to_start_s"] = daemon.start_cpu_s
+assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
+time.sleep(3)
+figures["rss_idle_one_screen_kb"] = rss_kb(daemon.process.pid)
+figures["smaps_idle_one_screen"] = open(f"/proc/{daemon.process.pid}/smaps_rollup").read()
+before = proc_status(daemon.process.pid)
+time.sleep(10)
+after = proc_status(daemon.process.pid)
+figures["context_switches_10s_idle"] = sum(int(after[k]) - int(before[k]) for k in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+
+if swipes == 0:
+    daemon.stop()
+    with open(out_path, "w") as f:
+        json.dump(figures, f, indent=1)
+    print(json.dumps(figures, indent=1))
+    sys.exit(0)
+
+# Latency: gestured's direct command and signal, lisgd, gestured's shell command; twice,
+# so that a drift over the boot shows.
+rounds = []
+for round_ in range(2):
+    if round_ > 0:
+        daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+        daemon.wait_for_log(re.escape(panel.node) + ": '")
+    lifts = play_swipes(panel)
+    result = {"direct": summary(latencies(lifts, "direct"), swipes),
+              "signal": summary(latencies(lifts, "signal"), swipes)}
+    if round_ == 0:
+        figures["rss_after_swipes_kb"] = rss_kb(daemon.process.pid)
+    daemon.stop()
+
+    lisgd = subprocess.Popen(["lisgd", "-d", panel.node, "-w", "3840", "-h", "2160",
+                              "-g", f"1,LR,*,*,R,{stamp} {stamps} lisgd"],
+                             stdout=open(os.path.join(work, "lisgd.log"), "w"), stderr=subprocess.STDOUT)
+    time.sleep(2)
+    if round_ == 0:
+        figures["lisgd_rss_idle_kb"] = rss_kb(lisgd.pid)
+        figures["lisgd_cpu_to_start_s"] = cpu_seconds(lisgd.pid)
+    lifts = play_swipes(panel)
+    result["lisgd"] = summary(latencies(lifts, "lisgd"), swipes)
+    lisgd.terminate()
+    lisgd.wait()
+
+    daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")
+    daemon.wait_for_log(re.escape(panel.node) + ": '")
+    lifts = play_swipes(panel)
+    result["shell"] = summary(latencies(lifts, "shell"), swipes)
+    daemon.stop()
+    rounds.append(result)
+figures["latency_rounds"] = rounds
+
+# Four touchscreens and fifty bindings.
+panels = [panel] + [Panel(Recording(f"gestured bench panel {i}").text()) for i in range(2, 5)]
+kinds = [("tap", ""), ("tap", "taps = 2\n"), ("long-press", ""), ("swipe", 'direction = "left"\n'),
+         ("swipe", 'fingers = 3\ndirection = "down"\n'), ("pan", "fingers = 2\n"), ("pinch", ""), ("rotate", ""),
+         ("edge-swipe", 'edge = "left"\n'), ("checkmark", ""), ("chevron", 'direction = "up"\n')]
+regions = '[[region]]\nname = "top"\nx = [0.0, 1.0]\ny = [0.0, 0.5]\n[[region]]\nname = "bottom"\nx = [0.0, 1.0]\ny = [0.5, 1.0]\n'
+bindings = ""
+for i in range(50):
+    kind, extra = kinds[i % len(kinds)]
+    region = ["", 'region = "top"\n', 'region = "bottom"\n'][i // len(kinds) % 3]
+    bindings += f'[[gesture]]\nname = "g{i}"\ntype = "{kind}"\n{extra}{region}command = "{stamp} {stamps} g{i}"\n'
+daemon = Daemon(write_config('[daemon]\nbus = "session"\n' + regions + bindings), "four.log")
+ok = all(daemon.wait_for_log(re.escape(p.node) + ": '") for p in panels)
+time.sleep(3)
+figures["rss_four_screens_50_bindings_kb"] = rss_kb(daemon.process.pid) if ok else None
+figures["four_screens_start_to_ready_ms"] = daemon.ready_ms
+daemon.stop()
+listener.terminate()
+
+with open(out_path, "w") as f:
+    json.dump(figures, f, indent=1)
+print(json.dumps({k: v for k, v in figures.items() if k != "smaps_idle_one_screen"}, indent=1))
