@@ -39,7 +39,7 @@ print("## The daemon in a real kernel, beside lisgd")
 print()
 print(f"A 1-finger right swipe (150 mm in 0.3 s) written to a uinput touchscreen, {vm['swipes']} times a "
       "round; the time from the kernel's time stamp on the frame that lifts the finger (read "
-      "from the panel) to the first instruction of the bound command (`tests/bench/stamp.c`, "
+      "from the panel) to the first instruction of the bound command (`tests/bench/stamp.c`, linked statically, "
       "appending the monotonic clock), or to a D-Bus client receiving the Gesture signal "
       "(`tests/bench/listen.c`, sd-bus, stamped on arrival). lisgd 0.3.7 "
       "(`-g 1,LR,*,*,R,stamp`) on the same panel in the same boot, between gestured's runs. "
