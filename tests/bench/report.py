@@ -54,6 +54,11 @@ for i, r in enumerate(vm["latency_rounds"], 1):
           f"{ms(l['p50_ms'])} / {ms(l['p99_ms'])} | {ratio(d['p50_ms'], l['p50_ms'])} / {ratio(d['p99_ms'], l['p99_ms'])} | "
           f"{ms(b['p50_ms'])} / {ms(b['p99_ms'])} | {d['missed']}, {s['missed']}, {l['missed']}, {b['missed']} |")
 print()
+floor = vm["signal_floor"]
+print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from a small sd-bus client "
+      f"to the same listener through the same dbus-daemon, {floor['n']} times): "
+      f"{ms(floor['p50_ms'])} p50, {ms(floor['p99_ms'])} p99.")
+print()
 print("| footprint and start | gestured | lisgd |")
 print("|---|---|---|")
 print(f"| resident, idle, one touchscreen | {vm['rss_idle_one_screen_kb'] / 1024:.1f} MB | {vm['lisgd_rss_idle_kb'] / 1024:.1f} MB |")

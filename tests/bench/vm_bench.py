@@ -21,7 +21,9 @@ os.chmod(work, 0o755)
 stamp, listen = os.path.join(work, "stamp"), os.path.join(work, "listen")
 # Static: its main() is its first instruction (no dynamic loader before it).
 subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
-subprocess.run(["cc", "-O2", "-o", listen, os.path.join(here, "listen.c"), "-lsystemd"], check=True)
+emit = os.path.join(work, "emit")
+for program in (listen, emit):
+    subprocess.run(["cc", "-O2", "-o", program, os.path.join(here, os.path.basename(program) + ".c"), "-lsystemd"], check=True)
 stamps = os.path.join(work, "stamps.txt")
 figures = {"swipes": swipes}
 
@@ -153,6 +155,11 @@ listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
 assert listener.stdout.readline().strip() == "listening"
 panel = Panel(Recording().text())
 time.sleep(1)
+
+# The bus's own hop: a signal from a small sd-bus client to the same listener.
+emitted = [int(t) for t in subprocess.run([emit, str(swipes or 20)], capture_output=True, text=True, check=True).stdout.split()]
+time.sleep(1)
+figures["signal_floor"] = summary(latencies(emitted, "signal"), len(emitted))
 
 # Idle with one touchscreen: resident size, and what it does while nobody touches it.
 daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
