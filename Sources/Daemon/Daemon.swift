@@ -233,8 +233,12 @@ public final class Daemon {
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
         // for a time now past has fired (or is about to), so it is set again regardless.
         if next == armedAt, (armedAt ?? .max) > now { return }
-        do { try TimerFD.arm(timer, atMicroseconds: next) } catch { logger.error("timerfd: cannot arm: \(error)") }
-        armedAt = next
+        do {
+            try TimerFD.arm(timer, atMicroseconds: next)
+            armedAt = next
+        } catch {
+            logger.error("timerfd: cannot arm: \(error)")
+        }
     }
 
     private func handleSignals() {

@@ -12,7 +12,7 @@ import fcntl, json, os, re, signal, socket, struct, subprocess, sys, tempfile, t
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from fixtures import Recording  # noqa: E402
-from uinput_panel import EVENT, EVIOCSCLOCKID, Panel  # noqa: E402
+from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
 
 gestured, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 60
@@ -93,11 +93,8 @@ class Daemon:
     def log(self):
         return open(self.log_path).read()
 
-    def wait_for_log(self, pattern, count=1, seconds=20):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and len(re.findall(pattern, self.log())) < count:
-            time.sleep(0.1)
-        return len(re.findall(pattern, self.log())) >= count
+    def wait_for_log(self, pattern):
+        return wait_for(20, lambda: re.search(pattern, self.log()))
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)

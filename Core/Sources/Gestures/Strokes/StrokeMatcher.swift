@@ -97,9 +97,7 @@ public final class StrokeMatcher {
         builtInVectors = builtIn.vectors
         var learnedVectors: [Float] = []
         for t in learned {
-            let shape = Shape(name: t.shape, kind: .learned)
-            if !shapes.contains(shape) { shapes.append(shape) }
-            templateShape.append(shapes.lastIndex(of: shape)!)
+            templateShape.append(StrokeTemplateSet.number(Shape(name: t.shape, kind: .learned), in: &shapes))
             templatePerson.append(StrokeTemplateSet.number(t.person, in: &persons))
             learnedVectors += t.vector
         }

@@ -132,7 +132,8 @@ public struct StrokeTemplateSet: Sendable {
         personOf.append(Self.number(template.person, in: &personNames))
     }
 
-    static func number(_ name: String, in names: inout [String]) -> Int {
+    /// `name`'s index in `names`, appended if it is not there yet.
+    static func number<Name: Equatable>(_ name: Name, in names: inout [Name]) -> Int {
         if let index = names.lastIndex(of: name) { return index }
         names.append(name)
         return names.count - 1
