@@ -68,6 +68,26 @@ public final class EvdevDevice {
             axes: axes)
     }
 
+    /// The whole description, for a recording that `evemu-device` can make a device from.
+    public var evemuDevice: EvemuDevice {
+        let properties = (0...UInt16(INPUT_PROP_MAX)).filter { libevdev_has_property(device, UInt32($0)) == 1 }
+        let types = (0...UInt16(EV_MAX)).filter { libevdev_has_event_type(device, UInt32($0)) == 1 }
+        let masks = types.map { type in
+            let maximum = max(0, libevdev_event_type_get_max(UInt32(type)))
+            let codes = (0...UInt16(maximum)).filter { libevdev_has_event_code(device, UInt32(type), UInt32($0)) == 1 }
+            return EvemuDevice.CodeMask(type: type, codes: type == EventType.syn ? types : codes)
+        }
+        let axes = (0...UInt16(ABS_MAX)).compactMap { code -> EvemuDevice.Axis? in
+            guard let info = libevdev_get_abs_info(device, UInt32(code))?.pointee else { return nil }
+            return EvemuDevice.Axis(code: code, minimum: info.minimum, maximum: info.maximum, fuzz: info.fuzz,
+                                    flat: info.flat, resolution: info.resolution)
+        }
+        return EvemuDevice(name: description.name, bus: description.bus, vendor: description.vendor,
+                           product: description.product,
+                           version: UInt16(truncatingIfNeeded: libevdev_get_id_version(device)),
+                           properties: properties, masks: masks, axes: axes)
+    }
+
     /// The contacts and current slot the kernel holds now, to start decoding from.
     public var touchState: KernelTouchState {
         let slots = libevdev_get_num_slots(device)

@@ -1,0 +1,154 @@
+import Config
+import Pipeline
+import TouchCore
+
+/// What `gestured devices` knows of one input device: what udev and sysfs say (readable
+/// by anyone), and what opening it told (its axes), or why it could not be opened.
+public struct InputDeviceFacts: Sendable {
+    public var node: String
+    public var name: String
+    /// The kernel's phys path; a gestured twin's is `gestured-twin/` and its panel's.
+    public var phys: String
+    /// udev's ID_INPUT_* classification (touchscreen, touchpad, tablet, mouse, …).
+    public var udevKinds: [String]
+    /// The absolute axes sysfs lists (capabilities/abs), known even without access.
+    public var absCodes: Set<UInt16>
+    /// From the opened device: nil when it could not be opened.
+    public var description: DeviceDescription?
+    /// Why it could not be opened.
+    public var openError: String?
+    /// The node of a gestured twin made for it: a running gestured isolates it.
+    public var twinNode: String?
+
+    public init(node: String, name: String, phys: String = "", udevKinds: [String] = [], absCodes: Set<UInt16> = [],
+                description: DeviceDescription? = nil, openError: String? = nil, twinNode: String? = nil) {
+        self.node = node
+        self.name = name
+        self.phys = phys
+        self.udevKinds = udevKinds
+        self.absCodes = absCodes
+        self.description = description
+        self.openError = openError
+        self.twinNode = twinNode
+    }
+
+    public var isTwin: Bool { phys.hasPrefix(Self.twinPhysPrefix) }
+    public static let twinPhysPrefix = "gestured-twin/"
+
+    /// Could report touches: position axes, single or multitouch. Keyboards, buttons and
+    /// relative mice cannot.
+    public var hasPositionAxes: Bool {
+        absCodes.isSuperset(of: [AbsCode.x, AbsCode.y]) || absCodes.isSuperset(of: [AbsCode.mtPositionX, AbsCode.mtPositionY])
+    }
+
+    /// What the daemon reads: udev's touchscreens (ID_INPUT_TOUCHSCREEN=1).
+    public var isTouchscreen: Bool { udevKinds.contains("touchscreen") }
+}
+
+/// `gestured devices`: each device that is or could be a touchscreen, with its figures
+/// and what gestured does with it under a configuration, and why.
+public enum DeviceReport {
+    /// The devices worth listing: those with position axes, gestured's twins left out.
+    public static func listed(_ devices: [InputDeviceFacts]) -> [InputDeviceFacts] {
+        devices.filter { !$0.isTwin && ($0.hasPositionAxes || $0.isTouchscreen) }
+    }
+
+    public static func lines(_ d: InputDeviceFacts, config: Configuration) -> [String] {
+        var lines = ["\(d.node)  '\(d.name)'"]
+        let rule = config.devices.firstIndex { r in
+            d.description.map { r.matches(name: $0.name, vendor: $0.vendor, product: $0.product) } ?? false
+        }
+        if let description = d.description {
+            lines.append("  id \(hex(description.vendor)):\(hex(description.product)), bus \(busName(description.bus))")
+            lines.append(contentsOf: figures(description, rule: rule.map { config.devices[$0] }))
+        }
+        lines.append("  udev: \(d.udevKinds.isEmpty ? "no ID_INPUT_* class" : d.udevKinds.joined(separator: ", "))")
+        if let rule { lines.append("  rule: [[device]] number \(rule + 1) (\(describe(config.devices[rule])))") }
+        lines.append("  gestured: " + verdict(d, rule: rule.map { config.devices[$0] }, config: config))
+        return lines
+    }
+
+    /// Protocol, axes and size: what the recognizers measure with.
+    private static func figures(_ description: DeviceDescription, rule: DeviceRule?) -> [String] {
+        var lines: [String] = []
+        switch description.touchProtocol {
+        case .slotted(let slots)?: lines.append("  protocol: multitouch B, \(slots) slots")
+        case .contactReports?: lines.append("  protocol: multitouch A (no slots)")
+        case .singleTouch?: lines.append("  protocol: single touch (BTN_TOUCH, ABS_X/ABS_Y)")
+        case nil: lines.append("  protocol: none (no position axes)")
+        }
+        let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
+        guard let geometry = DeviceGeometry(description, sizeOverride: rule?.sizeMM, orientation: orientation) else { return lines }
+        func axis(_ name: String, _ a: AbsoluteAxis) -> String {
+            "\(name) \(a.minimum)…\(a.maximum)" + (a.resolution > 0 ? " (\(a.resolution) units/mm)" : " (no resolution)")
+        }
+        lines.append("  axes: " + axis("x", geometry.xAxis) + ", " + axis("y", geometry.yAxis))
+        let size = geometry.size
+        let whence = rule?.sizeMM != nil ? "size_mm of its rule"
+            : geometry.knownSize != nil ? "from the resolution"
+            : "assumed: a \(Int(DeviceGeometry.assumedDiagonalMM)) mm diagonal; set size_mm in a [[device]] rule"
+        lines.append("  size: \(fixed(size.width, decimals: 1)) × \(fixed(size.height, decimals: 1)) mm (\(whence))")
+        var mounting = "rotation \(orientation.rotation)°"
+        if orientation.invertX { mounting += ", x inverted" }
+        if orientation.invertY { mounting += ", y inverted" }
+        lines.append("  mounting: \(mounting)")
+        return lines
+    }
+
+    /// Whether the daemon reads it, isolates it, or why not, with what to do.
+    private static func verdict(_ d: InputDeviceFacts, rule: DeviceRule?, config: Configuration) -> String {
+        guard d.isTouchscreen else {
+            let what = d.udevKinds.first { $0 != "touchscreen" }.map { "a \($0)" } ?? "not classified"
+            return "not read: udev does not call it a touchscreen (ID_INPUT_TOUCHSCREEN is not 1; it is \(what)). A udev hwdb entry can, if it really is one"
+        }
+        if let error = d.openError {
+            return "cannot open it (\(error)): gestured reads it as its service, as root, or as a member of the 'input' group; run `devices` the same way to see its figures"
+        }
+        guard let description = d.description else { return "not opened" }
+        if rule?.ignore == true { return "ignored by its [[device]] rule (ignore = true)" }
+        guard description.touchProtocol != nil else { return "not read: no position axes" }
+        if let twin = d.twinNode {
+            return "read and isolated by a running gestured: applications get its twin \(twin); other readers (monitor) get nothing from this node"
+        }
+        if TouchscreenPipeline.cannotIsolate(description, config: config) {
+            return "read, not isolated: a multitouch A panel cannot be (its touches reach applications too)"
+        }
+        let gestures = config.gestures(for: rule).count
+        let isolated = config.isolates(description) ? "isolated (grabbed, with a uinput twin)" : "not isolated"
+        return "read, \(isolated), \(gestures) gesture\(gestures == 1 ? "" : "s")"
+    }
+
+    private static func describe(_ rule: DeviceRule) -> String {
+        var keys: [String] = []
+        if let pattern = rule.namePattern { keys.append("name = \"\(pattern)\"") }
+        if rule.vendor != nil || rule.product != nil {
+            keys.append("id = \"\(rule.vendor.map(hex) ?? "*"):\(rule.product.map(hex) ?? "*")\"")
+        }
+        return keys.isEmpty ? "matches every device" : keys.joined(separator: ", ")
+    }
+
+    private static func busName(_ bus: UInt16) -> String {
+        let names: [UInt16: String] = [0x01: "PCI", 0x03: "USB", 0x05: "Bluetooth", 0x06: "virtual", 0x11: "i8042",
+                                       0x18: "I2C", 0x19: "host", 0x1c: "SPI", 0x1d: "RMI"]
+        return "0x\(hex(bus))" + (names[bus].map { " (\($0))" } ?? "")
+    }
+
+    private static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// The codes set in a sysfs capability bitmask (`capabilities/abs`): hex words, the most
+/// significant first, each as wide as the kernel's `long` (64 bits here).
+public func sysfsBitmaskCodes(_ text: String) -> Set<UInt16> {
+    var codes = Set<UInt16>()
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).reversed()
+    for (index, word) in words.enumerated() {
+        guard let bits = UInt64(word, radix: 16) else { return [] }
+        for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
+            if let code = UInt16(exactly: index * 64 + bit) { codes.insert(code) }
+        }
+    }
+    return codes
+}
