@@ -21,7 +21,7 @@ extension Daemon {
     /// Opens every touchscreen present now that is not open yet.
     func enumerate() {
         do {
-            for node in try udev?.touchscreens() ?? [] where touchscreens[node] == nil { add(node) }
+            for node in try Udev.touchscreenNodes() where touchscreens[node] == nil { add(node) }
         } catch {
             logger.error("udev: cannot list touchscreens: \(error)")
         }

@@ -1,5 +1,6 @@
 import CUdev
 import SystemPackage
+import TouchCore
 
 /// Touchscreens as udev sees them: the ones present at start, then add and remove
 /// events from a monitor whose descriptor joins the event loop.
@@ -38,26 +39,39 @@ public final class Udev {
     }
 
     /// The event nodes of the touchscreens present now.
-    public func touchscreens() throws(Errno) -> [String] {
+    public static func touchscreenNodes() throws(Errno) -> [String] {
+        try inputDevices().filter(\.isTouchscreen).map(\.node)
+    }
+
+    /// Every event node of the input subsystem, with what udev and sysfs say of it:
+    /// readable without opening the device (`gestured devices` opens it after).
+    public static func inputDevices() throws(Errno) -> [InputDeviceFacts] {
+        guard let udev = udev_new() else { throw .noMemory }
+        defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw .noMemory }
         defer { udev_enumerate_unref(enumerate) }
-        for rc in [udev_enumerate_add_match_subsystem(enumerate, "input"),
-                   udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1"),
-                   udev_enumerate_scan_devices(enumerate)] where rc < 0 {
+        for rc in [udev_enumerate_add_match_subsystem(enumerate, "input"), udev_enumerate_scan_devices(enumerate)] where rc < 0 {
             throw Errno(rawValue: -rc)
         }
-        var nodes: [String] = []
+        var devices: [InputDeviceFacts] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
-            if let syspath = udev_list_entry_get_name(current),
-               let device = udev_device_new_from_syspath(udev, syspath) {
-                if let node = Self.eventNode(device) { nodes.append(node) }
-                udev_device_unref(device)
-            }
             entry = udev_list_entry_get_next(current)
+            guard let syspath = udev_list_entry_get_name(current),
+                  let device = udev_device_new_from_syspath(udev, syspath) else { continue }
+            defer { udev_device_unref(device) }
+            // The inputN parent holds the name, phys and capabilities of its eventN node.
+            guard let node = Self.eventNode(device), let parent = udev_device_get_parent(device) else { continue }
+            func attribute(_ name: String) -> String { udev_device_get_sysattr_value(parent, name).map { String(cString: $0) } ?? "" }
+            let kinds = Self.inputKinds.filter { udev_device_get_property_value(device, "ID_INPUT_" + $0.uppercased()).map { String(cString: $0) } == "1" }
+            devices.append(InputDeviceFacts(node: node, name: attribute("name"), phys: attribute("phys"), udevKinds: kinds,
+                                            absCodes: sysfsBitmaskCodes(attribute("capabilities/abs"))))
         }
-        return nodes.sorted()
+        return devices.sorted { $0.node.count != $1.node.count ? $0.node.count < $1.node.count : $0.node < $1.node }
     }
+
+    /// udev's input classes (ID_INPUT_TOUCHSCREEN and the rest), the touch-like first.
+    private static let inputKinds = ["touchscreen", "touchpad", "tablet", "joystick", "mouse", "keyboard", "key", "switch", "accelerometer"]
 
     /// The next device event from the monitor, if one is waiting.
     public func receive() -> Event? {

@@ -9,11 +9,10 @@ import TouchCore
 /// An isolated panel's stand-in for everyone else: a uinput device with the panel's name,
 /// ids, properties, axes and resolutions (libevdev_uinput_create_from_device), so that a
 /// compositor, X or libinput takes it for the panel, calibration and output mapping
-/// included. Its phys (UI_SET_PHYS) starts with `physPrefix`, which is how gestured tells its own (or
-/// another instance's) twins from touchscreens. The kernel removes it when its fd closes:
+/// included. Its phys (UI_SET_PHYS) is `gestured-twin/` and its panel's (`twinPhys`), which is
+/// how gestured tells its own (or another instance's) twins from touchscreens. The kernel removes it when its fd closes:
 /// on `deinit`, and when the daemon dies however it dies.
 public final class UinputTwin {
-    public static let physPrefix = "gestured-twin"
     private let device: OpaquePointer
     private let fd: FileDescriptor
 
@@ -42,7 +41,12 @@ public final class UinputTwin {
 extension EvdevDevice {
     /// Whether this device is a twin gestured made: never a touchscreen to read.
     public var isTwin: Bool {
-        libevdev_get_phys(handle).map { String(cString: $0).hasPrefix(UinputTwin.physPrefix) } ?? false
+        libevdev_get_phys(handle).map { String(cString: $0).hasPrefix(InputDeviceFacts.twinPhysPrefix) } ?? false
+    }
+
+    /// The phys a twin of this panel has: how anyone finds whether gestured isolates it.
+    public var twinPhys: String {
+        InputDeviceFacts.twinPhysPrefix + (libevdev_get_phys(handle).map { String(cString: $0) } ?? path)
     }
 
     /// Takes the panel for gestured alone (EVIOCGRAB): nobody else reads its events until
@@ -67,8 +71,7 @@ extension EvdevDevice {
             throw error as? Errno ?? .ioError
         }
         // libevdev does not copy phys: it is set on the fd before libevdev creates the device.
-        let phys = libevdev_get_phys(handle).map { String(cString: $0) } ?? path
-        if CEvdev_uinput_set_phys(uinput.rawValue, UinputTwin.physPrefix + "/" + phys) < 0 {
+        if CEvdev_uinput_set_phys(uinput.rawValue, twinPhys) < 0 {
             let error = Errno(rawValue: errno)
             Syscall.close(uinput)
             throw error

@@ -23,6 +23,19 @@ public enum Files {
         return true
     }
 
+    /// A new file, or one emptied, for writing (mode 0644 before the umask).
+    public static func create(_ path: String) throws(Errno) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                           permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch { throw Self.errno(error) }
+    }
+
+    /// Writes all of `text`, or says why it could not (a full disk).
+    public static func write(_ text: String, to fd: FileDescriptor) throws(Errno) {
+        do { _ = try fd.writeAll(text.utf8) } catch { throw Self.errno(error) }
+    }
+
     private static func errno(_ error: any Error) -> Errno { error as? Errno ?? .ioError }
 }
 

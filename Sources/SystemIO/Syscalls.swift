@@ -29,11 +29,13 @@ public enum Syscall {
         try call { Glibc.read(fd.rawValue, buffer.baseAddress, buffer.count) }
     }
 
-    /// Waits until `fd` has something to read (poll(2)): for a command that reads one
-    /// device and has nothing else to wait for.
-    public static func waitReadable(_ fd: FileDescriptor) throws(Errno) {
-        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-        _ = try call { poll(&entry, 1, -1) }
+    /// Waits until one of `fds` has something to read (poll(2)), and says which: for a
+    /// command that reads a device and has little else to wait for.
+    @discardableResult
+    public static func waitReadable(_ fds: FileDescriptor...) throws(Errno) -> [Bool] {
+        var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        _ = try call { poll(&entries, nfds_t(entries.count), -1) }
+        return entries.map { $0.revents != 0 }
     }
 
     /// Closes a descriptor. Linux releases it even when close reports an error (EINTR

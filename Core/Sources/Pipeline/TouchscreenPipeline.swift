@@ -86,10 +86,7 @@ public final class TouchscreenPipeline {
         init(_ device: DeviceDescription, _ config: Configuration) throws(Refusal) {
             let rule = config.rule(for: device)
             if rule?.ignore == true { throw .ignored }
-            let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
-            guard let geometry = DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation) else {
-                throw .noPositionAxes
-            }
+            guard let geometry = TouchscreenPipeline.geometry(device, rule: rule) else { throw .noPositionAxes }
             self.geometry = geometry
             arbiter = Arbiter(gestures: config.gestures(for: rule), geometry: geometry)
             bindings = BindingTable(config.bindings)
@@ -106,6 +103,13 @@ public final class TouchscreenPipeline {
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
         isolation = isolate ?? Self.isolates(device, config: config) ? Self.isolation(device, touchProtocol, config, kernelState) : nil
+    }
+
+    /// How a device's units map to the screen under its `[[device]]` rule (mounting, size);
+    /// nil without position axes.
+    public static func geometry(_ device: DeviceDescription, rule: DeviceRule?) -> DeviceGeometry? {
+        let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
+        return DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation)
     }
 
     /// Whether the configuration isolates this panel. Protocol A panels keep no slot state

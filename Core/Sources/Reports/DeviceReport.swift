@@ -2,49 +2,6 @@ import Config
 import Pipeline
 import TouchCore
 
-/// What `gestured devices` knows of one input device: what udev and sysfs say (readable
-/// by anyone), and what opening it told (its axes), or why it could not be opened.
-public struct InputDeviceFacts: Sendable {
-    public var node: String
-    public var name: String
-    /// The kernel's phys path; a gestured twin's is `gestured-twin/` and its panel's.
-    public var phys: String
-    /// udev's ID_INPUT_* classification (touchscreen, touchpad, tablet, mouse, …).
-    public var udevKinds: [String]
-    /// The absolute axes sysfs lists (capabilities/abs), known even without access.
-    public var absCodes: Set<UInt16>
-    /// From the opened device: nil when it could not be opened.
-    public var description: DeviceDescription?
-    /// Why it could not be opened.
-    public var openError: String?
-    /// The node of a gestured twin made for it: a running gestured isolates it.
-    public var twinNode: String?
-
-    public init(node: String, name: String, phys: String = "", udevKinds: [String] = [], absCodes: Set<UInt16> = [],
-                description: DeviceDescription? = nil, openError: String? = nil, twinNode: String? = nil) {
-        self.node = node
-        self.name = name
-        self.phys = phys
-        self.udevKinds = udevKinds
-        self.absCodes = absCodes
-        self.description = description
-        self.openError = openError
-        self.twinNode = twinNode
-    }
-
-    public var isTwin: Bool { phys.hasPrefix(Self.twinPhysPrefix) }
-    public static let twinPhysPrefix = "gestured-twin/"
-
-    /// Could report touches: position axes, single or multitouch. Keyboards, buttons and
-    /// relative mice cannot.
-    public var hasPositionAxes: Bool {
-        absCodes.isSuperset(of: [AbsCode.x, AbsCode.y]) || absCodes.isSuperset(of: [AbsCode.mtPositionX, AbsCode.mtPositionY])
-    }
-
-    /// What the daemon reads: udev's touchscreens (ID_INPUT_TOUCHSCREEN=1).
-    public var isTouchscreen: Bool { udevKinds.contains("touchscreen") }
-}
-
 /// `gestured devices`: each device that is or could be a touchscreen, with its figures
 /// and what gestured does with it under a configuration, and why.
 public enum DeviceReport {
@@ -77,8 +34,8 @@ public enum DeviceReport {
         case .singleTouch?: lines.append("  protocol: single touch (BTN_TOUCH, ABS_X/ABS_Y)")
         case nil: lines.append("  protocol: none (no position axes)")
         }
-        let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
-        guard let geometry = DeviceGeometry(description, sizeOverride: rule?.sizeMM, orientation: orientation) else { return lines }
+        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule) else { return lines }
+        let orientation = geometry.orientation
         func axis(_ name: String, _ a: AbsoluteAxis) -> String {
             "\(name) \(a.minimum)…\(a.maximum)" + (a.resolution > 0 ? " (\(a.resolution) units/mm)" : " (no resolution)")
         }
@@ -137,18 +94,4 @@ public enum DeviceReport {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
-}
-
-/// The codes set in a sysfs capability bitmask (`capabilities/abs`): hex words, the most
-/// significant first, each as wide as the kernel's `long` (64 bits here).
-public func sysfsBitmaskCodes(_ text: String) -> Set<UInt16> {
-    var codes = Set<UInt16>()
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).reversed()
-    for (index, word) in words.enumerated() {
-        guard let bits = UInt64(word, radix: 16) else { return [] }
-        for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
-            if let code = UInt16(exactly: index * 64 + bit) { codes.insert(code) }
-        }
-    }
-    return codes
 }

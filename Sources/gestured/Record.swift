@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Input
+import SystemIO
+import SystemPackage
+import TouchCore
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a touchscreen's events to an evemu file, until Ctrl-C.",
+        discussion: """
+            The file starts with the device's whole description (N:, I:, P:, B:, A: lines), \
+            so that evemu-device can make a device like it, evemu-play can play it into \
+            one, and `gestured replay FILE` replays it. Only whole frames are written: \
+            Ctrl-C (SIGINT) or SIGTERM ends it cleanly, as does unplugging the device. \
+            It only reads: a running service goes on (unless it isolates the panel, which \
+            then reaches no other reader; `gestured devices` says so).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The touchscreen's event node (default: the only touchscreen udev reports).", valueName: "NODE"))
+    var device: String?
+
+    @Argument(help: ArgumentHelp("The evemu file to write.", valueName: "FILE"))
+    var file: String
+
+    func run() throws {
+        let node = try touchscreenNode(device)
+        let panel: EvdevDevice
+        do { panel = try EvdevDevice(path: node) { printError("\(node): libevdev: \($0)") } } catch {
+            printError("error: \(node): cannot open it: \(error)\(error == .permissionDenied ? " (run it as root or as a member of the 'input' group)" : "")")
+            throw ExitCode.failure
+        }
+        let output: FileDescriptor
+        do { output = try Files.create(file) } catch {
+            printError("error: \(file): cannot write it: \(error)")
+            throw ExitCode.failure
+        }
+        defer { Syscall.close(output) }
+        var recorder = FrameWriter(output: output, file: file)
+        try recorder.write(Evemu.header(panel.evemuDevice, comment: ["Recorded by gestured record from \(node)"]))
+        let signals = try SignalFD.create([SIGINT, SIGTERM])
+        defer { Syscall.close(signals) }
+        printError("recording \(node) ('\(panel.description.name)') to \(file): Ctrl-C ends it")
+        var end = "stopped"
+        recording: while true {
+            if try Syscall.waitReadable(panel.fd, signals)[1] {
+                _ = try SignalFD.next(signals)
+                break recording
+            }
+            var failure: Errno?
+            let result = panel.read { event in
+                guard failure == nil else { return }
+                do throws(Errno) { try recorder.add(event) } catch { failure = error }
+            }
+            if let failure {
+                printError("error: \(file): cannot write it: \(failure)")
+                throw ExitCode.failure
+            }
+            switch result {
+            case .drained: break
+            case .resynced: printError("warning: the kernel dropped events (SYN_DROPPED); the recording holds the state resynced after it")
+            case .removed:
+                end = "the device went away"
+                break recording
+            }
+        }
+        printError("\(file): \(recorder.frames) frames, \(fixed(recorder.seconds, decimals: 1)) s (\(end))")
+    }
+}
+
+/// Writes events a frame at a time, so that a recording stopped anywhere ends with a
+/// whole frame; times count from the first event.
+struct FrameWriter {
+    let output: FileDescriptor
+    let file: String
+    private var frame = ""
+    private var start: Timestamp?
+    private var last: Timestamp?
+    private(set) var frames = 0
+
+    init(output: FileDescriptor, file: String) {
+        self.output = output
+        self.file = file
+    }
+
+    var seconds: Double { start.flatMap { s in last.map { $0.milliseconds(since: s) / 1000 } } ?? 0 }
+
+    func write(_ text: String) throws(Errno) { try Files.write(text, to: output) }
+
+    mutating func add(_ event: InputEvent) throws(Errno) {
+        let start = self.start ?? event.time
+        self.start = start
+        frame += Evemu.line(for: event, since: start)
+        guard event.type == EventType.syn, event.code == SynCode.report else { return }
+        try write(frame)
+        frame = ""
+        frames += 1
+        last = event.time
+    }
+}
+
+/// The node named, or the only touchscreen udev reports.
+func touchscreenNode(_ named: String?) throws -> String {
+    if let named { return named }
+    let nodes: [String]
+    do { nodes = try Udev.touchscreenNodes() } catch {
+        printError("error: cannot list touchscreens through udev (\(error)): name one with --device")
+        throw ExitCode.failure
+    }
+    guard nodes.count == 1 else {
+        printError(nodes.isEmpty ? "error: udev reports no touchscreen: name a device with --device (see `gestured devices`)"
+            : "error: several touchscreens (\(nodes.joined(separator: ", "))): name one with --device")
+        throw ExitCode.failure
+    }
+    return nodes[0]
+}
