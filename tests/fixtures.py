@@ -97,11 +97,15 @@ class Recording:
             f.write(self.text())
         return path
 
-def checkmark(origin=(150, 100)):
+def checkmark(origin=(150, 100), scale=1.0):
     r = Recording()
     ox, oy = origin
-    r.stroke([(ox, oy), (ox + 10, oy + 12), (ox + 35, oy - 25)])
+    r.stroke([(ox, oy), (ox + 10 * scale, oy + 12 * scale), (ox + 35 * scale, oy - 25 * scale)])
     return r
+
+def small_checkmark():
+    """A checkmark 12 mm across: too small for min_size_mm = 25."""
+    return checkmark(scale=0.35)
 
 def three_finger_swipe_down(origin=(120, 40), length=60):
     r = Recording()
@@ -162,7 +166,8 @@ def storm(events=300_000, seed=10):
     return r
 
 if __name__ == "__main__":
-    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, swipe3, drag, tap, storm).
+    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, small-checkmark,
+    # swipe3, drag, tap, storm).
     import sys
     kind, name = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "gestured test panel")
     if kind == "desc":
@@ -170,5 +175,5 @@ if __name__ == "__main__":
     elif kind == "keyboard":
         print(keyboard(), end="")
     else:
-        r = {"checkmark": checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap, "storm": storm}[kind]()
+        r = {"checkmark": checkmark, "small-checkmark": small_checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap, "storm": storm}[kind]()
         print(r.text().replace("gestured test panel", name), end="")

@@ -21,6 +21,11 @@ public struct DaemonOptions {
     public var rounds = 1
     public var bus: DaemonSettings.Bus?
     public var logLevel: Logger.Level?
+    /// `gestured monitor`: touchscreens are read without being grabbed, no action is
+    /// performed, and every step goes here with its touchscreen's node and geometry.
+    public var watch: ((_ node: String, _ geometry: DeviceGeometry, _ step: Step) -> Void)?
+    /// Read this node only, whatever udev calls it.
+    public var onlyNode: String?
 
     public init() {}
 }
@@ -105,7 +110,7 @@ public final class Daemon {
         runner.logger.logLevel = logger.logLevel
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
         runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
-        let wanted = options.bus ?? config.daemon.bus
+        let wanted = options.watch != nil ? .none : options.bus ?? config.daemon.bus
         let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
             if let old = bus?.currentWatch { loop.unwatch(old.fd) }
@@ -121,7 +126,7 @@ public final class Daemon {
             }
             if BindingTable(config.bindings).signals { bus?.connect(now: monotonicMicroseconds()) }
         }
-        for screen in touchscreens.values { screen.pipeline.explaining = logger.logLevel <= .debug }
+        for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
 
     /// SIGHUP: a configuration with errors is rejected (the running one stays). A good
@@ -156,6 +161,9 @@ public final class Daemon {
         }
     }
 
+    /// Whether the pipelines say why: for the debug log, and always for a monitor.
+    var explaining: Bool { options.watch != nil || logger.logLevel <= .debug }
+
     private static func level(_ level: DaemonSettings.LogLevel) -> Logger.Level {
         switch level {
         case .debug: .debug
@@ -170,6 +178,11 @@ public final class Daemon {
     /// Feeds one input to a touchscreen's pipeline and does what it says.
     func feed(_ input: PipelineInput, to screen: Touchscreen) {
         let step = screen.pipeline.step(input)
+        if let watch = options.watch {
+            if !step.isQuiet { watch(screen.node, screen.pipeline.geometry, step) }
+            for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
+            return
+        }
         // What someone waits for first (signals, commands, the twin), the log after.
         for action in step.actions { perform(action) }
         if let twin = screen.twin, !step.twin.isEmpty {

@@ -21,7 +21,8 @@ extension Daemon {
     /// Opens every touchscreen present now that is not open yet.
     func enumerate() {
         do {
-            for node in try Udev.touchscreenNodes() where touchscreens[node] == nil { add(node) }
+            let nodes = try options.onlyNode.map { [$0] } ?? Udev.touchscreenNodes()
+            for node in nodes where touchscreens[node] == nil { add(node) }
         } catch {
             logger.error("udev: cannot list touchscreens: \(error)")
         }
@@ -32,7 +33,7 @@ extension Daemon {
         while let event = udev?.receive() {
             guard !event.node.isEmpty else { continue }
             switch event.action {
-            case "add" where event.isTouchscreen: add(event.node)
+            case "add" where options.onlyNode.map { $0 == event.node } ?? event.isTouchscreen: add(event.node)
             case "remove":
                 unopened.remove(event.node)
                 if let screen = touchscreens[event.node] { remove(screen, why: "removed") }
@@ -63,7 +64,9 @@ extension Daemon {
         }
         unopened.remove(node)
         if device.isTwin { return logger.debug("\(node): a gestured twin, not a touchscreen to read") }
-        guard var pipeline = makePipeline(device.description, node, kernelState: device.touchState) else { return }
+        if options.watch != nil { sayIfIsolatedElsewhere(node, device) }
+        guard var pipeline = makePipeline(device.description, node, kernelState: device.touchState,
+                                          isolate: options.watch != nil ? false : nil) else { return }
         var twin: UinputTwin?
         if pipeline.isolation != nil {
             do {
@@ -75,7 +78,7 @@ extension Daemon {
                 guard let plain = makePipeline(device.description, node, kernelState: device.touchState, isolate: false) else { return }
                 pipeline = plain
             }
-        } else if TouchscreenPipeline.cannotIsolate(device.description, config: config) {
+        } else if options.watch == nil, TouchscreenPipeline.cannotIsolate(device.description, config: config) {
             logger.warning("\(node): a protocol A panel (no slots) cannot be isolated; its touches reach applications as well")
         }
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
@@ -91,7 +94,7 @@ extension Daemon {
                               kernelState: KernelTouchState? = nil, isolate: Bool? = nil) -> TouchscreenPipeline? {
         do {
             let pipeline = try TouchscreenPipeline(description, config: config, kernelState: kernelState, isolate: isolate)
-            pipeline.explaining = logger.logLevel <= .debug
+            pipeline.explaining = explaining
             return pipeline
         } catch .ignored {
             logger.info("\(node): '\(description.name)' ignored by a [[device]] rule")
@@ -99,6 +102,14 @@ extension Daemon {
             logger.info("\(node): '\(description.name)' has no position axes, not a touchscreen")
         }
         return nil
+    }
+
+    /// A monitor reads next to the service, but nothing reaches it from a panel that a
+    /// running gestured isolates (grabs): it says so, and what to do.
+    private func sayIfIsolatedElsewhere(_ node: String, _ device: EvdevDevice) {
+        let phys = device.twinPhys
+        guard let twin = (try? Udev.inputDevices())?.first(where: { $0.phys == phys }) else { return }
+        logger.warning("\(node): a running gestured isolates it (grabbed; applications get its twin \(twin.node)): nothing reaches this monitor from it. To watch it, stop the service or set isolate = false for this panel; or read the service's log with log_level = \"debug\"")
     }
 
     private func read(_ screen: Touchscreen) {

@@ -9,7 +9,7 @@ struct Gestured: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A touchscreen gesture daemon: recognizes gestures and runs their bindings.",
         version: "0.1.0",
-        subcommands: [Run.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self]
+        subcommands: [Run.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self]
     )
 }
 

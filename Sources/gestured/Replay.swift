@@ -18,6 +18,9 @@ struct Replay: ParsableCommand {
             recognizer's state changes with their reasons (and, for a panel the configuration \
             isolates, what its twin is given: held, delivered, dropped, cancelled), --twin the \
             frames the twin gets.
+            --svg draws the recording as a picture for a browser: the panel at its aspect \
+            ratio, each touch's trace (numbered start, □ lift, × cancelled, a dot every \
+            100 ms), the gestures that fired and the reasons of the recognizers that failed.
             Exits 1 when a recording is malformed, after replaying the others.
             """
     )
@@ -42,22 +45,40 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("The device description for events-only recordings.", valueName: "DESC"))
     var device: String?
 
+    @Option(help: ArgumentHelp("Draw the recording to an SVG file: the panel, each touch's trace, the gestures that fired and why the others failed.", valueName: "FILE"))
+    var svg: String?
+
     @Argument(help: ArgumentHelp("evemu recordings (.evemu, .events)", valueName: "RECORDING"))
     var recordings: [String]
 
+    func validate() throws {
+        if svg != nil, recordings.count != 1 { throw ValidationError("--svg draws one recording: give exactly one") }
+    }
+
     func run() throws {
-        var playback = Playback(config: try config.load())
-        playback.explain = explain
+        let config = try config.load()
+        var playback = Playback(config: config)
+        playback.explain = explain || svg != nil
         let output = OutputBuffer()
         var failed = false
         for path in recordings {
             var printer = ReplayPrinter(file: path, format: format) { output.write(line: $0) }
             printer.showTouches = touches
+            printer.showTransitions = explain
             printer.showActions = actions
             printer.showDelivery = explain
             printer.showTwin = twin
+            var picture: TouchPicture?
             do {
-                try playback.play(try Recording.load(path, device: device)) { printer.print($0) }
+                let recording = try Recording.load(path, device: device)
+                if svg != nil, let geometry = TouchscreenPipeline.geometry(recording.description, rule: config.rule(for: recording.description)) {
+                    picture = TouchPicture(title: path, size: geometry.size)
+                }
+                defer { if let svg, let picture { failed = !write(picture, to: svg) || failed } }
+                try playback.play(recording) { step in
+                    printer.print(step)
+                    picture?.add(step)
+                }
             } catch {
                 output.flush()
                 printError(error.description)
@@ -66,5 +87,17 @@ struct Replay: ParsableCommand {
         }
         output.flush()
         if failed { throw ExitCode.failure }
+    }
+
+    private func write(_ picture: TouchPicture, to path: String) -> Bool {
+        do {
+            let fd = try Files.create(path)
+            defer { Syscall.close(fd) }
+            try Files.write(picture.svg(), to: fd)
+            return true
+        } catch {
+            printError("error: \(path): cannot write it: \(error)")
+            return false
+        }
     }
 }

@@ -13,6 +13,8 @@ public struct ReplayPrinter {
     public let file: String
     public let format: OutputFormat
     public var showTouches = false
+    /// Print the recognizers' state changes (the steps have them when the pipeline explains).
+    public var showTransitions = true
     /// Also print what the bindings would do.
     public var showActions = false
     /// Also print an isolated panel's delivery decisions (held, delivered, dropped, cancelled).
@@ -32,7 +34,7 @@ public struct ReplayPrinter {
     /// A step's lines: its touches (when shown), the state changes, then the gesture events.
     public mutating func print(_ step: Step) {
         if showTouches, let frame = step.frame { print(frame) }
-        for t in step.transitions { write(line(for: t)) }
+        if showTransitions { for t in step.transitions { write(line(for: t)) } }
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }
         if showDelivery { for note in step.delivery { write(line(for: note)) } }
