@@ -506,6 +506,37 @@ class AsRoot(Harness):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(f'{cfg}: warning: daemon.user = "kiosk" applies only when gestured runs as root', r.stderr)
 
+class Tools(Harness):
+    def replay_with_stderr_on_a_terminal(self, stdout_too):
+        """Replays three recordings with stderr on a pseudo-terminal; what it showed there."""
+        import pty
+        recordings = [checkmark().save(self.path(f"c{i}.evemu")) for i in range(3)]
+        leader, follower = pty.openpty()
+        out = follower if stdout_too else open(self.path("out.txt"), "w")
+        p = subprocess.Popen([GESTURED, "replay", *recordings], stdout=out, stderr=follower)
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: the replay has ended and closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        p.wait(timeout=30)
+        os.close(leader)
+        return shown.decode()
+
+    def test_a_long_replay_shows_progress_on_a_terminal_only(self):
+        self.assertIn("] 2/3", self.replay_with_stderr_on_a_terminal(stdout_too=False))
+        shown = self.replay_with_stderr_on_a_terminal(stdout_too=True)
+        self.assertNotIn("/3", shown)
+        self.assertIn("gesture checkmark (checkmark) recognized", shown)
+        recordings = [checkmark().save(self.path(f"c{i}.evemu")) for i in range(3)]
+        r = subprocess.run([GESTURED, "replay", *recordings], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.stderr, "")
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)

@@ -56,6 +56,7 @@ struct Eval: ParsableCommand {
         let run = evaluator.evaluate(rows, load: { path throws(FileError) in try Recording.load(path) },
                                                                    progress: { progress.update(done: $0, total: $1) }) { error in
             problems += 1
+            progress.clear()
             printError(error.description)
         }
         progress.finish()

@@ -21,6 +21,8 @@ struct Replay: ParsableCommand {
             --svg draws the recording as a picture for a browser: the panel at its aspect \
             ratio, each touch's trace (numbered start, □ lift, × cancelled, a dot every \
             100 ms), the gestures that fired and the reasons of the recognizers that failed.
+            With several recordings, a progress bar shows on stderr while stdout goes to a \
+            file or a pipe and stderr is a terminal.
             Exits 1 when a recording is malformed, after replaying the others.
             """
     )
@@ -61,7 +63,10 @@ struct Replay: ParsableCommand {
         playback.explain = explain || svg != nil
         let output = OutputBuffer()
         var failed = false
-        for path in recordings {
+        var progress = ProgressBar(besideOutput: true)
+        defer { progress.finish() }
+        for (done, path) in recordings.enumerated() {
+            if recordings.count > 1 { progress.update(done: done, total: recordings.count) }
             var printer = ReplayPrinter(file: path, format: format) { output.write(line: $0) }
             printer.showTouches = touches
             printer.showTransitions = explain
@@ -81,6 +86,7 @@ struct Replay: ParsableCommand {
                 }
             } catch {
                 output.flush()
+                progress.clear()
                 printError(error.description)
                 failed = true
             }
