@@ -31,6 +31,13 @@ public enum Files {
         } catch { throw Self.errno(error) }
     }
 
+    /// The file made anew with `text` in it.
+    public static func write(_ text: String, toFile path: String) throws(Errno) {
+        let fd = try create(path)
+        defer { Syscall.close(fd) }
+        try write(text, to: fd)
+    }
+
     /// Writes all of `text`, or says why it could not (a full disk).
     public static func write(_ text: String, to fd: FileDescriptor) throws(Errno) {
         do { _ = try fd.writeAll(text.utf8) } catch { throw Self.errno(error) }

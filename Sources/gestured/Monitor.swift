@@ -81,11 +81,7 @@ private final class Watcher {
         pictures[node]?.add(step)
         // Once the fingers are up; again for decisions made after the lift (a tap's wait).
         guard let picture = pictures[node], picture.touchesDown == 0 else { return }
-        do {
-            let fd = try Files.create(svg)
-            defer { Syscall.close(fd) }
-            try Files.write(picture.svg(), to: fd)
-        } catch {
+        do { try Files.write(picture.svg(), toFile: svg) } catch {
             printError("error: \(svg): cannot write it: \(error)")
         }
     }

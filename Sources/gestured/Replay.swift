@@ -96,14 +96,10 @@ struct Replay: ParsableCommand {
     }
 
     private func write(_ picture: TouchPicture, to path: String) -> Bool {
-        do {
-            let fd = try Files.create(path)
-            defer { Syscall.close(fd) }
-            try Files.write(picture.svg(), to: fd)
-            return true
-        } catch {
+        do { try Files.write(picture.svg(), toFile: path) } catch {
             printError("error: \(path): cannot write it: \(error)")
             return false
         }
+        return true
     }
 }
