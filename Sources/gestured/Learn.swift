@@ -13,10 +13,10 @@ struct Learn: ParsableCommand {
             Each RECORDING holds one stroke drawn with one finger (the first finger's path \
             is taken); or, with --device, draw the shape --count times on a touchscreen \
             (it only reads: a running gestured keeps working). The entry recognizes the shape anywhere on the panel and at any \
-            size, turned at most 20°: a stroke is recognized when it is closer to these \
+            size, turned at most 20 degrees: a stroke is recognized when it is closer to these \
             examples than to those of any other learned shape or built-in checkmark or \
-            chevron bound beside it, and at least min_similarity close (1 − the angle \
-            between the two strokes as vectors / 90°: 1 is the same shape, one person's \
+            chevron bound beside it, and at least min_similarity close (1 - the angle \
+            between the two strokes as vectors / 90 degrees: 1 is the same shape, one person's \
             strokes of one shape are 0.9 to 0.98 apart; 0.75 by default). Draw it 3 to 10 \
             times the way you will use it. Add `command` or `signal` to the entry.
             """

@@ -12,14 +12,14 @@ struct Replay: ParsableCommand {
             A recording is an evemu file with its device description (N:, I:, A: lines) or an \
             events-only file whose description is a .desc file beside it: \
             'DEVICE.1-finger-taps.events' pairs with 'DEVICE.desc'. Times are seconds from \
-            the recording's first event; x and y are normalized to 0…1 (y downwards).
+            the recording's first event; x and y are normalized to 0 to 1 (y downwards).
             Prints one line per gesture event (recognized, or began/changed/ended/cancelled \
             for continuous gestures); --touches adds the touches, --explain every \
             recognizer's state changes with their reasons (and, for a panel the configuration \
             isolates, what its twin is given: held, delivered, dropped, cancelled), --twin the \
             frames the twin gets.
             --svg draws the recording as a picture for a browser: the panel at its aspect \
-            ratio, each touch's trace (numbered start, □ lift, × cancelled, a dot every \
+            ratio, each touch's trace (a numbered start, a square at the lift, a cross where cancelled, a dot every \
             100 ms), the gestures that fired and the reasons of the recognizers that failed.
             With several recordings, a progress bar shows on stderr while stdout goes to a \
             file or a pipe and stderr is a terminal.

@@ -4,6 +4,16 @@ import TOMLKit
 import TouchCore
 
 extension Configuration {
+    static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms"]
+    static let regionKeys = ["name", "x", "y"]
+    static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "gestures"]
+
+    /// Every key the parser takes, by section: what gestured.toml(5) must describe.
+    public static var acceptedKeys: [String: [String]] {
+        ["daemon": daemonKeys, "region": regionKeys, "device": deviceKeys,
+         "gesture": common + ["on"] + Set(settings.values.joined()).sorted()]
+    }
+
     /// Parses and validates `text`; `file` names it in errors. Reports every problem found.
     public static func parse(_ text: String, file: String) throws(ConfigErrors) -> Configuration {
         let diagnostics = Diagnostics(file: file, text: text)
@@ -99,7 +109,7 @@ extension Configuration {
         }
         d.isolate = t.bool("isolate") ?? false
         if let delay = t.number("max_delay_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.maxDelayMS = delay }
-        t.reportUnknownKeys(allowed: ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms"], owner: "[daemon]")
+        t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
     }
 
@@ -107,7 +117,7 @@ extension Configuration {
         let name = t.string("name", required: true)
         let x = t.unitRange("x", what: "fractions of the screen's width, 0 at the left")
         let y = t.unitRange("y", what: "fractions of the screen's height, 0 at the top")
-        t.reportUnknownKeys(allowed: ["name", "x", "y"], owner: "a region")
+        t.reportUnknownKeys(allowed: Self.regionKeys, owner: "a region")
         guard let name else { return nil }
         return Region(name: name, x: x ?? 0...1, y: y ?? 0...1)
     }
@@ -146,7 +156,7 @@ extension Configuration {
             }
             rule.gestures = names
         }
-        t.reportUnknownKeys(allowed: ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "gestures"],
+        t.reportUnknownKeys(allowed: Self.deviceKeys,
                             owner: "a device")
         return rule
     }

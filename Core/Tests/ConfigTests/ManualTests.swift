@@ -1,0 +1,38 @@
+import Config
+import Foundation
+import Testing
+
+/// gestured.toml(5) cannot drift from the parser: each section of the manual lists
+/// exactly the keys the parser takes there.
+@Suite struct ManualTests {
+    static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("man/gestured.toml.5")
+
+    /// The `.TP` entries (`.BR key " (type, default)"`) under each `.SH [section]` or `[[section]]`.
+    func documentedKeys() throws -> [String: Set<String>] {
+        var keys: [String: Set<String>] = [:]
+        var section: String?
+        var previous = ""
+        for line in try String(contentsOf: Self.page, encoding: .utf8).split(separator: "\n") {
+            if line.hasPrefix(".SH ") {
+                let title = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                section = Configuration.acceptedKeys[title] != nil ? title : nil
+            } else if let section, previous == ".TP", line.hasPrefix(".BR ") {
+                keys[section, default: []].insert(String(line.dropFirst(4).prefix { $0 != " " }))
+            }
+            previous = String(line)
+        }
+        return keys
+    }
+
+    @Test func everyAcceptedKeyIsDocumentedAndNothingElse() throws {
+        let documented = try documentedKeys()
+        #expect(Set(documented.keys) == Set(Configuration.acceptedKeys.keys))
+        for (section, keys) in Configuration.acceptedKeys {
+            let missing = Set(keys).subtracting(documented[section] ?? [])
+            let stale = (documented[section] ?? []).subtracting(keys)
+            #expect(missing.isEmpty, "gestured.toml(5) [\(section)] lacks \(missing.sorted())")
+            #expect(stale.isEmpty, "gestured.toml(5) [\(section)] documents keys the parser refuses: \(stale.sorted())")
+        }
+    }
+}
