@@ -7,7 +7,7 @@ BIN = .build/release/gestured
 LEAN = .build/lean
 RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN)
 
-.PHONY: deps build run test check-data install install-user install-isolation install-common uninstall check-units
+.PHONY: deps build docs deb run test check-data install install-user install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -18,6 +18,24 @@ build: deps $(LEAN)/Foundation.swiftmodule
 $(LEAN)/Foundation.swiftmodule: lean/Foundation.swift
 	mkdir -p $(LEAN)
 	$(SWIFTC) -emit-module -parse-as-library -module-name Foundation lean/Foundation.swift -emit-module-path $@
+
+# gestured(8) from the command line's own help (swift-argument-parser's generate-manual:
+# it cannot drift from --help), gestured.toml(5) (man/, checked against the parser by
+# Core/Tests/ConfigTests), and the shell completions (bash's is sourced, not run: no #!).
+DOCS = .build/docs
+MANDATE = $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+docs: build
+	mkdir -p $(DOCS)/man $(DOCS)/completions
+	$(SWIFT) build --product generate-manual
+	.build/debug/generate-manual $(BIN) --section 8 --date $(MANDATE) --output-directory $(DOCS)/man
+	cp man/gestured.toml.5 $(DOCS)/man/
+	$(BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DOCS)/completions/gestured.bash
+	$(BIN) --generate-completion-script zsh > $(DOCS)/completions/_gestured
+	$(BIN) --generate-completion-script fish > $(DOCS)/completions/gestured.fish
+
+# The Debian package (debian/, dpkg-buildpackage), in .build/deb/.
+deb: docs
+	scripts/make-deb
 
 # The main job: the daemon in the foreground with the built-in configuration.
 run: build
@@ -72,8 +90,15 @@ install-user: build install-common
 	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	install -D -m 644 udev/71-gestured-seat.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules
 
-install-common: build
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
+	install -D -m 644 $(DOCS)/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
+	install -D -m 644 $(DOCS)/man/gestured.toml.5 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5
+	install -D -m 644 $(DOCS)/completions/gestured.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured
+	install -D -m 644 $(DOCS)/completions/_gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured
+	install -D -m 644 $(DOCS)/completions/gestured.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
 	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
 
 # Removes what install and install-user put there; the configuration only if it is
@@ -83,6 +108,9 @@ uninstall:
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
-	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf \
+	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
+	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
+	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

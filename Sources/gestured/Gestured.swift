@@ -15,18 +15,15 @@ struct Gestured: ParsableCommand {
             to them in a TOML file (gestured.toml(5)). `gestured run` is the daemon; the \
             other subcommands replay recordings, score, teach strokes, check files and look \
             at the panel.
-
             SIGNALS (run): SIGTERM and SIGINT stop it; SIGHUP re-reads the configuration \
             (one with errors is rejected, the running one stays; a good one takes over at \
             each panel's next touch sequence); SIGCHLD reaps the commands. The other \
             subcommands end on SIGINT (record writes whole frames up to it).
-
             EXIT STATUS: 0 on success; 1 on failure (a file that cannot be read, a \
             malformed recording or configuration for replay, eval, learn or check, no \
             touchscreen to read); 78 when `run` refuses the configuration at start (the \
             units tell systemd not to restart into it); 64 for a command line it does not \
             understand.
-
             FILES: /etc/gestured/gestured.toml, the configuration of the system service \
             (gestured.service); ~/.config/gestured/gestured.toml, the user service's; \
             /dev/input/event*, the touchscreens (read); /dev/uinput, the twins of isolated \
