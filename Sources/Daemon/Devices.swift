@@ -57,6 +57,9 @@ extension Daemon {
             }
         } catch .permissionDenied {
             unopened.insert(node)
+            if options.watch != nil {
+                return logger.error("\(node): permission denied. Run monitor as root (sudo) or as a member of the 'input' group")
+            }
             return logger.error("\(node): permission denied. Run gestured as its systemd service (make install), as the user service at the seat (make install-user), or as a member of the 'input' group")
         } catch {
             unopened.insert(node)

@@ -39,10 +39,11 @@ struct Record: ParsableCommand {
             throw ExitCode.failure
         }
         defer { Syscall.close(output) }
-        var recorder = FrameWriter(output: output, file: file)
-        try recorder.write(Evemu.header(panel.evemuDevice, comment: ["Recorded by gestured record from \(node)"]))
+        // Ctrl-C from now on ends the recording through the loop, never halfway through a write.
         let signals = try SignalFD.create([SIGINT, SIGTERM])
         defer { Syscall.close(signals) }
+        var recorder = FrameWriter(output: output, file: file)
+        try recorder.write(Evemu.header(panel.evemuDevice, comment: ["Recorded by gestured record from \(node)"]))
         printError("recording \(node) ('\(panel.description.name)') to \(file): Ctrl-C ends it")
         var end = "stopped"
         recording: while true {

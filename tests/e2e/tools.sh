@@ -39,6 +39,12 @@ nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --
 check "devices without access says why and what to do" \
     grep -q "cannot open it (Permission denied): gestured reads it as its service, as root, or as a member of the 'input' group" "$work/devices-nobody.txt"
 
+"${nobody[@]}" "$gestured" monitor --device "$node" > /dev/null 2> "$work/monitor-nobody.log" &
+locked=$!
+check "monitor without access says so and what to do" \
+    wait_for 10 grep -q "$node: permission denied. Run monitor as root (sudo) or as a member of the 'input' group" "$work/monitor-nobody.log"
+kill $locked
+
 # record: a checkmark played into the panel, recorded, replays to the same gesture.
 "$gestured" record --device "$node" "$work/recorded.evemu" 2> "$work/record.log" &
 recorder=$!
