@@ -40,19 +40,21 @@ public final class Udev {
 
     /// The event nodes of the touchscreens present now.
     public static func touchscreenNodes() throws(Errno) -> [String] {
-        try inputDevices().filter(\.isTouchscreen).map(\.node)
+        try inputDevices(touchscreensOnly: true).map(\.node)
     }
 
-    /// Every event node of the input subsystem, with what udev and sysfs say of it:
-    /// readable without opening the device (`gestured devices` opens it after).
-    public static func inputDevices() throws(Errno) -> [InputDeviceFacts] {
+    /// Every event node of the input subsystem (or only udev's touchscreens, which udev
+    /// picks out by their property), with what udev and sysfs say of it: readable without
+    /// opening the device (`gestured devices` opens it after).
+    public static func inputDevices(touchscreensOnly: Bool = false) throws(Errno) -> [InputDeviceFacts] {
         guard let udev = udev_new() else { throw .noMemory }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw .noMemory }
         defer { udev_enumerate_unref(enumerate) }
-        for rc in [udev_enumerate_add_match_subsystem(enumerate, "input"), udev_enumerate_scan_devices(enumerate)] where rc < 0 {
-            throw Errno(rawValue: -rc)
-        }
+        var rc = udev_enumerate_add_match_subsystem(enumerate, "input")
+        if rc >= 0, touchscreensOnly { rc = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1") }
+        if rc >= 0 { rc = udev_enumerate_scan_devices(enumerate) }
+        if rc < 0 { throw Errno(rawValue: -rc) }
         var devices: [InputDeviceFacts] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {

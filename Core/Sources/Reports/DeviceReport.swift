@@ -12,16 +12,17 @@ public enum DeviceReport {
 
     public static func lines(_ d: InputDeviceFacts, config: Configuration) -> [String] {
         var lines = ["\(d.node)  '\(d.name)'"]
-        let rule = config.devices.firstIndex { r in
+        let number = config.devices.firstIndex { r in
             d.description.map { r.matches(name: $0.name, vendor: $0.vendor, product: $0.product) } ?? false
         }
+        let rule = number.map { config.devices[$0] }
         if let description = d.description {
-            lines.append("  id \(hex(description.vendor)):\(hex(description.product)), bus \(busName(description.bus))")
-            lines.append(contentsOf: figures(description, rule: rule.map { config.devices[$0] }))
+            lines.append("  id \(hex(description.vendor, digits: 4)):\(hex(description.product, digits: 4)), bus \(busName(description.bus))")
+            lines.append(contentsOf: figures(description, rule: rule))
         }
         lines.append("  udev: \(d.udevKinds.isEmpty ? "no ID_INPUT_* class" : d.udevKinds.joined(separator: ", "))")
-        if let rule { lines.append("  rule: [[device]] number \(rule + 1) (\(describe(config.devices[rule])))") }
-        lines.append("  gestured: " + verdict(d, rule: rule.map { config.devices[$0] }, config: config))
+        if let number, let rule { lines.append("  rule: [[device]] number \(number + 1) (\(describe(rule)))") }
+        lines.append("  gestured: " + verdict(d, rule: rule, config: config))
         return lines
     }
 
@@ -79,7 +80,7 @@ public enum DeviceReport {
         var keys: [String] = []
         if let pattern = rule.namePattern { keys.append("name = \"\(pattern)\"") }
         if rule.vendor != nil || rule.product != nil {
-            keys.append("id = \"\(rule.vendor.map(hex) ?? "*"):\(rule.product.map(hex) ?? "*")\"")
+            keys.append("id = \"\(rule.vendor.map { hex($0, digits: 4) } ?? "*"):\(rule.product.map { hex($0, digits: 4) } ?? "*")\"")
         }
         return keys.isEmpty ? "matches every device" : keys.joined(separator: ", ")
     }
@@ -87,11 +88,6 @@ public enum DeviceReport {
     private static func busName(_ bus: UInt16) -> String {
         let names: [UInt16: String] = [0x01: "PCI", 0x03: "USB", 0x05: "Bluetooth", 0x06: "virtual", 0x11: "i8042",
                                        0x18: "I2C", 0x19: "host", 0x1c: "SPI", 0x1d: "RMI"]
-        return "0x\(hex(bus))" + (names[bus].map { " (\($0))" } ?? "")
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        return "0x\(hex(bus, digits: 4))" + (names[bus].map { " (\($0))" } ?? "")
     }
 }

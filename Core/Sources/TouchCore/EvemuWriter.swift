@@ -62,13 +62,13 @@ extension Evemu {
         for line in comment { text += "# \(line)\n" }
         // A newline in a name would end the N: line early; evemu-record keeps names as they are.
         text += "N: \(device.name.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
-        text += "I: " + [device.bus, device.vendor, device.product, device.version].map { hex($0, width: 4) }.joined(separator: " ") + "\n"
+        text += "I: " + [device.bus, device.vendor, device.product, device.version].map { hex($0, digits: 4) }.joined(separator: " ") + "\n"
         for line in maskLines(bitmask(device.properties.map(Int.init), minimumBytes: 8)) { text += "P: \(line)\n" }
         for mask in device.masks {
-            for line in maskLines(mask.bytes) { text += "B: \(hex(mask.type, width: 2)) \(line)\n" }
+            for line in maskLines(mask.bytes) { text += "B: \(hex(mask.type, digits: 2)) \(line)\n" }
         }
         for a in device.axes {
-            text += "A: \(hex(a.code, width: 2)) \(a.minimum) \(a.maximum) \(a.fuzz) \(a.flat) \(a.resolution)\n"
+            text += "A: \(hex(a.code, digits: 2)) \(a.minimum) \(a.maximum) \(a.fuzz) \(a.flat) \(a.resolution)\n"
         }
         return text
     }
@@ -78,7 +78,7 @@ extension Evemu {
         let elapsed = max(0, event.time.microseconds - start.microseconds)
         let micro = String(elapsed % 1_000_000)
         return "E: \(elapsed / 1_000_000).\(String(repeating: "0", count: 6 - micro.count))\(micro) "
-            + "\(hex(event.type, width: 4)) \(hex(event.code, width: 4)) \(event.value)\n"
+            + "\(hex(event.type, digits: 4)) \(hex(event.code, digits: 4)) \(event.value)\n"
     }
 
     /// Bytes as `xx xx …`, 8 a line, the last line padded with zeros.
@@ -86,13 +86,8 @@ extension Evemu {
         var padded = bytes
         while padded.isEmpty || padded.count % 8 != 0 { padded.append(0) }
         return stride(from: 0, to: padded.count, by: 8).map { start in
-            padded[start..<start + 8].map { hex(UInt16($0), width: 2) }.joined(separator: " ")
+            padded[start..<start + 8].map { hex(UInt16($0), digits: 2) }.joined(separator: " ")
         }
-    }
-
-    private static func hex(_ value: UInt16, width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 

@@ -9,3 +9,9 @@ public func fixed(_ value: Double, decimals: Int) -> String {
     let fraction = String(scaled % scale)
     return sign + String(scaled / scale) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
 }
+
+/// `value` in lower-case hex, zero-padded to `digits`: as evemu and `lsusb` write ids.
+public func hex(_ value: UInt16, digits: Int) -> String {
+    let text = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
