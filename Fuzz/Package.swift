@@ -19,9 +19,19 @@ let package = Package(
         .executableTarget(name: "FuzzConfig", dependencies: [
             "FuzzSupport", .product(name: "Config", package: "Core"),
         ], linkerSettings: lld),
+        // Event streams from records, and the pipeline's invariants: FuzzPipeline's and FuzzExtremes'.
+        .target(name: "FuzzStreams", dependencies: [
+            "FuzzSupport", .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
+            .product(name: "Pipeline", package: "Core"),
+        ]),
         .executableTarget(name: "FuzzPipeline", dependencies: [
-            "FuzzSupport", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "Gestures", package: "Core"), .product(name: "Pipeline", package: "Core"),
+        ], linkerSettings: lld),
+        .executableTarget(name: "FuzzExtremes", dependencies: [
+            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
+            .product(name: "Reports", package: "Core"),
         ], linkerSettings: lld),
     ]
 )

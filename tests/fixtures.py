@@ -1,5 +1,6 @@
 """Recordings the daemon tests generate: evemu files of a 13.3" panel (3840x2160, 13 units
 per mm) with touches placed in millimetres, at 100 frames a second."""
+import re
 
 def key_bits():
     """EV_KEY bitmask lines with only BTN_TOUCH (330: byte 41, bit 2), as evemu writes them."""
@@ -128,6 +129,25 @@ def drag(origin=(60, 140), length=120, seconds=3):
     for i in range(steps + 1):
         r.frame({0: (origin[0] + length * i / steps, origin[1])})
     r.frame({0: None})
+    return r
+
+def extreme_pan():
+    """A panel whose axes span all of 32 bits at 1 unit/mm (4,295 km across), one finger
+    crossing it diagonally with frames 1 µs apart: speeds beyond any integer."""
+    r = Recording("gestured extreme panel")
+    for axis in ("00", "01", "35", "36"):
+        r.lines[0] = re.sub(r"A: %s .*" % axis, "A: %s -2147483648 2147483647 0 0 1" % axis, r.lines[0])
+    low = -2 ** 31
+    for i in range(30):
+        if i == 0:
+            r._ev(3, 0x2f, 0)
+            r._ev(3, 0x39, 1)
+        r._ev(3, 0x35, low + i * 148_000_000)
+        r._ev(3, 0x36, low + i * 148_000_000)
+        r._ev(0, 0, 0)
+        r.t += 1
+    r._ev(3, 0x39, -1)
+    r._ev(0, 0, 0)
     return r
 
 def storm(events=300_000, seed=10):

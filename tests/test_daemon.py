@@ -5,7 +5,7 @@ a private dbus-daemon, dbus-monitor and busctl).
     tests/test_daemon.py GESTURED
 """
 import os, re, shutil, signal, subprocess, sys, tempfile, time, unittest
-from fixtures import Recording, checkmark
+from fixtures import Recording, checkmark, extreme_pan, three_finger_swipe_down
 
 GESTURED = None
 
@@ -325,6 +325,29 @@ class Daemon(Harness):
         r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\nmax_duration_ms = 1e16\n', checkmark())
         self.assertEqual(r.returncode, 78)  # the configuration is refused
         self.assertIn("max_duration_ms: expected a number more than 0 and at most 3600000 (an hour)", r.stderr)
+
+    def test_no_accepted_size_nor_extreme_panel_crashes_run_or_replay(self):
+        # A 3-finger swipe on a panel said to be 1e20 mm wide trapped formatting its
+        # speed; check accepted that size.
+        swipe = '[daemon]\nbus = "none"\nlog_level = "debug"\n[[gesture]]\nname = "s"\ntype = "swipe"\nfingers = 3\n' \
+                'command = "echo v=$GESTURE_VELOCITY"\n'
+        for size in ["[1e20, 1e20]", "[inf, inf]"]:
+            r = self.run_daemon(swipe + '[[device]]\nname = "*"\nsize_mm = %s\n' % size, three_finger_swipe_down())
+            self.assertEqual(r.returncode, 78, r.stderr)
+            self.assertIn("size_mm: expected [width, height] in millimetres, each from 1 to 10000 (10 m)", r.stderr)
+        r = self.run_daemon(swipe + '[[device]]\nname = "*"\nsize_mm = [10000, 10000]\n', three_finger_swipe_down(), speed=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("s: v=", r.stderr)
+        # Axes over all 32 bits at 1 unit/mm, frames 1 µs apart: a pan at 10^15 mm/s.
+        pan = '[daemon]\nbus = "none"\nlog_level = "debug"\n[[gesture]]\nname = "p"\ntype = "pan"\n' \
+              'command = "echo v=$GESTURE_VELOCITY"\non = ["began", "ended"]\n'
+        r = self.run_daemon(pan, extreme_pan())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("p: v=1000000000000.0000", r.stderr)  # clamped, not trapped
+        rec = self.path("rec.evemu")
+        for flags in (["--actions", "--explain"], ["--touches", "--format", "jsonl"], ["--svg", self.path("p.svg")]):
+            r = subprocess.run([GESTURED, "replay", "--config", self.path("gestured.toml"), *flags, rec], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, f"{flags}: {r.stderr}")
 
     def test_no_configuration_text_crashes_check(self):
         # The TOML parser asserts on some malformed files ([.gesture]] aborted check with

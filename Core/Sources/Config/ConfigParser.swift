@@ -6,6 +6,8 @@ import TouchCore
 extension Configuration {
     static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms"]
     static let regionKeys = ["name", "x", "y"]
+    /// A panel's width or height, as `size_mm` may give it.
+    static let panelSizesMM = 1.0...10_000.0
     static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "gestures"]
 
     /// Every key the parser takes, by section: what gestured.toml(5) must describe.
@@ -146,8 +148,12 @@ extension Configuration {
         rule.invertY = t.bool("invert_y") ?? false
         rule.isolate = t.bool("isolate")
         if let size = t.pair("size_mm", example: "[154.0, 86.0]") {
-            if size.0 > 0, size.1 > 0 { rule.sizeMM = SizeMM(width: size.0, height: size.1) } else {
-                t.report("size_mm", "expected [width, height] in millimetres, both more than 0, found [\(size.0), \(size.1)]")
+            // From a watch's screen to a wall's: beyond that a size is a typo, and
+            // speeds and distances measured with it stop meaning anything.
+            if Self.panelSizesMM.contains(size.0), Self.panelSizesMM.contains(size.1) {
+                rule.sizeMM = SizeMM(width: size.0, height: size.1)
+            } else {
+                t.report("size_mm", "expected [width, height] in millimetres, each from 1 to 10000 (10 m), found [\(size.0), \(size.1)]")
             }
         }
         if let names = t.strings("gestures") {

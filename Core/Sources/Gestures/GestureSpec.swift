@@ -23,7 +23,7 @@ public enum Direction: String, CaseIterable, Sendable {
     /// The direction nearest to a displacement (y downwards), in 45° sectors.
     public init(of v: Point) {
         let angle = atan2Degrees(y: v.y, x: v.x)  // 0 = right, 90 = down
-        let sector = Int(((angle + 360 + 22.5) / 45).rounded(.down)) % 8
+        let sector = Int(saturating: ((angle + 360 + 22.5) / 45).rounded(.down)) % 8
         self = Direction.allCases[sector]
     }
 }

@@ -1,14 +1,20 @@
-/// `value` rounded to `decimals` places (0…6), without exponent notation.
+/// `value` rounded to `decimals` places (0…6), without exponent notation. Magnitudes
+/// beyond `fixedLimit` print as that limit (no measure reaches it; a speed over a
+/// microsecond's frame can), NaN and infinities as 0: formatting never traps.
 public func fixed(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return "0" }
+    let decimals = min(6, max(0, decimals))
     var scale: Int64 = 1
     for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64((abs(value) * Double(scale)).rounded())
+    let scaled = Int64(saturating: (min(abs(value), fixedLimit) * Double(scale)).rounded())
     let sign = value < 0 && scaled != 0 ? "-" : ""
     guard decimals > 0 else { return sign + String(scaled) }
     let fraction = String(scaled % scale)
     return sign + String(scaled / scale) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
 }
+
+/// The largest magnitude `fixed` prints: a thousand kilometres in millimetres.
+public let fixedLimit = 1e12
 
 /// `value` in lower-case hex, zero-padded to `digits`: as evemu and `lsusb` write ids.
 public func hex(_ value: UInt16, digits: Int) -> String {

@@ -4,7 +4,7 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     public var microseconds: Int64
 
     public init(microseconds: Int64) { self.microseconds = microseconds }
-    public init(seconds: Double) { self.microseconds = Int64((seconds * 1_000_000).rounded()) }
+    public init(seconds: Double) { self.microseconds = Int64(saturating: (seconds * 1_000_000).rounded()) }
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
@@ -16,15 +16,6 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     /// Milliseconds from `earlier` to `self`.
     public func milliseconds(since earlier: Timestamp) -> Double {
         (Double(microseconds) - Double(earlier.microseconds)) / 1000
-    }
-}
-
-extension Int64 {
-    /// `self + delta`, clamped to the range of Int64 (infinity and NaN included).
-    public func addingSaturated(_ delta: Double) -> Int64 {
-        guard delta.isFinite, abs(delta) < 9e18 else { return delta < 0 ? .min : .max }
-        let (sum, overflowed) = addingReportingOverflow(Int64(delta))
-        return overflowed ? (delta < 0 ? .min : .max) : sum
     }
 }
 

@@ -164,6 +164,16 @@ func projectFile(_ path: String) throws -> String {
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmax_duration_ms = 3600000\n").isEmpty)
     }
 
+    @Test func aPanelSizeIsBetweenAMillimetreAndTenMetres() {
+        func sizeErrors(_ size: String) -> [String] { errors("[[device]]\nname = \"*\"\nsize_mm = \(size)\n") }
+        #expect(sizeErrors("[1e20, 1e20]")
+            == ["test.toml:3: error: device[1].size_mm: expected [width, height] in millimetres, each from 1 to 10000 (10 m), found [1e+20, 1e+20]"])
+        for refused in ["[inf, inf]", "[nan, 100]", "[100, 0.5]", "[0, 0]", "[-5, 100]", "[100, 10001]"] {
+            #expect(sizeErrors(refused).count == 1, "\(refused)")
+        }
+        #expect(sizeErrors("[1, 10000]").isEmpty && sizeErrors("[154, 86]").isEmpty)
+    }
+
     @Test func emptyCommandsAndPhaseListsAreRefused() {
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \"\"\n") == ["test.toml:4: error: gesture[1].command: empty; expected a non-empty string"])
         #expect(errors("[[gesture]]\nname = \"p\"\ntype = \"pan\"\ncommand = \"x\"\non = []\n")

@@ -1,4 +1,5 @@
 import Config
+import FuzzStreams
 import FuzzSupport
 import Gestures
 import Pipeline
@@ -27,7 +28,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         if first & 0x7e == 0x7e {
             func play(times: Int) -> Int {
                 for _ in 0..<times {
-                    FuzzPipeline.play(input.dropFirst(), on: pipeline, from: &time)
+                    FuzzStreams.play(input.dropFirst(), on: pipeline, from: &time)
                 }
                 _ = pipeline.step(.deadline(Timestamp(microseconds: time)))
                 return allocatedBytes()
@@ -41,97 +42,9 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     }
 }
 
-/// Plays the records, then the end: whatever is down is cancelled, then every decision
-/// still waiting is made; the invariants are checked all along.
-func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline, from time: inout Int64) {
-    var checker = Checker()
-    var records = records
-    while records.count >= 7 {
-        let r = Array(records.prefix(7))
-        records = records.dropFirst(7)
-        time += Int64(r[2]) * 1000
-        let next = decode(r, at: Timestamp(microseconds: time))
-        checker.check(pipeline.step(next), from: next)
-    }
-    time += 1000
-    checker.check(pipeline.step(.cancel(Timestamp(microseconds: time))), from: .cancel(Timestamp(microseconds: time)))
-    var rounds = 0
-    while let deadline = pipeline.nextDeadline, rounds < 100 {
-        checker.check(pipeline.step(.deadline(deadline)), from: .deadline(deadline))
-        rounds += 1
-    }
-    if pipeline.nextDeadline != nil { violated("deadlines keep coming after the end") }
-    if !checker.touches.isEmpty { violated("touches left down after a cancel: \(checker.touches)") }
-    if !checker.underWay.isEmpty { violated("gestures left under way after their touches: \(checker.underWay)") }
-    if let twin = pipeline.isolation, twin.twinTouches > 0 { violated("\(twin.twinTouches) touches stuck on the twin after a cancel") }
-}
-
 /// Bytes the program has allocated and not freed, from AddressSanitizer's allocator.
 @_silgen_name("__sanitizer_get_current_allocated_bytes")
 func allocatedBytes() -> Int
-
-/// One record: what it is (byte 0), a code or mode (1), the time step in ms (2), a value (3–6).
-func decode(_ r: [UInt8], at time: Timestamp) -> PipelineInput {
-    let raw = Int32(bitPattern: UInt32(r[3]) | UInt32(r[4]) << 8 | UInt32(r[5]) << 16 | UInt32(r[6]) << 24)
-    // Mostly values in the axes' ranges, sometimes anything.
-    let value = r[1] & 3 == 0 ? raw : Int32(UInt16(truncatingIfNeeded: raw) % 4200) - 40
-    func abs(_ code: UInt16, _ v: Int32) -> PipelineInput { .event(InputEvent(time: time, type: EventType.abs, code: code, value: v)) }
-    func syn(_ code: UInt16) -> PipelineInput { .event(InputEvent(time: time, type: EventType.syn, code: code, value: 0)) }
-    switch r[0] % 16 {
-    case 0: return abs(AbsCode.mtSlot, r[1] & 3 == 0 ? raw : Int32(r[3] % 12) - 1)
-    case 1: return abs(AbsCode.mtTrackingID, r[1] & 3 == 0 ? raw : Int32(r[3] % 8) - 1)
-    case 2, 3: return abs(AbsCode.mtPositionX, value)
-    case 4: return abs(AbsCode.mtPositionY, value)
-    case 5: return abs(r[1] & 1 == 0 ? AbsCode.x : AbsCode.y, value)
-    case 6: return .event(InputEvent(time: time, type: EventType.key, code: KeyCode.btnTouch, value: Int32(r[3] & 1)))
-    case 7, 8, 9: return syn(SynCode.report)
-    case 10: return syn(SynCode.mtReport)
-    case 11: return syn(SynCode.dropped)
-    case 12: return .deadline(time)
-    case 13: return .cancel(time)
-    default: return .event(InputEvent(time: time, type: UInt16(r[1] % 4), code: UInt16(r[3]) | UInt16(r[4]) << 8, value: raw))
-    }
-}
-
-/// What has been seen so far, and the invariants over it.
-struct Checker {
-    var touches = Set<Int>()
-    var ended = Set<Int>()
-    var underWay = Set<String>()
-
-    mutating func check(_ step: Step, from input: PipelineInput) {
-        if !step.bugs.isEmpty { violated("state machine bugs: \(step.bugs)") }
-        if let frame = step.frame {
-            if frame.touches.isEmpty { violated("an empty frame") }
-            if frame.touches.count > TouchDecoder.maximumContacts * 2 { violated("\(frame.touches.count) touches in a frame") }
-            for touch in frame.touches {
-                switch touch.phase {
-                case .began:
-                    if touches.contains(touch.id) || ended.contains(touch.id) { violated("touch \(touch.id) began twice") }
-                    touches.insert(touch.id)
-                case .moved, .stationary:
-                    if !touches.contains(touch.id) { violated("touch \(touch.id) \(touch.phase) without beginning") }
-                case .ended, .cancelled:
-                    if touches.remove(touch.id) == nil { violated("touch \(touch.id) \(touch.phase) twice or never began") }
-                    ended.insert(touch.id)
-                }
-            }
-        } else if case .event = input, !step.events.isEmpty {
-            violated("gesture events without a frame")
-        }
-        for event in step.events {
-            switch event.phase {
-            case .recognized: break
-            case .began:
-                if !underWay.insert(event.name).inserted { violated("\(event.name) began twice") }
-            case .changed:
-                if !underWay.contains(event.name) { violated("\(event.name) changed without beginning") }
-            case .ended, .cancelled:
-                if underWay.remove(event.name) == nil { violated("\(event.name) \(event.phase) without beginning") }
-            }
-        }
-    }
-}
 
 let axes = [
     AbsoluteAxis(code: AbsCode.x, minimum: 0, maximum: 4095),

@@ -51,7 +51,7 @@ public struct StrokeTemplate: Equatable, Sendable {
         let digits = Array("0123456789abcdef")
         var text = ""
         for value in vector {
-            let byte = UInt8(bitPattern: Int8((value * scale).rounded()))
+            let byte = UInt8(bitPattern: Int8(clamping: Int(saturating: Double(value * scale).rounded())))
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 15)])
         }

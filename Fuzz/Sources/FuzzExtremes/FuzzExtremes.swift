@@ -1,0 +1,117 @@
+import Bindings
+import Config
+import FuzzStreams
+import FuzzSupport
+import Pipeline
+import Reports
+import TouchCore
+
+/// The pipeline at the ends of what is accepted: every gesture type with its measured
+/// settings at their smallest or largest valid values, panels from 1 mm to 10 m
+/// (`size_mm`), axes up to the 32-bit ends with resolutions from 0 to 2³¹, frames 0 or
+/// 1 µs apart; and every step formatted as `replay --explain --actions --touches` and
+/// `--svg` format it, with the gestures' environment and signals. Nothing may trap (a
+/// Double beyond an integer's range, NaN made an integer), and the invariants of
+/// FuzzPipeline hold.
+@_cdecl("FuzzExtremes_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in
+        let input = bytes(data, size)
+        guard input.count >= 4 else { return 0 }
+        let x = axisRanges[Int(input[0]) % axisRanges.count], y = axisRanges[Int(input[0] / 16) % axisRanges.count]
+        let resolution = resolutions[Int(input[1]) % resolutions.count]
+        let device = DeviceDescription(name: "extreme", axes: [
+            AbsoluteAxis(code: AbsCode.mtPositionX, minimum: x.lowerBound, maximum: x.upperBound, resolution: resolution),
+            AbsoluteAxis(code: AbsCode.mtPositionY, minimum: y.lowerBound, maximum: y.upperBound, resolution: resolution),
+            AbsoluteAxis(code: AbsCode.mtTrackingID, minimum: 0, maximum: 65535),
+            AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
+        ])
+        let config = configurations[Int(input[2]) % configurations.count]
+        let pipeline = try! TouchscreenPipeline(device, config: config)
+        pipeline.explaining = true
+        let steps = frameSteps[Int(input[3]) % frameSteps.count]
+        let shape = StreamShape(microseconds: { steps[Int($0) % steps.count] },
+                                positions: Int64(min(x.lowerBound, y.lowerBound))...Int64(max(x.upperBound, y.upperBound)))
+        var printer = ReplayPrinter(file: "extreme", format: input[1] & 0x80 == 0 ? .text : .jsonl) { _ in }
+        printer.showTouches = true
+        printer.showActions = true
+        var picture = TouchPicture(title: "extreme", size: pipeline.geometry.size)
+        var time: Int64 = 0
+        play(input.dropFirst(4), on: pipeline, from: &time, shape: shape) { step in
+            printer.print(step)
+            picture.add(step)
+            for event in step.events {
+                _ = GestureEnvironment.assignments(event, device: "extreme")
+                _ = GestureFields.numbers(event).map { fixed($0.1, decimals: 4) }
+            }
+        }
+        _ = picture.svg()
+        return 0
+    }
+}
+
+let axisRanges: [ClosedRange<Int32>] = [
+    .min ... .max, 0 ... .max, .min...0, 0...1, 0...4095, -1...1, (.max - 1) ... .max, .min ... (.min + 1),
+]
+let resolutions: [Int32] = [0, 1, 13, 1000, .max]
+/// The frame intervals, in microseconds, a record's step byte chooses among.
+let frameSteps: [[Int64]] = [[0, 1], [0], [1], [0, 1, 10_000], [0, 1, 1_000_000, 3_600_000_000]]
+
+/// Every gesture type, its measures all at their smallest, all at their largest, or
+/// alternating; the panel's size from the device, 1 mm, 10 m or 1 mm × 10 m. Parsed as
+/// `check` parses them: each is a configuration gestured accepts.
+let configurations: [Configuration] = {
+    let sizes = ["", "size_mm = [1, 1]", "size_mm = [10000, 10000]", "size_mm = [1, 10000]"]
+    var all: [Configuration] = []
+    for size in sizes {
+        for choice in 0..<3 {
+            let text = extremeConfiguration(size: size, choice: choice)
+            do { all.append(try Configuration.parse(text, file: "extremes.toml")) } catch {
+                fatalError("not accepted:\n\(text)\n\(error)")
+            }
+        }
+    }
+    return all
+}()
+
+/// `choice` 0: every measure at its smallest valid value; 1: its largest; 2: alternating.
+func extremeConfiguration(size: String, choice: Int) -> String {
+    var n = 0
+    func pick(_ smallest: String, _ largest: String) -> String {
+        n += 1
+        return choice == 0 || (choice == 2 && n % 2 == 0) ? smallest : largest
+    }
+    // The smallest positive Double: "more than 0" accepts it.
+    let tiny = "5e-324"
+    var text = """
+        [daemon]
+        max_delay_ms = \(pick("0", "60000"))
+        isolate = \(choice == 2)
+        [[device]]
+        name = "*"
+        \(size)
+
+        """
+    func gesture(_ name: String, _ type: String, _ settings: [String]) {
+        text += "[[gesture]]\nname = \"\(name)\"\ntype = \"\(type)\"\ncommand = \"x\"\nsignal = true\n"
+        text += settings.joined(separator: "\n") + "\n"
+        if ["pan", "pinch", "rotate"].contains(type) { text += "on = [\"began\", \"changed\", \"ended\", \"cancelled\"]\n" }
+    }
+    gesture("tap", "tap", ["fingers = \(pick("1", "10"))", "taps = \(pick("1", "5"))", "max_movement_mm = \(pick(tiny, "10000"))",
+                           "max_duration_ms = \(pick(tiny, "3600000"))", "max_interval_ms = \(pick(tiny, "3600000"))"])
+    gesture("press", "long-press", ["fingers = \(pick("1", "10"))", "max_movement_mm = \(pick(tiny, "10000"))",
+                                    "min_duration_ms = \(pick(tiny, "3600000"))"])
+    gesture("swipe", "swipe", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick(tiny, "10000"))",
+                               "min_speed_mm_s = \(pick(tiny, "100000"))"])
+    gesture("pan", "pan", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick("0", "10000"))"])
+    gesture("pinch", "pinch", ["fingers = \(pick("2", "10"))", "min_scale_change = \(pick("0", "100"))"])
+    gesture("rotate", "rotate", ["fingers = \(pick("2", "10"))", "min_rotation = \(pick("0", "100"))"])
+    gesture("edge", "edge-swipe", ["edge = \"left\"", "edge_range = [\(pick("0.5, 0.5000001", "0, 1"))]",
+                                   "edge_zone_mm = \(pick(tiny, "10000"))", "min_distance_mm = \(pick(tiny, "10000"))"])
+    gesture("check", "checkmark", ["min_size_mm = \(pick(tiny, "10000"))"])
+    gesture("back", "chevron", ["direction = \"left\"", "min_size_mm = \(pick(tiny, "10000"))"])
+    gesture("zed", "stroke", ["min_size_mm = \(pick(tiny, "10000"))", "min_similarity = \(pick("0", "1"))", """
+        templates = ["81819d81b981d581f1810d812981458161817d816d9359a745bb31cf1ee20af6f60ae21ecf31bb45a759936d837f9f7fbb7fd77ff37f0f7f2b7f477f637f7f7f"]
+        """])
+    return text
+}
