@@ -103,8 +103,9 @@ class Daemon(Harness):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("confirm: cannot start no-such-program-here: ", r.stderr)
 
-    def test_a_command_that_prints_a_lot_runs_to_the_end_and_every_line_is_logged(self):
-        # The child writes to a blocking pipe: 600 KB of output is no error for it.
+    def test_a_command_that_prints_a_lot_runs_to_the_end_and_its_log_is_rate_limited(self):
+        # The child writes to a blocking pipe: 600 KB of output is no error for it. The
+        # log takes the first 100 lines and 20 a second after them, and counts the rest.
         status = self.path("status")
         r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
                             f'command = "seq 1 100000; echo $? > {status}"\n', checkmark(), speed=2)
@@ -112,7 +113,56 @@ class Daemon(Harness):
         with open(status) as f:
             self.assertEqual(f.read().strip(), "0")
         logged = re.findall(r"^info: confirm: (\d+)$", r.stderr, re.M)
-        self.assertEqual(logged, [str(i) for i in range(1, 100001)])
+        self.assertEqual(logged[:100], [str(i) for i in range(1, 101)])
+        dropped = sum(int(n.replace(",", "")) for n in re.findall(r"^notice: confirm: … ([\d,]+) lines? of output not logged", r.stderr, re.M))
+        self.assertEqual(len(logged) + dropped, 100000, r.stderr[-2000:])
+
+    def test_a_command_that_prints_without_end_holds_up_nothing(self):
+        # `yes` floods its pipe for as long as it runs: gestures and other commands go on,
+        # its timeout comes on time, and the log grows by a bounded amount.
+        marks = self.path("marks")
+        r = Recording()
+        r.stroke([(150, 100), (160, 112), (185, 75)])  # a checkmark: yes
+        for _ in range(5):
+            r.wait(400)
+            r.tap()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "none"\ncommand_timeout_ms = 2000\n'
+                         '[[gesture]]\nname = "flood"\ntype = "checkmark"\ncommand = "yes"\n'
+                         f'[[gesture]]\nname = "t"\ntype = "tap"\nmax_running = 8\ncommand = "date +%s.%N >> {marks}"\n')
+        started = time.time()
+        daemon = subprocess.run([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))], env=self.env,
+                                capture_output=True, text=True, timeout=30)
+        self.assertEqual(daemon.returncode, 0, daemon.stderr[-2000:])
+        self.assertIn("flood: pid", daemon.stderr)
+        self.assertIn("still running after 2000 ms, terminating it", daemon.stderr)
+        with open(marks) as f:
+            times = [float(t) - started for t in f.read().split()]
+        # The taps' commands ran while yes flooded, each about when its tap ended.
+        self.assertEqual(len(times), 5, daemon.stderr[-2000:])
+        expected = [0.33 + 0.46 * (n + 1) for n in range(5)]
+        for got, want in zip(times, expected):
+            self.assertLess(abs(got - want), 0.4, (times, expected))
+        # At most 100 lines at once, then 20 a second, with a count of the rest.
+        flood_lines = re.findall(r"^info: flood: y$", daemon.stderr, re.M)
+        self.assertLessEqual(len(flood_lines), 100 + 20 * 3)
+        self.assertRegex(daemon.stderr, r"notice: flood: … [\d]+ lines of output not logged")
+        self.assertLess(len(daemon.stderr), 64 * 1024)
+
+    def test_sigterm_stops_within_a_second_while_a_command_floods(self):
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "none"\n[[gesture]]\nname = "flood"\ntype = "tap"\ncommand = "yes"\n')
+        r = Recording()
+        r.tap()
+        r.wait(20_000)
+        r.tap()
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        asked = time.monotonic()
+        daemon.send_signal(signal.SIGTERM)
+        stderr = daemon.communicate(timeout=30)[1]
+        self.assertLess(time.monotonic() - asked, 1.0, stderr[-2000:])
+        self.assertEqual(daemon.returncode, 0)
+        self.assertIn("stopping (signal 15)", stderr)
 
     def test_output_written_just_before_exit_is_logged_and_long_lines_are_cut(self):
         r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'

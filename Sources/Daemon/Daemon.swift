@@ -206,7 +206,7 @@ public final class Daemon {
             bus?.emit(event, device: device, now: monotonicMicroseconds())
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
-            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output) }
+            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
         }
     }
 
@@ -263,7 +263,7 @@ public final class Daemon {
             guard let signal else { return }
             switch signal {
             case SIGCHLD:
-                runner.reapExited()
+                runner.reapExited(now: monotonicMicroseconds())
             case SIGHUP:
                 reload()
             default:

@@ -9,7 +9,10 @@ import SystemPackage
 /// Runs bound commands without ever blocking the loop: each in its own process group,
 /// at most `limit` at a time per binding (a gesture that fires meanwhile is skipped and
 /// logged), killed at the timeout, reaped as soon as it exits, its output logged line by
-/// line under the binding's name.
+/// line under the binding's name. A command that prints without end cannot hold the loop
+/// nor fill the log: each wake-up reads at most `readBudgetBytes` of a command's output,
+/// and a binding's commands log at most `LogAllowance.burst` lines at once and
+/// `LogAllowance.perSecond` a second, with a line a second saying how many were not logged.
 public final class CommandRunner {
     struct Job {
         var pid: pid_t
@@ -26,8 +29,12 @@ public final class CommandRunner {
     static let killGraceMicroseconds: Int64 = 1_000_000
     /// The longest output line logged whole.
     static let maxLineBytes = 4096
+    /// What one wake-up reads of one command's output: a pipe's capacity.
+    static let readBudgetBytes = 1 << 16
 
     private(set) var jobs: [Job] = []
+    /// By binding: how many more lines its commands may log.
+    private var allowances: [String: LogAllowance] = [:]
     public var timeoutMilliseconds: Int64
     /// When running as root with `[daemon] user`, commands run as that user through
     /// setpriv (its groups, home and a clean environment).
@@ -80,16 +87,16 @@ public final class CommandRunner {
         }
     }
 
-    /// Reads what a job's command wrote and logs its complete lines; at the end of the
-    /// output, the last line too, and the pipe is closed.
-    public func readOutput(_ fd: FileDescriptor) {
+    /// Reads what a job's command wrote, up to the budget, and logs its complete lines;
+    /// at the end of the output, the last line too, and the pipe is closed.
+    public func readOutput(_ fd: FileDescriptor, now: Int64) {
         guard let i = jobs.firstIndex(where: { $0.output == fd && $0.outputOpen }) else { return }
-        drain(i, exited: false)
+        drain(i, exited: false, now: now)
     }
 
     /// Collects every exited child (SIGCHLD arrived): none is left a zombie, and what it
     /// wrote before exiting is logged before its pipe is closed.
-    public func reapExited() {
+    public func reapExited(now: Int64) {
         while true {
             let exited: (pid: pid_t, status: String)?
             do { exited = try Spawn.reap() } catch {
@@ -97,23 +104,29 @@ public final class CommandRunner {
             }
             guard let (pid, status) = exited else { return }
             guard let i = jobs.firstIndex(where: { $0.pid == pid }) else { continue }
-            if jobs[i].outputOpen { drain(i, exited: true) }
+            if jobs[i].outputOpen { drain(i, exited: true, now: now) }
             let job = jobs.remove(at: i)
+            if !jobs.contains(where: { $0.binding == job.binding }), let allowance = allowances.removeValue(forKey: job.binding) {
+                reportDropped(job.binding, allowance.dropped)
+            }
             logger.info("\(job.binding): pid \(pid) ended, \(status)")
         }
     }
 
-    /// Reads until the pipe is empty for now, or at its end. Once the command has exited,
-    /// an empty pipe is the end too: whatever it left running in the background (a
-    /// command ending in `&`) is no longer heard.
-    private func drain(_ i: Int, exited: Bool) {
+    /// Reads until the pipe is empty for now, at its end, or the budget is spent (the
+    /// loop comes back: the pipe is still readable). Once the command has exited, an
+    /// empty pipe or a spent budget is the end too: whatever it left running in the
+    /// background (a command ending in `&`) is no longer heard.
+    private func drain(_ i: Int, exited: Bool, now: Int64) {
         var buffer = [UInt8](repeating: 0, count: 4096)
+        var budget = Self.readBudgetBytes
         var atEnd = false
-        while !atEnd {
+        while !atEnd, budget > 0 {
             do {
                 let n = try buffer.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(jobs[i].output, into: b) }
                 jobs[i].pending += buffer[0..<n]
-                atEnd = n == 0
+                budget -= n
+                atEnd = n == 0 || (exited && budget <= 0)
             } catch .wouldBlock {
                 atEnd = exited
                 if !atEnd { break }
@@ -121,7 +134,7 @@ public final class CommandRunner {
                 logger.warning("\(jobs[i].binding): cannot read the command's output: \(error)")
                 atEnd = true
             }
-            logLines(i, final: atEnd)
+            logLines(i, final: atEnd, now: now)
         }
         if atEnd {
             onOutputClosed(jobs[i].output)
@@ -132,16 +145,23 @@ public final class CommandRunner {
 
     /// Logs the complete lines pending, and at the end what is left; a line longer than
     /// `maxLineBytes` is logged in pieces, so nothing a command prints grows without bound.
-    private func logLines(_ i: Int, final: Bool) {
+    private func logLines(_ i: Int, final: Bool, now: Int64) {
+        let binding = jobs[i].binding
+        var allowance = allowances[binding] ?? LogAllowance(now: now)
+        defer { allowances[binding] = allowance }
+        func log(_ bytes: ArraySlice<UInt8>) {
+            if allowance.take(now: now) { logLine(binding, bytes) }
+            if let dropped = allowance.dueReport(now: now) { reportDropped(binding, dropped) }
+        }
         let pending = jobs[i].pending
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            logLine(jobs[i].binding, pending[start..<newline])
+            log(pending[start..<newline])
             start = newline + 1
         }
         while pending.count - start >= Self.maxLineBytes || (final && start < pending.count) {
             let end = min(pending.count, start + Self.maxLineBytes)
-            logLine(jobs[i].binding, pending[start..<end])
+            log(pending[start..<end])
             start = end
         }
         jobs[i].pending.removeFirst(start)
@@ -170,5 +190,47 @@ public final class CommandRunner {
 
     private func logLine(_ binding: String, _ bytes: ArraySlice<UInt8>) {
         logger.info("\(binding): \(String(decoding: bytes, as: UTF8.self))")
+    }
+
+    private func reportDropped(_ binding: String, _ count: Int) {
+        guard count > 0 else { return }
+        logger.notice("\(binding): … \(count) line\(count == 1 ? "" : "s") of output not logged (at most \(LogAllowance.perSecond) a second)")
+    }
+}
+
+/// A token bucket for one binding's output lines: `burst` at once, then `perSecond`;
+/// what it refuses is counted and reported at most once a second.
+struct LogAllowance {
+    static let burst = 100.0
+    static let perSecond = 20.0
+
+    private var tokens = Self.burst
+    private var refilledAt: Int64
+    private var reportedAt: Int64
+    private(set) var dropped = 0
+
+    init(now: Int64) {
+        refilledAt = now
+        reportedAt = now
+    }
+
+    /// Whether one more line may be logged now.
+    mutating func take(now: Int64) -> Bool {
+        let elapsed = Double(max(0, now - refilledAt)) / 1_000_000
+        tokens = min(Self.burst, tokens + elapsed * Self.perSecond)
+        refilledAt = now
+        guard tokens >= 1 else {
+            dropped += 1
+            return false
+        }
+        tokens -= 1
+        return true
+    }
+
+    /// The lines refused since the last report, once a second has passed since it.
+    mutating func dueReport(now: Int64) -> Int? {
+        guard dropped > 0, now - reportedAt >= 1_000_000 else { return nil }
+        defer { dropped = 0; reportedAt = now }
+        return dropped
     }
 }
