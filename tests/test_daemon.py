@@ -4,7 +4,7 @@ a private dbus-daemon, dbus-monitor and busctl).
 
     tests/test_daemon.py GESTURED
 """
-import os, re, shutil, signal, subprocess, sys, tempfile, time, unittest
+import os, re, shutil, signal, subprocess, sys, tempfile, threading, time, unittest
 from fixtures import Recording, checkmark, extreme_pan, three_finger_swipe_down
 
 GESTURED = None
@@ -441,6 +441,54 @@ class Daemon(Harness):
         r = self.run_daemon('[[gesture]]\nname = "x"\ntype = "tapp"\n', checkmark())
         self.assertEqual(r.returncode, 78, r.stderr)
         self.assertIn('gestured.toml:3: error: gesture[1].type: expected one of', r.stderr)
+
+    def test_a_configuration_that_is_not_a_regular_file_is_refused_at_once(self):
+        def run(*command):
+            """Status, stderr, seconds and peak resident kB of one gestured."""
+            started = time.monotonic()
+            child = subprocess.Popen([GESTURED, *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=self.env)
+            guard = threading.Timer(10, child.kill)  # a FIFO once blocked it for good
+            guard.start()
+            stderr = child.stderr.read().decode()
+            _, status, usage = os.wait4(child.pid, 0)
+            guard.cancel()
+            child.returncode = 0  # reaped here
+            return os.waitstatus_to_exitcode(status), stderr, time.monotonic() - started, usage.ru_maxrss
+        idle = run("check", self.write("good.toml", CHECKMARK_ONLY))[3]
+        fifo = self.path("fifo.toml")
+        os.mkfifo(fifo)
+        sparse = self.path("sparse.toml")
+        with open(sparse, "w") as f:
+            f.truncate(10 << 30)  # 10 GB of nothing, on no disk
+        os.mkdir(self.path("dir.toml"))
+        cases = {fifo: "a FIFO, not a regular file", "/dev/zero": "a character device, not a regular file",
+                 self.path("dir.toml"): "a directory, not a regular file", sparse: "more than 1048576 bytes"}
+        for path, reason in cases.items():
+            for command in (["check", path], ["run", "--config", path]):
+                status, stderr, seconds, rss = run(*command)
+                self.assertEqual(status, 1 if command[0] == "check" else 78, stderr)
+                self.assertIn(f"{path}: error: {reason}", stderr)
+                self.assertLess(seconds, 2, command)
+                self.assertLess(rss, 2 * idle, command)
+        # On reload too: the running configuration stays, and the loop goes on at once.
+        log = self.path("log")
+        r = Recording()
+        for i in range(4):
+            r.tap()
+            r.wait(700)
+        cfg = self.write("gestured.toml", f'[daemon]\nbus = "none"\n[[gesture]]\nname = "t"\ntype = "tap"\ncommand = "echo tap >> {log}"\n')
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.9)
+        os.unlink(cfg)
+        os.mkfifo(cfg)
+        daemon.send_signal(signal.SIGHUP)
+        stderr = daemon.communicate(timeout=30)[1]
+        self.assertEqual(daemon.returncode, 0, stderr)
+        self.assertIn("reload: rejected, keeping the running configuration", stderr)
+        self.assertIn("a FIFO, not a regular file", stderr)
+        with open(log) as f:
+            self.assertEqual(f.read().split(), ["tap"] * 4)
 
     def test_a_reload_that_would_crash_the_parser_keeps_the_running_configuration(self):
         log = self.path("log")

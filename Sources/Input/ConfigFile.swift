@@ -9,7 +9,7 @@ import SystemIO
 public func loadConfiguration(_ path: String) throws(ConfigErrors) -> Configuration {
     func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: path, message: message)]) }
     let bytes: [UInt8]
-    do { bytes = try Files.read(path) } catch { throw refuse("cannot read: \(error)") }
+    do { bytes = try Files.read(path, atMost: Configuration.maximumFileSize) } catch { throw refuse("\(error)") }
     switch Isolation.run(timeoutMicroseconds: 10_000_000, { _ = try? Configuration.parse(contents: bytes, file: path); return true }) {
     case .finished, .unavailable:
         // Without a child (fork failed: out of processes), the parse runs unguarded.
@@ -74,8 +74,8 @@ public enum ConfigSafety {
     }
 
     private static func checkOne(_ file: String, what: String) throws {
-        // A file that cannot be examined is reported when it is read.
-        guard let status = try? FileStatus(file) else { return }
+        // A file that cannot be examined, or is no regular file, is refused when it is read.
+        guard let status = try? FileStatus(file), what == "directory" || status.isRegularFile else { return }
         if status.owner != 0 {
             throw Unsafe(description: "\(file): error: the configuration \(what) is owned by uid \(status.owner), not root; its commands would run as root. Fix: chown root \(file)")
         }

@@ -2,6 +2,9 @@ import SystemIO
 import TouchCore
 
 extension Recording {
+    /// The largest recording read: an hour of ten fingers is about 100 MB of evemu text.
+    public static let maximumFileSize = 256 << 20
+
     /// Reads a self-contained recording, or an events-only one with the description in
     /// `device` or in a `.desc` file beside it (see `pairedDescriptionPath`).
     public static func load(_ path: String, device: String? = nil) throws(FileError) -> Recording {
@@ -37,8 +40,8 @@ extension Recording {
 
     private static func parse(_ path: String) throws(FileError) -> EvemuRecording {
         let bytes: [UInt8]
-        do { bytes = try Files.read(path) } catch {
-            throw FileError(path: path, message: "cannot read: \(error)")
+        do { bytes = try Files.read(path, atMost: maximumFileSize) } catch {
+            throw FileError(path: path, message: "\(error)")
         }
         do { return try Evemu.parse(bytes) } catch {
             throw FileError(path: path, line: error.line, message: error.message)

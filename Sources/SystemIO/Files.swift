@@ -1,26 +1,86 @@
 import SystemPackage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Whole-file reads and buffered writes over swift-system's file descriptors.
 public enum Files {
-    /// The file's bytes, or the system's reason it cannot be read.
-    public static func read(_ path: String) throws(Errno) -> [UInt8] {
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) } catch { throw Self.errno(error) }
-        defer { Syscall.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n: Int
-            do { n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0, retryOnInterrupt: true) } } catch { throw Self.errno(error) }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
+    /// Why a file was not read.
+    public enum ReadError: Error, CustomStringConvertible {
+        case system(Errno)
+        /// A FIFO, a device, a directory, a socket: `kind` names it.
+        case notARegularFile(kind: String)
+        /// More than `limit` bytes.
+        case tooLarge(limit: Int)
+
+        public var description: String {
+            switch self {
+            case .system(let errno): "cannot read: \(errno)"
+            case .notARegularFile(let kind): "\(kind), not a regular file: give the path of the file itself"
+            case .tooLarge(let limit): "more than \(limit) bytes, more than such a file may be: is it the right file?"
+            }
         }
     }
 
+    /// The file's bytes: only a regular file (a FIFO would block, a device never end),
+    /// of at most `limit` bytes, checked on the descriptor opened (non-blocking, so
+    /// opening a FIFO swapped in meanwhile cannot wait for a writer) and before any read;
+    /// at most `limit` + 1 bytes are read, in case it grows.
+    public static func read(_ path: String, atMost limit: Int) throws(ReadError) -> [UInt8] {
+        // Refused before opening: opening some devices does something.
+        var info = stat()
+        do { try Syscall.call { stat(path, &info) } } catch { throw .system(error) }
+        try requireRegular(info, atMost: limit)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch { throw .system(Self.errno(error)) }
+        defer { Syscall.close(fd) }
+        return try read(fd, atMost: limit)
+    }
+
+    /// What an open descriptor holds, under the same rules.
+    public static func read(_ fd: FileDescriptor, atMost limit: Int) throws(ReadError) -> [UInt8] {
+        var info = stat()
+        do { try Syscall.call { fstat(fd.rawValue, &info) } } catch { throw .system(error) }
+        try requireRegular(info, atMost: limit)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n: Int
+            do {
+                n = try chunk.withUnsafeMutableBytes { (b) throws(Errno) -> Int in
+                    try Syscall.call { pread(fd.rawValue, b.baseAddress, min(b.count, limit + 1 - bytes.count), off_t(bytes.count)) }
+                }
+            } catch { throw .system(Self.errno(error)) }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw .tooLarge(limit: limit) }
+        }
+    }
+
+    private static func requireRegular(_ info: stat, atMost limit: Int) throws(ReadError) {
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            let name = switch kind {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFDIR: "a directory"
+            case S_IFSOCK: "a socket"
+            default: "not a file"
+            }
+            throw .notARegularFile(kind: name)
+        }
+        if info.st_size > limit { throw .tooLarge(limit: limit) }
+    }
+
+    /// Whether something is at `path` (stat(2): nothing is opened, a FIFO does not block).
     public static func exists(_ path: String) -> Bool {
-        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return false }
-        Syscall.close(fd)
-        return true
+        var info = stat()
+        return (try? Syscall.call { stat(path, &info) }) != nil
     }
 
     /// A new file, or one emptied, for writing (mode 0644 before the umask).

@@ -44,6 +44,7 @@ public struct FileStatus: Sendable {
         mode = info.st_mode
     }
 
+    public var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
     public var isWritableByGroupOrOthers: Bool { mode & (S_IWGRP | S_IWOTH) != 0 }
     /// A directory whose entries only their owners may remove or rename (/tmp).
     public var isSticky: Bool { mode & S_ISVTX != 0 }

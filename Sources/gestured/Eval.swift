@@ -80,7 +80,8 @@ struct Eval: ParsableCommand {
     }
 }
 
-/// A whole file, or a located error.
+/// A whole manifest, or a located error.
 func readFile(_ path: String) throws(FileError) -> [UInt8] {
-    do { return try Files.read(path) } catch { throw FileError(path: path, message: "cannot read: \(error)") }
+    // A manifest of every stroke ever drawn is a few MB.
+    do { return try Files.read(path, atMost: 64 << 20) } catch { throw FileError(path: path, message: "\(error)") }
 }
