@@ -442,6 +442,35 @@ class Daemon(Harness):
         self.assertEqual(r.returncode, 78, r.stderr)
         self.assertIn('gestured.toml:3: error: gesture[1].type: expected one of', r.stderr)
 
+    def test_a_closed_output_pipe_does_not_kill_the_daemon(self):
+        ran = self.path("ran")
+        cfg = self.write("gestured.toml", f'[daemon]\nbus = "none"\n[[gesture]]\nname = "c"\ntype = "checkmark"\ncommand = "touch {ran}"\n')
+        rec = checkmark().save(self.path("rec.evemu"))
+        for reader in ("stdout", "stderr"):
+            os.path.exists(ran) and os.unlink(ran)
+            daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec], env=self.env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            getattr(daemon, reader).close()  # nobody reads what it writes there any more
+            other = daemon.stderr if reader == "stdout" else daemon.stdout
+            other.read()
+            other.close()
+            self.assertEqual(daemon.wait(timeout=30), 0, reader)
+            self.assertTrue(os.path.exists(ran), reader)
+
+    def test_names_are_one_line_and_commands_not_blank(self):
+        cfg = self.write("bad.toml", '[[gesture]]\nname = "x\\ninfo: forged"\ntype = "tap"\n'
+                                     '[[gesture]]\nname = "y"\ntype = "tap"\ncommand = "   "\n')
+        r = subprocess.run([GESTURED, "check", cfg], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("bad.toml:2: error: gesture[1].name: contains a control character (U+000a); a name is one line of printable text", r.stderr)
+        self.assertIn("bad.toml:7: error: gesture[2].command: blank; expected a command to run", r.stderr)
+        # A command's output cannot forge a log line either: control characters are escaped.
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "c"\ntype = "checkmark"\n'
+                            'command = "printf \'one\\\\rerror: forged\\\\n\'"\n', checkmark())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("info: c: one\\u{d}error: forged", r.stderr)
+        self.assertNotRegex(r.stderr, r"(?m)^error: forged")
+
     def test_a_configuration_that_is_not_a_regular_file_is_refused_at_once(self):
         def run(*command):
             """Status, stderr, seconds and peak resident kB of one gestured."""

@@ -15,9 +15,23 @@ public struct StderrLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// A message of several lines continues indented, each line with the priority under
+    /// the journal; other control characters are escaped: nothing a message carries (a
+    /// command's output, a device's name) can pass for a line of its own.
     public func log(event: LogEvent) {
         let prefix = journal ? "<\(Self.priority(event.level))>" : "\(event.level): "
-        printErrorRaw(prefix + event.message.description + "\n")
+        let continued = journal ? "\n\(prefix)  " : "\n  "
+        var text = prefix
+        for scalar in event.message.description.unicodeScalars {
+            switch scalar {
+            case "\n": text += continued
+            case "\t": text.unicodeScalars.append(scalar)
+            case _ where scalar.properties.generalCategory == .control:
+                text += "\\u{\(String(scalar.value, radix: 16))}"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        printErrorRaw(text + "\n")
     }
 
     private static func priority(_ level: Logger.Level) -> Int {

@@ -150,3 +150,11 @@ public func monotonicMicroseconds() -> Int64 {
     guard (try? Syscall.call { clock_gettime(CLOCK_MONOTONIC, &ts) }) != nil else { return 0 }
     return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
 }
+
+/// Process-wide signal dispositions.
+public enum Signals {
+    /// SIGPIPE ignored; commands get it back (`Spawn` resets every disposition).
+    public static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

@@ -34,6 +34,13 @@ struct Gestured: ParsableCommand {
         version: "0.1.0",
         subcommands: [Run.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self]
     )
+
+    /// A reader that went away (`gestured replay | head`, a closed log pipe) is a write
+    /// error (EPIPE), never a signal that kills: the daemon outlives its stdout.
+    static func main() {
+        Signals.ignoreBrokenPipes()
+        main(nil)
+    }
 }
 
 extension OutputFormat: @retroactive ExpressibleByArgument {}

@@ -116,7 +116,7 @@ extension Configuration {
     }
 
     private static func parseRegion(_ t: TableReader) -> Region? {
-        let name = t.string("name", required: true)
+        let name = t.name("name", required: true)
         let x = t.unitRange("x", what: "fractions of the screen's width, 0 at the left")
         let y = t.unitRange("y", what: "fractions of the screen's height, 0 at the top")
         t.reportUnknownKeys(allowed: Self.regionKeys, owner: "a region")

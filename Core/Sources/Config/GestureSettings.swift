@@ -30,7 +30,7 @@ extension Configuration {
                          "command", "exec", "signal", "max_running"]
 
     static func parseGesture(_ t: TableReader, regions: [Region]) -> (GestureSpec, Binding)? {
-        let name = t.string("name", required: true)
+        let name = t.name("name", required: true)
         let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
         guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
         var spec = GestureSpec(name: name, type: type)
@@ -68,6 +68,9 @@ extension Configuration {
         }
 
         var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)
+        if let command = binding.command, command.allSatisfy(\.isWhitespace) {
+            t.report("command", "blank; expected a command to run, like \"notify-send Confirmed\"")
+        }
         if let words = t.strings("exec") {
             if words.isEmpty || words.contains(where: \.isEmpty) {
                 t.report("exec", "expected the program and its arguments, none empty, like [\"logger\", \"zoom\"]")

@@ -1,4 +1,5 @@
 import TOMLKit
+import TouchCore
 
 /// Collects the errors of one file, each located by its key path.
 final class Diagnostics {
@@ -48,6 +49,17 @@ struct TableReader {
         guard let s = value.string else { return wrongType(key, value, "a string") }
         guard !s.isEmpty else {
             report(key, "empty; expected a non-empty string\(hint)")
+            return nil
+        }
+        return s
+    }
+
+    /// A name: one line of printable text, as it appears in logs, signals and reports
+    /// (a newline in it would forge log lines).
+    func name(_ key: String, required: Bool = false) -> String? {
+        guard let s = string(key, required: required) else { return nil }
+        if let control = s.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            report(key, "contains a control character (U+\(hex(UInt16(truncatingIfNeeded: control.value), digits: 4))); a name is one line of printable text")
             return nil
         }
         return s

@@ -176,6 +176,11 @@ func projectFile(_ path: String) throws -> String {
 
     @Test func emptyCommandsAndPhaseListsAreRefused() {
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \"\"\n") == ["test.toml:4: error: gesture[1].command: empty; expected a non-empty string"])
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \" \\t \"\n")
+            == ["test.toml:4: error: gesture[1].command: blank; expected a command to run, like \"notify-send Confirmed\""])
+        #expect(errors("[[gesture]]\nname = \"t\\u001b[2J\"\ntype = \"tap\"\n")
+            == ["test.toml:2: error: gesture[1].name: contains a control character (U+001b); a name is one line of printable text"])
+        #expect(errors("[[region]]\nname = \"a\\nb\"\n").count == 1)
         #expect(errors("[[gesture]]\nname = \"p\"\ntype = \"pan\"\ncommand = \"x\"\non = []\n")
             == ["test.toml:5: error: gesture[1].on: empty; list the phases that run the command: began, changed, ended, cancelled"])
     }
