@@ -5,7 +5,7 @@ a private dbus-daemon, dbus-monitor and busctl).
     tests/test_daemon.py GESTURED
 """
 import os, re, shutil, signal, subprocess, sys, tempfile, threading, time, unittest
-from fixtures import Recording, checkmark, extreme_pan, three_finger_swipe_down
+from fixtures import Recording, checkmark, drag, extreme_pan, three_finger_swipe_down
 
 GESTURED = None
 
@@ -43,6 +43,8 @@ class Harness(unittest.TestCase):
                              capture_output=True, text=True, check=True).stdout.split("\n")
         self.env["DBUS_SESSION_BUS_ADDRESS"] = out[0]
         self.addCleanup(os.kill, int(out[1]), signal.SIGTERM)
+        self.addCleanup(os.kill, int(out[1]), signal.SIGCONT)  # if a test stopped it
+        return int(out[1])
 
     def monitor(self):
         monitor = subprocess.Popen(["dbus-monitor", "--session", "type='signal',interface='org.gestured.Gestured1'"],
@@ -176,6 +178,62 @@ class Daemon(Harness):
         rest = lines[40:]
         self.assertTrue(all(len(piece) <= 4096 for piece in rest), [len(p) for p in rest])
         self.assertEqual("".join(rest), "x" * 10000 + "tail")
+
+    def test_a_stalled_bus_costs_bounded_memory_and_signals_flow_again_after_it(self):
+        # A dbus-daemon stopped under a streaming pan once grew gestured by 700 MB.
+        bus = self.start_bus()
+        monitor = self.monitor()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[gesture]]\nname = "drag"\ntype = "pan"\nsignal = true\n')
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", drag(seconds=480).save(self.path("rec.evemu")),
+                                   "--speed", "40"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        def rss_kb():
+            with open(f"/proc/{daemon.pid}/status") as f:
+                return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+        time.sleep(1)
+        before = rss_kb()
+        os.kill(bus, signal.SIGSTOP)
+        peak = before
+        # 7 s stalled: some 28,000 changed signals with nowhere to go, twice what the
+        # socket's buffer holds (8 MB: sd-bus forces it).
+        for _ in range(14):
+            time.sleep(0.5)
+            peak = max(peak, rss_kb())
+        os.kill(bus, signal.SIGCONT)
+        stderr = daemon.communicate(timeout=60)[1]
+        self.assertEqual(daemon.returncode, 0, stderr[-2000:])
+        self.assertIn("D-Bus: the session bus is not taking signals;", stderr)
+        self.assertLess(peak - before, 8 * 1024, (before, peak))
+        # The bus delivers its backlog to the monitor, then what was held back: the end.
+        guard = threading.Timer(30, monitor.terminate)
+        guard.start()
+        phases = []
+        for line in monitor.stdout:
+            phases += re.findall(r'string "(began|changed|ended|cancelled)"', line)
+            if phases[-1:] == ["ended"]:
+                break
+        guard.cancel()
+        monitor.terminate()
+        monitor.communicate()
+        self.assertEqual((phases[0], phases[-1]), ("began", "ended"))
+
+    def test_a_second_daemon_says_the_name_is_taken_and_takes_it_when_it_frees(self):
+        self.start_bus()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[gesture]]\nname = "c"\ntype = "checkmark"\nsignal = true\n')
+        r = Recording()
+        r.tap()
+        r.wait(3000)
+        r.tap()
+        first = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("long.evemu"))], env=self.env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        second = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("long.evemu"))], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        first_log = first.communicate(timeout=30)[1]
+        second_log = second.communicate(timeout=30)[1]
+        self.assertIn("connected to the session bus as org.gestured.Gestured1", first_log)
+        self.assertNotIn("connected to the session bus as", second_log)
+        self.assertIn("org.gestured.Gestured1 is owned by another process on the session bus", second_log)
+        self.assertIn("now the owner of org.gestured.Gestured1", second_log)  # when the first one exited
 
     def test_a_bus_that_never_answers_does_not_hold_up_gestures(self):
         # A socket that accepts connections and never says a word: sd-bus's handshake and

@@ -12,13 +12,18 @@ import SystemPackage
 /// written when the bus's descriptor has room (the loop watches it for that), the name is
 /// requested asynchronously, and nothing is flushed in between. A missing bus is logged
 /// once and tried again when a gesture needs it, at most every `retry` (doubling up to a
-/// minute while it stays away), never on a timer.
+/// minute while it stays away), never on a timer. A bus that stops reading (a stalled
+/// dbus-daemon) costs bounded memory: sd-bus holds at most `busQueueLimit` signals, the
+/// rest wait in `SignalQueue`, which drops the oldest `changed` first and counts what it
+/// drops, said at most once a minute.
 public final class BusEmitter {
     static let name = "org.gestured.Gestured1"
     static let path = "/org/gestured/Gestured1"
     static let interface = "org.gestured.Gestured1"
     static let firstRetryMicroseconds: Int64 = 1_000_000
     static let longestRetryMicroseconds: Int64 = 60_000_000
+    /// Signals handed to sd-bus and not yet written: past these, they wait in `pending`.
+    static let busQueueLimit: UInt64 = 64
 
     public enum Kind: Sendable { case system, session }
 
@@ -35,6 +40,12 @@ public final class BusEmitter {
     private var retryAt: Int64 = 0
     private var retryDelay = BusEmitter.firstRetryMicroseconds
     private var watching: Watch?
+    private var pending = SignalQueue()
+    /// Queued behind another owner of the name: its NameAcquired is news worth a line.
+    private var waitingForName = false
+    private var droppedReportedAt: Int64?
+    /// The name request's and NameAcquired's handles, released with the connection.
+    private var slots: [OpaquePointer] = []
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -44,6 +55,7 @@ public final class BusEmitter {
     }
 
     deinit {
+        for slot in slots { sd_bus_slot_unref(slot) }
         if let bus { sd_bus_close_unref(bus) }
     }
 
@@ -57,17 +69,31 @@ public final class BusEmitter {
         var rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
         guard rc >= 0, let handle else { return down("cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))", now: now) }
         rc = gestured_bus_add_gesture_object(handle, Self.path, Self.interface)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var acquired: OpaquePointer?, request: OpaquePointer?
         if rc >= 0 {
-            rc = sd_bus_request_name_async(handle, nil, Self.name, 0, { reply, userdata, _ in
+            // Owned by another process (a second gestured), the name is queued for: the
+            // bus hands it over when that one lets go, and says so with NameAcquired.
+            rc = sd_bus_match_signal_async(handle, &acquired, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                           "NameAcquired", { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                Unmanaged<BusEmitter>.fromOpaque(userdata).takeUnretainedValue().nameAcquired(message)
+                return 0
+            }, nil, me)
+        }
+        if rc >= 0 {
+            rc = sd_bus_request_name_async(handle, &request, Self.name, UInt64(SD_BUS_NAME_QUEUE), { reply, userdata, _ in
                 guard let reply, let userdata else { return 0 }
                 Unmanaged<BusEmitter>.fromOpaque(userdata).takeUnretainedValue().nameReplied(reply)
                 return 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            }, me)
         }
         guard rc >= 0 else {
+            for slot in [acquired, request] { if let slot { sd_bus_slot_unref(slot) } }
             sd_bus_close_unref(handle)
             return down("cannot set up the \(kind) bus connection: \(Errno(rawValue: -rc))", now: now)
         }
+        slots = [acquired, request].compactMap { $0 }
         bus = handle
         reportedDown = false
         retryDelay = Self.firstRetryMicroseconds
@@ -76,14 +102,33 @@ public final class BusEmitter {
         return true
     }
 
+    /// RequestName's answer: 1, the name is ours; 2, queued behind its owner; 4, ours
+    /// already. An error (the bus policy) leaves signals going out without the name.
     private func nameReplied(_ reply: OpaquePointer) {
         if sd_bus_message_is_method_error(reply, nil) > 0 {
             let error = sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) } ?? "refused"
             // Signals still reach clients that match on the interface; say why the name is missing.
-            logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
-        } else {
-            logger.info("D-Bus: connected to the \(kind) bus as \(Self.name)")
+            return logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
         }
+        var result: UInt32 = 0
+        guard sd_bus_message_read_basic(reply, Character("u").asCChar, &result) > 0 else {
+            return logger.warning("D-Bus: cannot read the answer to requesting \(Self.name) on the \(kind) bus")
+        }
+        switch result {
+        case 1, 4: logger.info("D-Bus: connected to the \(kind) bus as \(Self.name)")
+        case 2:
+            waitingForName = true
+            logger.warning("D-Bus: \(Self.name) is owned by another process on the \(kind) bus (another gestured?); signals go out from this connection's own name, and the well-known name is taken when the other lets it go")
+        default: logger.warning("D-Bus: \(Self.name) is owned by another process on the \(kind) bus and cannot be queued for (RequestName answered \(result))")
+        }
+    }
+
+    private func nameAcquired(_ message: OpaquePointer) {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Character("s").asCChar, &name) > 0, let name, String(cString: name) == Self.name,
+              waitingForName else { return }
+        waitingForName = false
+        logger.info("D-Bus: now the owner of \(Self.name) on the \(kind) bus")
     }
 
     /// Handles what the bus has for us (replies, introspection calls) and writes what is
@@ -97,6 +142,7 @@ public final class BusEmitter {
                 return disconnect(reason: "the \(kind) bus went away (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
             }
         }
+        sendPending()
         updateWatch()
     }
 
@@ -113,7 +159,7 @@ public final class BusEmitter {
     public var currentWatch: Watch? { watching }
 
     /// Whether signals are still queued for the bus.
-    public var hasQueuedOutput: Bool { watching?.writable ?? false }
+    public var hasQueuedOutput: Bool { !pending.isEmpty || (watching?.writable ?? false) }
 
     /// Gives queued signals up to `microseconds` to go out: at exit, so the last gestures
     /// of a replay or before a stop are not lost.
@@ -124,10 +170,30 @@ public final class BusEmitter {
             _ = sd_bus_wait(bus, UInt64(max(0, end - now())))
             process()
         }
+        droppedReportedAt = nil
+        reportDropped(now: now())
     }
 
+    /// Queues the Gesture signal and sends what sd-bus has room for.
     public func emit(_ event: GestureEvent, device: String, now: Int64) {
-        guard connect(now: now), let bus else { return }
+        guard connect(now: now) else { return }
+        pending.append(event, device: device)
+        sendPending()
+        reportDropped(now: now)
+        updateWatch()
+    }
+
+    /// Hands queued signals to sd-bus while it holds fewer than `busQueueLimit` unwritten.
+    private func sendPending() {
+        while let bus, !pending.isEmpty {
+            var queued: UInt64 = 0
+            guard sd_bus_get_n_queued_write(bus, &queued) >= 0, queued < Self.busQueueLimit,
+                  let (event, device) = pending.removeFirst() else { return }
+            send(event, device: device, on: bus)
+        }
+    }
+
+    private func send(_ event: GestureEvent, device: String, on bus: OpaquePointer) {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Gesture") >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
@@ -135,7 +201,7 @@ public final class BusEmitter {
         let strings = GestureFields.strings(event)
         var ok = strings.prefix(3).allSatisfy { appendString(message, $0.1) }
         ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "{sv}") >= 0
-        ok = ok && appendEntry(message, "fingers", int: Int32(event.fingers))
+        ok = ok && appendEntry(message, "fingers", int: Int32(clamping: event.fingers))
         for (key, value) in strings.dropFirst(3) { ok = ok && appendEntry(message, key, string: value) }
         for (key, value, _) in GestureFields.numbers(event) { ok = ok && appendEntry(message, key, double: value) }
         ok = ok && appendEntry(message, "device", string: device)
@@ -146,7 +212,15 @@ public final class BusEmitter {
         if rc < 0 {
             return disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
         }
-        updateWatch()
+    }
+
+    /// What the queue dropped: at once the first time, then at most once a minute.
+    private func reportDropped(now: Int64) {
+        guard pending.dropped.total > 0 else { return }
+        if let last = droppedReportedAt, now - last < 60_000_000 { return }
+        let (changed, other) = pending.takeDropped()
+        logger.warning("D-Bus: the \(kind) bus is not taking signals; \(changed) changed and \(other) other Gesture signals dropped since the last such line")
+        droppedReportedAt = now
     }
 
     /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
@@ -202,8 +276,12 @@ public final class BusEmitter {
     private func disconnect(reason: String) {
         guard let bus else { return }
         logger.warning("D-Bus: \(reason)")
+        for slot in slots { sd_bus_slot_unref(slot) }
+        slots = []
+        waitingForName = false
         sd_bus_close_unref(bus)
         self.bus = nil
+        pending = SignalQueue()
         updateWatch()
     }
 }
@@ -211,4 +289,40 @@ public final class BusEmitter {
 extension Character {
     /// An ASCII character as the `char` sd-bus takes for a type code.
     var asCChar: CChar { CChar(asciiValue!) }
+}
+
+/// Gesture signals waiting for the bus, at most `capacity`: when full, the oldest
+/// `changed` goes first (a later one says as much), and only when there is none the
+/// oldest of the rest; both are counted for the log.
+struct SignalQueue {
+    static let capacity = 1024
+
+    private var entries: [(event: GestureEvent, device: String)] = []
+    private(set) var dropped = (changed: 0, other: 0, total: 0)
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func append(_ event: GestureEvent, device: String) {
+        if entries.count >= Self.capacity {
+            if let oldest = entries.firstIndex(where: { $0.event.phase == .changed }) {
+                entries.remove(at: oldest)
+                dropped.changed += 1
+            } else {
+                entries.removeFirst()
+                dropped.other += 1
+            }
+            dropped.total += 1
+        }
+        entries.append((event, device))
+    }
+
+    mutating func removeFirst() -> (GestureEvent, String)? {
+        entries.isEmpty ? nil : entries.removeFirst()
+    }
+
+    /// The counts since the last call.
+    mutating func takeDropped() -> (changed: Int, other: Int) {
+        defer { dropped = (0, 0, 0) }
+        return (dropped.changed, dropped.other)
+    }
 }
