@@ -34,11 +34,18 @@ public struct ConfigErrors: Error, Equatable, Sendable, CustomStringConvertible 
 }
 
 /// "did you mean …?" for a misspelt name: the closest candidate within a few edits.
-func suggestion(for word: String, among candidates: [String]) -> String {
+/// Candidates whose length alone rules them out are not compared; ties go to the first in
+/// alphabetical order.
+func suggestion(for word: String, among candidates: some Sequence<String>) -> String {
     guard word.count <= 64 else { return "" }  // no name is that long; comparing would be slow
-    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, word.count / 3), best.1 < word.count else { return "" }
-    return " (did you mean \"\(best.0)\"?)"
+    let allowed = max(1, word.count / 3), lowered = word.lowercased()
+    var best: (name: String, distance: Int)?
+    for candidate in candidates where abs(candidate.count - word.count) <= allowed {
+        let distance = editDistance(lowered, candidate.lowercased())
+        if distance < best?.distance ?? .max || (distance == best?.distance && candidate < best!.name) { best = (candidate, distance) }
+    }
+    guard let best, best.distance <= allowed, best.distance < word.count else { return "" }
+    return " (did you mean \"\(best.name)\"?)"
 }
 
 /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.

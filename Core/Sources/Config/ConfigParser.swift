@@ -52,14 +52,17 @@ extension Configuration {
 
         let gestureTables = section(root, "gesture", diagnostics)
         // Names given to gestures, even invalid ones: a reference to them is not also an error.
-        let declared = gestureTables.compactMap { $0.table["name"]?.string }
+        let declared = Set(gestureTables.compactMap { $0.table["name"]?.string })
+        let regions = Dictionary(config.regions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var parsed: [(GestureSpec, TableReader)] = []
+        var byName: [String: TableReader] = [:]
         for table in gestureTables {
-            guard let (spec, binding) = parseGesture(table, regions: config.regions) else { continue }
-            if let first = parsed.first(where: { $0.0.name == spec.name }) {
-                table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.1.path))")
+            guard let (spec, binding) = parseGesture(table, regions: regions) else { continue }
+            if let first = byName[spec.name] {
+                table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.path))")
                 continue
             }
+            byName[spec.name] = table
             config.gestures.append(spec)
             config.bindings.append(binding)
             parsed.append((spec, table))
@@ -124,7 +127,7 @@ extension Configuration {
         return Region(name: name, x: x ?? 0...1, y: y ?? 0...1)
     }
 
-    private static func parseDevice(_ t: TableReader, declared: [String]) -> DeviceRule? {
+    private static func parseDevice(_ t: TableReader, declared: Set<String>) -> DeviceRule? {
         var rule = DeviceRule()
         rule.namePattern = t.string("name")
         if let id = t.string("id") {
@@ -168,7 +171,7 @@ extension Configuration {
     }
 
     /// Every gesture's requires_failure_of and simultaneous_with name existing gestures.
-    private static func checkReferences(_ gestures: [(GestureSpec, TableReader)], declared: [String]) {
+    private static func checkReferences(_ gestures: [(GestureSpec, TableReader)], declared: Set<String>) {
         for (spec, table) in gestures {
             for (key, list) in [("requires_failure_of", spec.requiresFailureOf), ("simultaneous_with", spec.simultaneousWith)] {
                 for name in list where !declared.contains(name) {
@@ -185,60 +188,16 @@ extension Configuration {
     }
 
     /// Gestures waiting for each other's failure (a → b → a) are never recognized when
-    /// both match. Counts the wait a tap adds by itself for taps with more taps.
+    /// all of them match: each knot is reported once, at its first gesture.
     private static func checkWaitingCycles(_ gestures: [(GestureSpec, TableReader)]) {
-        let specs = gestures.map(\.0)
-        let index = Dictionary(specs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func together(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
-            a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
-        }
-        /// For each gesture, the ones it waits for, and whether the wait is a tap's own.
-        let waits: [[(Int, automatic: Bool)]] = specs.map { spec in
-            var edges = spec.requiresFailureOf.compactMap { index[$0] }.filter { specs[$0].name != spec.name }.map { ($0, automatic: false) }
-            if spec.type == .tap {
-                for (j, other) in specs.enumerated() where other.type == .tap && other.taps > spec.taps && other.fingers == spec.fingers
-                    && other.region == spec.region && !together(spec, other) && !edges.contains(where: { $0.0 == j }) {
-                    edges.append((j, automatic: true))
-                }
-            }
-            return edges
-        }
-        var reported = Set<[Int]>()
-        for start in specs.indices {
-            // The shortest way back to `start`, breadth first.
-            var previous: [Int: Int] = [:]
-            var queue = [start]
-            var found = false
-            while !queue.isEmpty, !found {
-                let node = queue.removeFirst()
-                for (next, _) in waits[node] {
-                    if next == start {
-                        previous[start] = node
-                        found = true
-                        break
-                    }
-                    if previous[next] == nil {
-                        previous[next] = node
-                        queue.append(next)
-                    }
-                }
-            }
-            guard found else { continue }
-            var cycle = [start]
-            var node = previous[start]!
-            while node != start {
-                cycle.insert(node, at: 1)
-                node = previous[node]!
-            }
-            guard reported.insert(cycle.sorted()).inserted else { continue }
-            let path = (cycle + [start]).map { specs[$0].name }.joined(separator: " → ")
-            let automatic = zip(cycle, cycle.dropFirst() + [start]).contains { from, to in
-                waits[from].contains { $0.0 == to && $0.automatic }
-            }
+        for (cycle, automatic) in WaitGraph(gestures.map(\.0)).cycles() {
+            var names = (cycle + [cycle[0]]).map { gestures[$0].0.name }
+            if names.count > 12 { names.replaceSubrange(10..<names.count - 2, with: ["… \(names.count - 12) more"]) }
+            let path = names.joined(separator: " → ")
             let note = automatic ? " (a tap waits by itself for the taps with more taps on the same fingers and region)" : ""
             let who = cycle.count == 2 ? "both" : "all of them"
-            gestures[start].1.report("requires_failure_of",
-                                     "these gestures wait for each other to fail: \(path)\(note); when \(who) match, none is recognized")
+            gestures[cycle[0]].1.report("requires_failure_of",
+                                        "these gestures wait for each other to fail: \(path)\(note); when \(who) match, none is recognized")
         }
     }
 }

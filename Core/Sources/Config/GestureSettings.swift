@@ -29,7 +29,7 @@ extension Configuration {
                          "cancels_touches", "delays_touches_began", "delays_touches_ended",
                          "command", "exec", "signal", "max_running"]
 
-    static func parseGesture(_ t: TableReader, regions: [Region]) -> (GestureSpec, Binding)? {
+    static func parseGesture(_ t: TableReader, regions: [String: Region]) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
         let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
         guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
@@ -37,8 +37,8 @@ extension Configuration {
         let owner = "a\(type == .edgeSwipe ? "n" : "") \(type.rawValue) gesture"
 
         if let regionName = t.string("region") {
-            if let region = regions.first(where: { $0.name == regionName }) { spec.region = region } else {
-                t.report("region", "no [[region]] is named \"\(regionName)\"\(suggestion(for: regionName, among: regions.map(\.name)))")
+            if let region = regions[regionName] { spec.region = region } else {
+                t.report("region", "no [[region]] is named \"\(regionName)\"\(suggestion(for: regionName, among: regions.keys.sorted()))")
             }
         }
         spec.requiresFailureOf = t.strings("requires_failure_of") ?? []

@@ -15,6 +15,9 @@ struct SourceLines {
     /// Keys before the first header (`region = …`, or inline `gesture = [{ … }]`).
     private var rootKeys: [String: Int] = [:]
     private var blocks: [Block] = []
+    /// By header name, where its blocks are in `blocks`: finding the 10,000th
+    /// `[[gesture]]` takes no scan.
+    private var blocksNamed: [String: [Int]] = [:]
 
     init(_ text: String) {
         var scanner = Scanner()
@@ -23,6 +26,7 @@ struct SourceLines {
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             switch scanner.scan(line) {
             case .header(let name):
+                blocksNamed[name, default: []].append(blocks.count)
                 blocks.append(Block(name: name, line: n + 1))
             case .key(let key):
                 if blocks.isEmpty {
@@ -40,10 +44,8 @@ struct SourceLines {
     /// the block's header; nil when not found. `array` may be a plain table (`daemon`, index
     /// 1) or a key at the top of the file.
     func line(array: String, index: Int, key: String?) -> Int? {
-        var seen = 0
-        for (b, block) in blocks.enumerated() where block.name == array {
-            seen += 1
-            guard seen == index else { continue }
+        if let named = blocksNamed[array], index >= 1, index <= named.count {
+            let b = named[index - 1], block = blocks[b]
             guard let key else { return block.line }
             if let line = block.keys[key] { return line }
             // A sub-table of this block: [gesture.key] or [[gesture.key]].

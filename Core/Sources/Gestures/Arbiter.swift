@@ -12,9 +12,13 @@ public final class Arbiter {
     /// What the checkmark, chevron and learned stroke recognizers match strokes with
     /// (nil when there are none).
     public let strokeMatcher: StrokeMatcher?
-    /// For each recognizer, the recognizers that must fail first.
-    private let dependencies: [[Int]]
-    private let simultaneous: [[Bool]]
+    /// For each recognizer, the recognizers that must fail first: those it names, and
+    /// for a tap the taps with more taps on the same fingers and region (so a double tap
+    /// is never also two single taps), kept as a slice of its group in order of taps
+    /// rather than as a list each: 10,000 taps would make 40 million pairs.
+    private let dependencies: [Dependencies]
+    /// For each recognizer, those that may be recognized with it.
+    private let simultaneous: [Set<Int>]
     private let output = RecognizerOutput()
     private var candidates: [Int] = []
     /// Whether the last frame left any finger on the panel.
@@ -36,21 +40,28 @@ public final class Arbiter {
         strokeMatcher = matcher
         recognizers = specs.map { makeRecognizer($0, geometry: geometry, output: output, matcher: matcher) }
         let index = Dictionary(specs.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func together(_ a: GestureSpec, _ b: GestureSpec) -> Bool {
-            a.simultaneousWith.contains(b.name) || b.simultaneousWith.contains(a.name)
-        }
-        simultaneous = specs.map { a in specs.map { b in together(a, b) } }
-        dependencies = specs.map { spec in
-            var names = spec.requiresFailureOf
-            // A tap waits for the taps with more taps on the same fingers and region,
-            // so a double tap is never also two single taps.
-            if spec.type == .tap {
-                names += specs.filter {
-                    $0.type == .tap && $0.taps > spec.taps && $0.fingers == spec.fingers && $0.region == spec.region && !together(spec, $0)
-                }.map(\.name)
+        var simultaneous = [Set<Int>](repeating: [], count: specs.count)
+        for (i, spec) in specs.enumerated() {
+            for j in spec.simultaneousWith.compactMap({ index[$0] }) where j != i {
+                simultaneous[i].insert(j)
+                simultaneous[j].insert(i)
             }
-            return names.compactMap { index[$0] }
         }
+        self.simultaneous = simultaneous
+        var groups: [TapGroup: [Int]] = [:]
+        for (i, spec) in specs.enumerated() where spec.type == .tap { groups[TapGroup(spec), default: []].append(i) }
+        var dependencies = specs.map { Dependencies(named: $0.requiresFailureOf.compactMap { index[$0] }) }
+        for members in groups.values {
+            let byTaps = members.sorted { (specs[$0].taps, $0) < (specs[$1].taps, $1) }
+            var firstWithMore = byTaps.count
+            for position in byTaps.indices.reversed() {
+                let i = byTaps[position]
+                if position + 1 < byTaps.count, specs[byTaps[position + 1]].taps > specs[i].taps { firstWithMore = position + 1 }
+                guard firstWithMore < byTaps.count else { continue }
+                dependencies[i].tapsWithMore = byTaps[firstWithMore...]
+            }
+        }
+        self.dependencies = dependencies
         candidates.reserveCapacity(specs.count)
     }
 
@@ -116,26 +127,35 @@ public final class Arbiter {
     }
 
     /// True when every gesture `c` waits for has failed; fails `c` when one of them won.
+    /// Stops at the first still possible: a tap's wait costs one look while the double
+    /// tap decides.
     private func decideDependencies(of c: Int) -> Bool {
-        let waiting = recognizers[c]
-        for d in dependencies[c] {
-            let other = recognizers[d]
-            switch other.state {
-            case .failed, .cancelled:
-                continue
-            case .ended, .began, .changed:
-                waiting.fail("\(other.name) was recognized, and \(waiting.name) requires it to fail")
-                return false
-            case .possible:
-                if other.isIdle { continue }
-                if !waiting.announcedWaiting {
-                    waiting.announcedWaiting = true
-                    waiting.explain("waiting for \(other.name) to fail")
-                }
-                return false
-            }
+        for d in dependencies[c].named {
+            if let verdict = judge(c, waitingFor: d) { return verdict }
+        }
+        for d in dependencies[c].tapsWithMore where !simultaneous[c].contains(d) {
+            if let verdict = judge(c, waitingFor: d) { return verdict }
         }
         return true
+    }
+
+    /// False when `d` holds `c` up or beat it; nil when `d` is out of the way.
+    private func judge(_ c: Int, waitingFor d: Int) -> Bool? {
+        let waiting = recognizers[c], other = recognizers[d]
+        switch other.state {
+        case .failed, .cancelled:
+            return nil
+        case .ended, .began, .changed:
+            waiting.fail("\(other.name) was recognized, and \(waiting.name) requires it to fail")
+            return false
+        case .possible:
+            if other.isIdle { return nil }
+            if !waiting.announcedWaiting {
+                waiting.announcedWaiting = true
+                waiting.explain("waiting for \(other.name) to fail")
+            }
+            return false
+        }
     }
 
     /// The winner fails the others still possible in its touch sequence; a gesture of a
@@ -144,7 +164,7 @@ public final class Arbiter {
         let winner = recognizers[c]
         let sequence = winner.sequence ?? output.sequence
         winner.grant()
-        for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c][i]
+        for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c].contains(i)
             && (other.sequence ?? output.sequence) == sequence {
             other.fail("\(winner.name) was recognized first")
         }
@@ -160,6 +180,12 @@ public final class Arbiter {
             if r.state.isTerminal { r.reset() }
         }
     }
+}
+
+/// What one recognizer waits for (see `Arbiter.dependencies`).
+private struct Dependencies {
+    var named: [Int]
+    var tapsWithMore: ArraySlice<Int> = []
 }
 
 func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput,

@@ -1,5 +1,5 @@
 import Bindings
-import Config
+@testable import Config
 import Foundation
 import Gestures
 import Testing
@@ -146,6 +146,51 @@ func projectFile(_ path: String) throws -> String {
             """) == ["test.toml:1: error: gesture[1].requires_failure_of: these gestures wait for each other to fail: tap → double → tap (a tap waits by itself for the taps with more taps on the same fingers and region); when both match, none is recognized"])
         // Simultaneous gestures do not wait for each other.
         #expect(errors("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\nsimultaneous_with = [\"double\"]\n[[gesture]]\nname = \"double\"\ntype = \"tap\"\ntaps = 2\nrequires_failure_of = [\"tap\"]\n").isEmpty)
+    }
+
+    /// The graph search against the definition, on every small configuration of taps
+    /// and swipes a seed makes: a knot is reported exactly when some gesture can follow
+    /// the waits back to itself.
+    @Test func waitingCyclesAreFoundExactlyWhenThereAreSome() {
+        var seed: UInt64 = 0x9e3779b97f4a7c15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for _ in 0..<2000 {
+            let count = 2 + next(6)
+            var specs: [GestureSpec] = (0..<count).map { i in
+                var spec = GestureSpec(name: "g\(i)", type: next(4) == 0 ? .swipe : .tap)
+                spec.taps = 1 + next(3)
+                spec.fingers = 1 + next(2)
+                return spec
+            }
+            for i in specs.indices {
+                for _ in 0..<next(3) { specs[i].requiresFailureOf.append("g\(next(count))") }
+                if next(4) == 0 { specs[i].simultaneousWith.append("g\(next(count))") }
+            }
+            func waits(_ a: Int, _ b: Int) -> Bool {
+                let x = specs[a], y = specs[b]
+                if a == b { return false }
+                if x.requiresFailureOf.contains(y.name) { return true }
+                let together = x.simultaneousWith.contains(y.name) || y.simultaneousWith.contains(x.name)
+                return x.type == .tap && y.type == .tap && y.taps > x.taps && y.fingers == x.fingers && !together
+            }
+            var reaches = (0..<count).map { a in (0..<count).map { b in waits(a, b) } }
+            for k in 0..<count { for a in 0..<count { for b in 0..<count where reaches[a][k] && reaches[k][b] { reaches[a][b] = true } } }
+            let knotted = (0..<count).filter { reaches[$0][$0] }
+            let cycles = WaitGraph(specs).cycles()
+            #expect(Set(cycles.flatMap(\.gestures)).isSubset(of: Set(knotted)))
+            #expect(cycles.isEmpty == knotted.isEmpty, "\(specs.map { ($0.name, $0.type, $0.taps, $0.fingers, $0.requiresFailureOf, $0.simultaneousWith) })")
+            for (cycle, _) in cycles {
+                for (a, b) in zip(cycle, cycle.dropFirst() + [cycle[0]]) { #expect(waits(a, b) || reaches[a][b]) }
+            }
+        }
+    }
+
+    @Test func aLongKnotIsNamedShortly() {
+        let text = (0..<10_000).map { "[[gesture]]\nname = \"c\($0)\"\ntype = \"swipe\"\nrequires_failure_of = [\"c\(($0 + 1) % 10_000)\"]\n" }.joined()
+        #expect(errors(text) == ["test.toml:4: error: gesture[1].requires_failure_of: these gestures wait for each other to fail: c0 → c1 → c2 → c3 → c4 → c5 → c6 → c7 → c8 → c9 → … 9989 more → c9999 → c0; when all of them match, none is recognized"])
     }
 
     @Test func aContinuousGestureMayBeginAtTouchDownButASwipeNeedsADistance() throws {
