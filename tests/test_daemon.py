@@ -577,6 +577,44 @@ class Daemon(Harness):
         with open(log) as f:
             self.assertEqual(f.read().split(), ["tap"] * 4)
 
+    def test_reloads_are_parsed_by_a_helper_and_cost_no_memory(self):
+        # Each reload once leaked some 22 KB (TOMLKit's strings) and forked the whole
+        # daemon, which then waited for the child. Now a helper parses; the daemon decodes.
+        r = Recording()
+        r.tap()
+        r.wait(600_000)
+        r.tap()
+        cfg = self.write("gestured.toml", open(os.path.join(os.path.dirname(__file__), "..", "config", "gestured.toml")).read())
+        daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", r.save(self.path("rec.evemu"))], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        done = threading.Semaphore(0)
+        log = []
+        def read():
+            for line in daemon.stderr:
+                log.append(line)
+                if "reload:" in line:
+                    done.release()
+        threading.Thread(target=read, daemon=True).start()
+        def rss_kb():
+            with open(f"/proc/{daemon.pid}/status") as f:
+                return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+        def reload():
+            daemon.send_signal(signal.SIGHUP)
+            self.assertTrue(done.acquire(timeout=20), "".join(log[-20:]))
+        time.sleep(0.5)
+        for _ in range(50):
+            reload()
+        before = rss_kb()
+        for _ in range(300):
+            reload()
+        grown = rss_kb() - before
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        self.assertLess(grown, 256, "kB over 300 reloads")
+        reloads = [line for line in log if "reload:" in line]
+        self.assertEqual(len(reloads), 350)
+        self.assertTrue(all(re.search(r"reload: .*gestured.toml: 10 gestures \(applied in [\d.]+ ms\)", line) for line in reloads), reloads[:3])
+
     def test_a_reload_that_would_crash_the_parser_keeps_the_running_configuration(self):
         log = self.path("log")
         r = Recording()

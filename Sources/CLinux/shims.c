@@ -2,6 +2,8 @@
 // header declares are defined from the real macros here.
 #define _GNU_SOURCE
 #include <spawn.h>
+#include <sys/mman.h>
 #include "CLinux.h"
 
 const short CLinux_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID;
+const unsigned int CLinux_MFD_CLOEXEC = MFD_CLOEXEC;

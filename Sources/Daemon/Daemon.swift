@@ -55,14 +55,19 @@ public final class Daemon {
     var nextWatchdog: Int64 = .max
     /// When the timer is set to fire (nil: disarmed), so that it is set only when that changes.
     private var armedAt: Int64?
+    /// A SIGHUP's configuration being parsed by its helper, and whether another came meanwhile.
+    var pendingReload: PendingReload?
+    var reloadAgain = false
 
     public init(options: DaemonOptions) throws {
         self.options = options
         logger = Logger(label: "gestured") { _ in StderrLogHandler() }
+        // Blocked before the configuration is read: a SIGHUP while a large one loads
+        // (systemctl reload right after start) waits for the loop instead of killing.
+        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         config = try Self.loadConfig(options.configPath, logger: logger)
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
-        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
         runner.onOutputClosed = { [unowned self] fd in loop.unwatch(fd) }
         try apply(config)
@@ -104,7 +109,7 @@ public final class Daemon {
     }
 
     /// The daemon-wide settings: log level, command limits and user, the bus.
-    private func apply(_ config: Configuration) throws {
+    func apply(_ config: Configuration) throws {
         self.config = config
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
         runner.logger.logLevel = logger.logLevel
@@ -127,38 +132,6 @@ public final class Daemon {
             if BindingTable(config.bindings).signals { bus?.connect(now: monotonicMicroseconds()) }
         }
         for screen in touchscreens.values { screen.pipeline.explaining = explaining }
-    }
-
-    /// SIGHUP: a configuration with errors is rejected (the running one stays). A good
-    /// one takes over each touchscreen at its next touch sequence; a touchscreen it
-    /// ignores is let go, and one it no longer ignores is opened.
-    func reload() {
-        SystemdNotify.send("RELOADING=1")
-        defer { SystemdNotify.send("READY=1") }
-        guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
-        do {
-            let next = try Self.loadConfig(path, logger: logger)
-            try apply(next)
-            for screen in touchscreens.values {
-                let device = screen.pipeline.device
-                if screen.device != nil, TouchscreenPipeline.isolates(device, config: next) != (screen.pipeline.isolation != nil) {
-                    // Grabbing or letting go, with a twin made or removed: opened anew below.
-                    remove(screen, why: next.isolates(device) ? "to be isolated now" : "no longer isolated")
-                    continue
-                }
-                do { try screen.pipeline.reload(next) } catch {
-                    remove(screen, why: "ignored by a [[device]] rule now")
-                    continue
-                }
-                if screen.pipeline.reloadPending {
-                    logger.info("reload: \(screen.node) takes it after the touch sequence in flight")
-                }
-            }
-            if udev != nil { enumerate() }
-            logger.info("reload: \(path): \(next.gestures.count) gestures")
-        } catch {
-            logger.error("reload: rejected, keeping the running configuration:\n\(error)")
-        }
     }
 
     /// Whether the pipelines say why: for the debug log, and always for a monitor.
@@ -224,12 +197,14 @@ public final class Daemon {
             if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
         }
         runner.enforceTimeouts(now: now)
+        enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
         }
-        if options.replayPath != nil, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle {
+        if options.replayPath != nil, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle,
+           pendingReload == nil {
             logger.info("replay finished")
             loop.running = false
             return
@@ -240,6 +215,7 @@ public final class Daemon {
         }
         if let screen = replayScreen { consider(replay?.nextTime.map(screen.monotonic)) }
         consider(runner.nextDeadline)
+        consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
@@ -254,6 +230,22 @@ public final class Daemon {
         }
     }
 
+    /// Every exited child: a command's, or the reload's parsing helper.
+    private func reapChildren() {
+        while true {
+            let exited: (pid: pid_t, status: Spawn.ExitStatus)?
+            do { exited = try Spawn.reap() } catch {
+                return logger.error("waitpid: \(error)")
+            }
+            guard let (pid, status) = exited else { return }
+            if pid == pendingReload?.parse.pid {
+                reloadHelperExited(status)
+            } else {
+                runner.exited(pid: pid, status: status, now: monotonicMicroseconds())
+            }
+        }
+    }
+
     private func handleSignals() {
         while true {
             let signal: Int32?
@@ -263,7 +255,7 @@ public final class Daemon {
             guard let signal else { return }
             switch signal {
             case SIGCHLD:
-                runner.reapExited(now: monotonicMicroseconds())
+                reapChildren()
             case SIGHUP:
                 reload()
             default:

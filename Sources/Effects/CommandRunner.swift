@@ -94,23 +94,18 @@ public final class CommandRunner {
         drain(i, exited: false, now: now)
     }
 
-    /// Collects every exited child (SIGCHLD arrived): none is left a zombie, and what it
-    /// wrote before exiting is logged before its pipe is closed.
-    public func reapExited(now: Int64) {
-        while true {
-            let exited: (pid: pid_t, status: String)?
-            do { exited = try Spawn.reap() } catch {
-                return logger.error("waitpid: \(error)")
-            }
-            guard let (pid, status) = exited else { return }
-            guard let i = jobs.firstIndex(where: { $0.pid == pid }) else { continue }
-            if jobs[i].outputOpen { drain(i, exited: true, now: now) }
-            let job = jobs.remove(at: i)
-            if !jobs.contains(where: { $0.binding == job.binding }), let allowance = allowances.removeValue(forKey: job.binding) {
-                reportDropped(job.binding, allowance.dropped)
-            }
-            logger.info("\(job.binding): pid \(pid) ended, \(status)")
+    /// A child exited (the loop reaps them all): if it was a command's, what it wrote
+    /// before exiting is logged before its pipe is closed. False when it was not ours.
+    @discardableResult
+    public func exited(pid: pid_t, status: Spawn.ExitStatus, now: Int64) -> Bool {
+        guard let i = jobs.firstIndex(where: { $0.pid == pid }) else { return false }
+        if jobs[i].outputOpen { drain(i, exited: true, now: now) }
+        let job = jobs.remove(at: i)
+        if !jobs.contains(where: { $0.binding == job.binding }), let allowance = allowances.removeValue(forKey: job.binding) {
+            reportDropped(job.binding, allowance.dropped)
         }
+        logger.info("\(job.binding): pid \(pid) ended, \(status)")
+        return true
     }
 
     /// Reads until the pipe is empty for now, at its end, or the budget is spent (the

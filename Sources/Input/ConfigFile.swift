@@ -1,36 +1,40 @@
 import Config
+#if canImport(Glibc)
+import Glibc
+#endif
 import SystemIO
+import SystemPackage
 
 /// Reads and validates a configuration file; every problem is a located error, whatever
-/// the bytes. The TOML parser (toml++, inside TOMLKit) aborts on some malformed files
-/// instead of reporting them, so the parse is first tried in a short-lived child process:
-/// if that child dies, the file is refused and this process lives on; if it lives, the
-/// same parse (deterministic) is safe here.
+/// the bytes (see `ConfigParse` for where they are parsed).
 public func loadConfiguration(_ path: String) throws(ConfigErrors) -> Configuration {
-    func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: path, message: message)]) }
-    let bytes: [UInt8]
-    do { bytes = try Files.read(path, atMost: Configuration.maximumFileSize) } catch { throw refuse("\(error)") }
-    switch Isolation.run(timeoutMicroseconds: 10_000_000, { _ = try? Configuration.parse(contents: bytes, file: path); return true }) {
-    case .finished, .unavailable:
-        // Without a child (fork failed: out of processes), the parse runs unguarded.
-        break
-    case .crashed(let signal, let stderr):
-        throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
-    case .timedOut:
-        throw refuse("the TOML parser did not finish reading this file in 10 s: it is not a configuration gestured can use")
+    try ConfigParse.run(try readConfiguration(path), file: path)
+}
+
+/// The file's bytes: a regular file of at most `Configuration.maximumFileSize`.
+public func readConfiguration(_ path: String) throws(ConfigErrors) -> [UInt8] {
+    do { return try Files.read(path, atMost: Configuration.maximumFileSize) } catch {
+        throw ConfigErrors(errors: [ConfigError(file: path, message: "\(error)")])
     }
-    return try Configuration.parse(contents: bytes, file: path)
 }
 
 /// A configuration the daemon may run, as both `run` and `check` judge it: valid; and,
 /// read as root, safe (see `ConfigSafety`) with its `[daemon] user` existing, so commands
 /// never fall back to root. `warnings` say what is valid but will not do what it says.
 public func loadDaemonConfiguration(_ path: String) throws -> (config: Configuration, warnings: [String]) {
-    let asRoot = Users.effectiveID == 0
-    if asRoot { try ConfigSafety.check(path) }
-    let config = try loadConfiguration(path)
+    try acceptDaemonConfiguration(try ConfigParse.run(try readDaemonConfiguration(path), file: path), path: path)
+}
+
+/// The bytes `loadDaemonConfiguration` parses: checked first as root.
+public func readDaemonConfiguration(_ path: String) throws -> [UInt8] {
+    if Users.effectiveID == 0 { try ConfigSafety.check(path) }
+    return try readConfiguration(path)
+}
+
+/// What `loadDaemonConfiguration` checks of a parsed configuration: its user.
+public func acceptDaemonConfiguration(_ config: Configuration, path: String) throws -> (config: Configuration, warnings: [String]) {
     guard let user = config.daemon.user else { return (config, []) }
-    if !asRoot {
+    if Users.effectiveID != 0 {
         return (config, ["\(path): warning: daemon.user = \"\(user)\" applies only when gestured runs as root; commands run as uid \(Users.effectiveID)"])
     }
     if try Users.lookUp(user) == nil {
@@ -38,6 +42,82 @@ public func loadDaemonConfiguration(_ path: String) throws -> (config: Configura
                                                 message: "there is no user \"\(user)\": create it or remove the setting")])
     }
     return (config, [])
+}
+
+/// A configuration parsed in a helper process, `gestured parse-config FILE` with the
+/// bytes as its stdin (a file in memory) and only its output pipe besides: toml++ aborts
+/// on some malformed files instead of reporting them, and TOMLKit leaks every string it
+/// returns; both stay in the helper, which hands back a `ParseOutcome`. The daemon watches
+/// the pipe like a command's (`start`, `read`, `finish`); `check` and a start wait (`run`).
+public struct ConfigParse {
+    public let pid: pid_t
+    /// The helper's stdout and stderr (non-blocking): the outcome, or a crash's words.
+    public let output: FileDescriptor
+    public let file: String
+    private var received: [UInt8] = []
+
+    public static let timeoutMicroseconds: Int64 = 10_000_000
+    /// Far more than any outcome: a megabyte of TOML is a few megabytes of JSON.
+    static let outputLimit = 64 << 20
+
+    /// Starts the helper on `bytes`.
+    public static func start(_ bytes: [UInt8], file: String) throws(Errno) -> ConfigParse {
+        let input = try Spawn.memoryFile(bytes)
+        defer { Syscall.close(input) }
+        // No backtrace from the Swift runtime: a parser's crash ends the helper at once.
+        let child = try Spawn.start(["/proc/self/exe", "parse-config", file], environment: ["SWIFT_BACKTRACE=enable=no"], input: input)
+        return ConfigParse(pid: child.pid, output: child.output, file: file)
+    }
+
+    /// Reads what the helper wrote, at most a pipe's worth; true at the end of it (the
+    /// helper exited, or wrote more than an outcome can be).
+    public mutating func read() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        do {
+            let n = try chunk.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(output, into: b) }
+            received += chunk[0..<n]
+            return n == 0 || received.count > Self.outputLimit
+        } catch .wouldBlock {
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    /// The configuration, from what the helper wrote and how it ended.
+    public func finish(_ status: Spawn.ExitStatus) throws(ConfigErrors) -> Configuration {
+        func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: file, message: message)]) }
+        if let signal = status.signal {
+            let stderr = String(decoding: received.prefix(4096), as: UTF8.self)
+            if signal == SIGKILL { throw refuse("the TOML parser did not finish reading this file in 10 s: it is not a configuration gestured can use") }
+            throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
+        }
+        guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
+            throw refuse("cannot be read: gestured's parsing helper ended with \(status): \(String(decoding: received.prefix(512), as: UTF8.self))")
+        }
+        return try outcome.get()
+    }
+
+    /// Parses `bytes` in a helper and waits for it, at most 10 s. Without a helper (no
+    /// process could be started), the parse runs here, unguarded.
+    public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
+        guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file).get() }
+        defer { Syscall.close(parse.output) }
+        let deadline = monotonicMicroseconds() + timeoutMicroseconds
+        var done = false
+        while !done {
+            let left = deadline - monotonicMicroseconds()
+            guard left > 0, (try? Syscall.waitReadable(parse.output, timeoutMs: Int32(clamping: left / 1000 + 1))) == true else {
+                try? Spawn.kill(group: parse.pid, SIGKILL)
+                break
+            }
+            done = parse.read()
+        }
+        guard let status = try? Spawn.wait(parse.pid) else {
+            throw ConfigErrors(errors: [ConfigError(file: file, message: "cannot be read: gestured's parsing helper was lost")])
+        }
+        return try parse.finish(status)
+    }
 }
 
 /// Run as root, gestured refuses a configuration that anyone but root could have

@@ -117,6 +117,11 @@ public final class OutputBuffer {
         bytes.reserveCapacity(1 << 16)
     }
 
+    public func write(bytes: [UInt8]) {
+        self.bytes += bytes
+        if self.bytes.count >= 1 << 16 { flush() }
+    }
+
     public func write(line: String) {
         bytes.append(contentsOf: line.utf8)
         bytes.append(UInt8(ascii: "\n"))

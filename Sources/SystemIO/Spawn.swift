@@ -15,12 +15,14 @@ public enum Spawn {
     }
 
     /// `argv` is run as is: argv[0] a path, or with `searchPath` a name looked up on the
-    /// daemon's PATH (posix_spawnp); `environment` as NAME=VALUE strings.
-    public static func start(_ argv: [String], environment: [String], searchPath: Bool = false) throws(Errno) -> Child {
+    /// daemon's PATH (posix_spawnp); `environment` as NAME=VALUE strings; stdin `input`, or
+    /// /dev/null.
+    public static func start(_ argv: [String], environment: [String], searchPath: Bool = false,
+                             input: FileDescriptor? = nil) throws(Errno) -> Child {
         let pipe = try Syscall.pipe()
         defer { Syscall.close(pipe.write) }
         do {
-            let pid = try spawn(argv, environment: environment, output: pipe.write, searchPath: searchPath)
+            let pid = try spawn(argv, environment: environment, input: input, output: pipe.write, searchPath: searchPath)
             return Child(pid: pid, output: pipe.read)
         } catch {
             Syscall.close(pipe.read)
@@ -28,11 +30,16 @@ public enum Spawn {
         }
     }
 
-    private static func spawn(_ argv: [String], environment: [String], output: FileDescriptor, searchPath: Bool) throws(Errno) -> pid_t {
+    private static func spawn(_ argv: [String], environment: [String], input: FileDescriptor?, output: FileDescriptor,
+                              searchPath: Bool) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         try Syscall.check(posix_spawn_file_actions_init(&actions))
         defer { posix_spawn_file_actions_destroy(&actions) }
-        try Syscall.check(posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
+        if let input {
+            try Syscall.check(posix_spawn_file_actions_adddup2(&actions, input.rawValue, 0))
+        } else {
+            try Syscall.check(posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
+        }
         try Syscall.check(posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1))
         try Syscall.check(posix_spawn_file_actions_adddup2(&actions, output.rawValue, 2))
 
@@ -60,19 +67,53 @@ public enum Spawn {
         return pid
     }
 
-    /// Collects one exited child, if any: its pid and how it ended. No children at all
-    /// (ECHILD) is nothing to collect.
-    public static func reap() throws(Errno) -> (pid: pid_t, status: String)? {
+    /// How a child ended.
+    public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
+        /// Its exit status, or nil when a signal killed it.
+        public var code: Int32?
+        public var signal: Int32?
+
+        init(waitStatus status: Int32) {
+            let signal = status & 0x7f
+            self.signal = signal == 0 ? nil : signal
+            code = signal == 0 ? (status >> 8) & 0xff : nil
+        }
+
+        public var description: String { signal.map { "killed by signal \($0)" } ?? "exit status \(code ?? 0)" }
+    }
+
+    /// Collects one exited child, any (`pid` nil) or that one, without waiting: its pid
+    /// and how it ended. No such children (ECHILD) is nothing to collect.
+    public static func reap(_ pid: pid_t? = nil) throws(Errno) -> (pid: pid_t, status: ExitStatus)? {
         var status: Int32 = 0
-        let pid: pid_t
+        let reaped: pid_t
         do {
-            pid = try Syscall.call { waitpid(-1, &status, WNOHANG) }
+            reaped = try Syscall.call { waitpid(pid ?? -1, &status, WNOHANG) }
         } catch .noChildProcess {
             return nil
         }
-        guard pid > 0 else { return nil }
-        let code = (status >> 8) & 0xff, signal = status & 0x7f
-        return (pid, signal == 0 ? "exit status \(code)" : "killed by signal \(signal)")
+        guard reaped > 0 else { return nil }
+        return (reaped, ExitStatus(waitStatus: status))
+    }
+
+    /// Waits for that child to exit, and collects it.
+    public static func wait(_ pid: pid_t) throws(Errno) -> ExitStatus {
+        var status: Int32 = 0
+        _ = try Syscall.call { waitpid(pid, &status, 0) }
+        return ExitStatus(waitStatus: status)
+    }
+
+    /// A file in memory holding `bytes`, read from its start: a child's stdin.
+    public static func memoryFile(_ bytes: [UInt8]) throws(Errno) -> FileDescriptor {
+        let fd = FileDescriptor(rawValue: try Syscall.call { memfd_create("gestured", CLinux_MFD_CLOEXEC) })
+        do {
+            _ = try bytes.withUnsafeBytes { try fd.writeAll($0) }
+            _ = try Syscall.call { lseek(fd.rawValue, 0, SEEK_SET) }
+        } catch {
+            Syscall.close(fd)
+            throw error as? Errno ?? .ioError
+        }
+        return fd
     }
 
     /// Signals a child's whole process group; a group already gone is not an error.

@@ -38,6 +38,13 @@ public enum Syscall {
         return entries.map { $0.revents != 0 }
     }
 
+    /// Waits at most `timeoutMs` for `fd` to have something to read (or its end); false
+    /// when the time ran out.
+    public static func waitReadable(_ fd: FileDescriptor, timeoutMs: Int32) throws(Errno) -> Bool {
+        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+        return try call { poll(&entry, 1, max(0, timeoutMs)) } > 0
+    }
+
     /// Closes a descriptor. Linux releases it even when close reports an error (EINTR
     /// included), so it is never retried and its error only matters for files written.
     public static func close(_ fd: FileDescriptor) {

@@ -2,7 +2,7 @@ import Gestures
 import TouchCore
 
 /// What a configured gesture does when it fires: a command, a D-Bus signal, or both.
-public struct Binding: Equatable, Sendable {
+public struct Binding: Equatable, Codable, Sendable {
     public var gesture: String
     /// `command` as written (see `CommandForm` for how it starts), or `exec`'s exact words.
     public var command: String?

@@ -1,6 +1,6 @@
 /// One problem in a configuration file, located as precisely as the file allows:
 /// `FILE:LINE:COL: error: …` for syntax, `FILE:LINE: error: KEYPATH: …` for the rest.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ConfigError: Error, Equatable, Codable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int?
     public var column: Int?

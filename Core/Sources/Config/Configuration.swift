@@ -3,7 +3,7 @@ import Gestures
 import TouchCore
 
 /// A validated configuration: what the daemon recognizes, where, and what it does.
-public struct Configuration: Equatable, Sendable {
+public struct Configuration: Equatable, Codable, Sendable {
     public var daemon = DaemonSettings()
     public var regions: [Region] = []
     /// In file order, regions resolved.
@@ -37,9 +37,9 @@ public struct Configuration: Equatable, Sendable {
     }
 }
 
-public struct DaemonSettings: Equatable, Sendable {
-    public enum Bus: String, CaseIterable, Sendable { case system, session, none }
-    public enum LogLevel: String, CaseIterable, Sendable { case debug, info, warning, error }
+public struct DaemonSettings: Equatable, Codable, Sendable {
+    public enum Bus: String, CaseIterable, Codable, Sendable { case system, session, none }
+    public enum LogLevel: String, CaseIterable, Codable, Sendable { case debug, info, warning, error }
 
     public var bus = Bus.system
     /// Run commands as this user when the daemon runs as root.
@@ -55,7 +55,7 @@ public struct DaemonSettings: Equatable, Sendable {
 }
 
 /// How to treat a touchscreen, matched by name glob or vendor:product.
-public struct DeviceRule: Equatable, Sendable {
+public struct DeviceRule: Equatable, Codable, Sendable {
     public var namePattern: String?
     public var vendor: UInt16?
     public var product: UInt16?

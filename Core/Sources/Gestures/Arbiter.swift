@@ -17,6 +17,13 @@ public final class Arbiter {
     /// is never also two single taps), kept as a slice of its group in order of taps
     /// rather than as a list each: 10,000 taps would make 40 million pairs.
     private let dependencies: [Dependencies]
+    /// Each group of taps (see `TapGroup`), in order of taps.
+    private let tapGroups: [[Int]]
+    /// For a tap group, from each position the first member in the way of the taps with
+    /// fewer taps (recognized, or still deciding): made when first asked for in an
+    /// arbitration pass, forgotten when a decision changes states. Without it, each of a
+    /// thousand single taps would look at every failed double tap, at every deadline.
+    private var inTheWayFrom: [Int: [Int]] = [:]
     /// For each recognizer, those that may be recognized with it.
     private let simultaneous: [Set<Int>]
     private let output = RecognizerOutput()
@@ -51,16 +58,17 @@ public final class Arbiter {
         var groups: [TapGroup: [Int]] = [:]
         for (i, spec) in specs.enumerated() where spec.type == .tap { groups[TapGroup(spec), default: []].append(i) }
         var dependencies = specs.map { Dependencies(named: $0.requiresFailureOf.compactMap { index[$0] }) }
-        for members in groups.values {
-            let byTaps = members.sorted { (specs[$0].taps, $0) < (specs[$1].taps, $1) }
+        let tapGroups = groups.values.map { $0.sorted { (specs[$0].taps, $0) < (specs[$1].taps, $1) } }
+        for (group, byTaps) in tapGroups.enumerated() {
             var firstWithMore = byTaps.count
             for position in byTaps.indices.reversed() {
                 let i = byTaps[position]
                 if position + 1 < byTaps.count, specs[byTaps[position + 1]].taps > specs[i].taps { firstWithMore = position + 1 }
                 guard firstWithMore < byTaps.count else { continue }
-                dependencies[i].tapsWithMore = byTaps[firstWithMore...]
+                dependencies[i].tapsWithMore = (group, firstWithMore)
             }
         }
+        self.tapGroups = tapGroups
         self.dependencies = dependencies
         candidates.reserveCapacity(specs.count)
     }
@@ -86,13 +94,27 @@ public final class Arbiter {
         runDeadlines(upTo: time)
     }
 
+    /// Deadlines in order of time, then configuration; arbitration after each, except
+    /// after those of one instant that only made recognizers fail (a thousand double taps
+    /// giving up at once): nothing competes there, so arbitration waits for the next
+    /// deadline that asks for something, or the instant's end. Arbitrating after each
+    /// would cost the thousand single taps waiting on them a look at all of them each time.
     private func runDeadlines(upTo time: Timestamp) {
-        while let next = earliestDeadline(), let due = next.deadline, due <= time {
+        while let first = earliestDeadline(), let due = first.deadline, due <= time {
             output.now = due
-            next.deadline = nil
-            next.deadlineReached()
-            arbitrate()
-            if !fingersDown { endSequence() }
+            var deferred = false
+            for r in recognizers where r.deadline == due {
+                r.deadline = nil
+                r.deadlineReached()
+                deferred = r.request == nil && r.state == .failed
+                if deferred { continue }
+                arbitrate()
+                if !fingersDown { endSequence() }
+            }
+            if deferred {
+                arbitrate()
+                if !fingersDown { endSequence() }
+            }
         }
     }
 
@@ -109,6 +131,7 @@ public final class Arbiter {
         var changed = true
         while changed {
             changed = false
+            inTheWayFrom.removeAll(keepingCapacity: true)
             candidates.removeAll(keepingCapacity: true)
             for i in recognizers.indices where recognizers[i].request != nil { candidates.append(i) }
             candidates.sort { a, b in
@@ -119,8 +142,10 @@ public final class Arbiter {
                 if decideDependencies(of: c) {
                     grant(c)
                     changed = true
+                    inTheWayFrom.removeAll(keepingCapacity: true)
                 } else if recognizers[c].state == .failed {
                     changed = true
+                    inTheWayFrom.removeAll(keepingCapacity: true)
                 }
             }
         }
@@ -133,10 +158,29 @@ public final class Arbiter {
         for d in dependencies[c].named {
             if let verdict = judge(c, waitingFor: d) { return verdict }
         }
-        for d in dependencies[c].tapsWithMore where !simultaneous[c].contains(d) {
-            if let verdict = judge(c, waitingFor: d) { return verdict }
+        guard let (group, first) = dependencies[c].tapsWithMore else { return true }
+        let members = tapGroups[group], next = inTheWay(group)
+        var position = next[first]
+        while position < members.count {
+            let d = members[position]
+            if !simultaneous[c].contains(d), let verdict = judge(c, waitingFor: d) { return verdict }
+            position = next[position + 1]
         }
         return true
+    }
+
+    /// See `inTheWayFrom`.
+    private func inTheWay(_ group: Int) -> [Int] {
+        if let known = inTheWayFrom[group] { return known }
+        let members = tapGroups[group]
+        var next = [Int](repeating: members.count, count: members.count + 1)
+        for position in members.indices.reversed() {
+            let r = recognizers[members[position]]
+            let deciding = r.state == .possible && !r.isIdle
+            next[position] = deciding || r.state == .ended || r.state == .began || r.state == .changed ? position : next[position + 1]
+        }
+        inTheWayFrom[group] = next
+        return next
     }
 
     /// False when `d` holds `c` up or beat it; nil when `d` is out of the way.
@@ -182,10 +226,11 @@ public final class Arbiter {
     }
 }
 
-/// What one recognizer waits for (see `Arbiter.dependencies`).
+/// What one recognizer waits for (see `Arbiter.dependencies`): those it names, and for a
+/// tap its group's members from a position on.
 private struct Dependencies {
     var named: [Int]
-    var tapsWithMore: ArraySlice<Int> = []
+    var tapsWithMore: (group: Int, from: Int)?
 }
 
 func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput,

@@ -12,7 +12,7 @@ public enum RecognizerState: String, Sendable {
 
 /// What a gesture event reports: `recognized` for discrete gestures, the others for
 /// continuous ones.
-public enum GesturePhase: String, Sendable {
+public enum GesturePhase: String, Codable, Sendable {
     case recognized, began, changed, ended, cancelled
 }
 

@@ -2,7 +2,7 @@ import RealModule
 import TouchCore
 
 /// The built-in gesture types, named as in the configuration.
-public enum GestureType: String, CaseIterable, Sendable {
+public enum GestureType: String, CaseIterable, Codable, Sendable {
     case tap
     case longPress = "long-press"
     case swipe, pan, pinch, rotate
@@ -16,7 +16,7 @@ public enum GestureType: String, CaseIterable, Sendable {
 }
 
 /// Eight directions in screen terms: up is towards the top of the panel.
-public enum Direction: String, CaseIterable, Sendable {
+public enum Direction: String, CaseIterable, Codable, Sendable {
     case right, downRight = "down-right", down, downLeft = "down-left"
     case left, upLeft = "up-left", up, upRight = "up-right"
 
@@ -28,13 +28,13 @@ public enum Direction: String, CaseIterable, Sendable {
     }
 }
 
-public enum Edge: String, CaseIterable, Sendable {
+public enum Edge: String, CaseIterable, Codable, Sendable {
     case left, right, top, bottom
 }
 
 /// A named rectangle in normalized screen coordinates, standing in for a UIKit view: a
 /// gesture attached to it only receives touches that began inside it.
-public struct Region: Equatable, Sendable {
+public struct Region: Equatable, Codable, Sendable {
     public var name: String
     public var x: ClosedRange<Double>
     public var y: ClosedRange<Double>
@@ -67,7 +67,7 @@ public struct TapGroup: Hashable, Sendable {
 
 /// One configured gesture: what to recognize, where, and how it relates to the others.
 /// Every threshold has a default; lengths are millimetres, times milliseconds.
-public struct GestureSpec: Equatable, Sendable {
+public struct GestureSpec: Equatable, Codable, Sendable {
     public var name: String
     public var type: GestureType
     public var region: Region = .screen

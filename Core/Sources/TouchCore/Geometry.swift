@@ -22,7 +22,7 @@ public struct Point: Equatable, Sendable {
 }
 
 /// A physical size in millimetres.
-public struct SizeMM: Equatable, Sendable {
+public struct SizeMM: Equatable, Codable, Sendable {
     public var width: Double
     public var height: Double
 

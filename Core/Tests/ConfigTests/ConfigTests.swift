@@ -249,6 +249,67 @@ func projectFile(_ path: String) throws -> String {
         #expect(try parse(String(uncommented)).gestures.last?.templates.count == 2)
     }
 
+    /// What the helper hands the daemon is the configuration itself: every field, every
+    /// number to the last bit (a learned stroke's templates, 5e-324, regions, devices).
+    @Test func aParseOutcomeCarriesTheWholeConfiguration() throws {
+        let text = try projectFile("config/gestured.toml")
+        let start = try #require(text.range(of: "# [[gesture]]", options: .backwards))
+        let learned = text[..<start.lowerBound] + text[start.lowerBound...].split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: "\n")
+        let extremes = """
+            [daemon]
+            bus = "session"
+            user = "kiosk"
+            command_timeout_ms = 86400000
+            log_level = "debug"
+            isolate = true
+            max_delay_ms = 0
+            [[region]]
+            name = "strip"
+            x = [0.1, 0.30000000000000004]
+            [[device]]
+            id = "0eef:7224"
+            rotation = 270
+            invert_x = true
+            size_mm = [1, 10000]
+            isolate = false
+            gestures = ["t"]
+            [[gesture]]
+            name = "t"
+            type = "tap"
+            region = "strip"
+            taps = 5
+            max_movement_mm = 5e-324
+            exec = ["logger", "a b"]
+            max_running = 64
+            simultaneous_with = ["e"]
+            cancels_touches = false
+            delays_touches_began = true
+            delays_touches_ended = false
+            [[gesture]]
+            name = "e"
+            type = "edge-swipe"
+            edge = "bottom"
+            edge_range = [0.25, 0.5]
+            requires_failure_of = ["t"]
+            signal = true
+            [[gesture]]
+            name = "p"
+            type = "pan"
+            min_distance_mm = 0
+            command = "echo $GESTURE_X"
+            on = ["began", "changed", "cancelled"]
+            """
+        for source in [String(learned), extremes, Configuration.defaultText] {
+            let configuration = try parse(source)
+            let outcome = try #require(ParseOutcome(decoding: ParseOutcome.configuration(configuration).encoded))
+            #expect(outcome == .configuration(configuration))
+        }
+        let refused = ParseOutcome(parsing: Array("[[gesture]]\nname = 3\n".utf8), file: "x.toml")
+        #expect(ParseOutcome(decoding: refused.encoded) == refused)
+        #expect(throws: ConfigErrors.self) { try refused.get() }
+        #expect(ParseOutcome(decoding: Array("toml.hpp:15481: Assertion failed".utf8)) == nil)
+    }
+
     @Test func deviceGlobs() throws {
         let config = try parse("[[device]]\nname = \"ELAN?Touch*\"\n[[device]]\nid = \"0eef:7224\"\nignore = true\n")
         #expect(config.devices[0].matches(name: "ELAN Touchscreen", vendor: 1, product: 2))

@@ -12,3 +12,8 @@ extern int pipe2(int pipefd[2], int flags);
 
 // posix_spawn's flag for a new session (glibc 2.26), defined under _GNU_SOURCE only.
 extern const short CLinux_POSIX_SPAWN_SETSID;
+
+// memfd_create(2) (glibc 2.27), declared under _GNU_SOURCE only: a file in memory that a
+// child process can take as its stdin.
+extern int memfd_create(const char *name, unsigned int flags);
+extern const unsigned int CLinux_MFD_CLOEXEC;

@@ -4,7 +4,7 @@ import TouchCore
 /// spaced points, centred on their centroid and scaled to unit length as one vector of 64
 /// numbers, so where it was drawn and how big do not matter. Orientation does, up to
 /// `StrokeMatcher.maxRotationDegrees`: a chevron turned a quarter is another chevron.
-public struct StrokeTemplate: Equatable, Sendable {
+public struct StrokeTemplate: Equatable, Codable, Sendable {
     public static let pointCount = 32
 
     /// The shape it is an example of: a built-in shape, or a learned gesture's name.

@@ -1,0 +1,108 @@
+import Config
+import Effects
+#if canImport(Glibc)
+import Glibc
+#endif
+import Input
+import Pipeline
+import SystemIO
+import TouchCore
+
+/// A SIGHUP's configuration being parsed: its helper, watched by the loop like a command.
+struct PendingReload {
+    var parse: ConfigParse
+    /// When the helper is killed if it has not finished (monotonic µs).
+    var deadline: Int64
+    var outputDone = false
+    var exit: Spawn.ExitStatus?
+}
+
+extension Daemon {
+    /// SIGHUP: the file is read (and, as root, checked) at once and parsed by a helper
+    /// process while the loop goes on with the running configuration; only applying the
+    /// outcome takes the loop's time. A configuration with errors is rejected (the running
+    /// one stays). A good one takes over each touchscreen at its next touch sequence; a
+    /// touchscreen it ignores is let go, and one it no longer ignores is opened. A SIGHUP
+    /// during a reload reads the file again once that one is done.
+    func reload() {
+        guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
+        guard pendingReload == nil else {
+            reloadAgain = true
+            return logger.info("reload: one is under way; the file is read again when it is done")
+        }
+        SystemdNotify.send("RELOADING=1")
+        let bytes: [UInt8]
+        do { bytes = try readDaemonConfiguration(path) } catch {
+            return finishReload(path) { throw error }
+        }
+        let parse: ConfigParse
+        do { parse = try ConfigParse.start(bytes, file: path) } catch {
+            logger.warning("reload: cannot start the parsing helper (\(error)); parsing in the daemon")
+            return finishReload(path) { try ParseOutcome(parsing: bytes, file: path).get() }
+        }
+        pendingReload = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
+        watch(parse.output, "the configuration's parsing helper") { [unowned self] in
+            guard pendingReload != nil else { return }
+            if pendingReload!.parse.read() {
+                pendingReload!.outputDone = true
+                loop.unwatch(pendingReload!.parse.output)
+                completeReload()
+            }
+        }
+    }
+
+    /// The loop reaped the helper.
+    func reloadHelperExited(_ status: Spawn.ExitStatus) {
+        pendingReload?.exit = status
+        completeReload()
+    }
+
+    /// A helper past its time is killed; its end then comes as any other.
+    func enforceReloadTimeout(now: Int64) {
+        guard let pending = pendingReload, pending.deadline <= now else { return }
+        try? Spawn.kill(group: pending.parse.pid, SIGKILL)
+        pendingReload?.deadline = .max
+    }
+
+    /// Once the helper has both exited and closed its output.
+    private func completeReload() {
+        guard let pending = pendingReload, pending.outputDone, let status = pending.exit else { return }
+        Syscall.close(pending.parse.output)
+        pendingReload = nil
+        finishReload(pending.parse.file) { try pending.parse.finish(status) }
+        if reloadAgain {
+            reloadAgain = false
+            reload()
+        }
+    }
+
+    private func finishReload(_ path: String, _ parse: () throws -> Configuration) {
+        defer { SystemdNotify.send("READY=1") }
+        let started = monotonicMicroseconds()
+        do {
+            let (next, warnings) = try acceptDaemonConfiguration(try parse(), path: path)
+            for warning in warnings { logger.warning("\(warning)") }
+            try apply(next)
+            for screen in touchscreens.values {
+                let device = screen.pipeline.device
+                if screen.device != nil, TouchscreenPipeline.isolates(device, config: next) != (screen.pipeline.isolation != nil) {
+                    // Grabbing or letting go, with a twin made or removed: opened anew below.
+                    remove(screen, why: next.isolates(device) ? "to be isolated now" : "no longer isolated")
+                    continue
+                }
+                do { try screen.pipeline.reload(next) } catch {
+                    remove(screen, why: "ignored by a [[device]] rule now")
+                    continue
+                }
+                if screen.pipeline.reloadPending {
+                    logger.info("reload: \(screen.node) takes it after the touch sequence in flight")
+                }
+            }
+            if udev != nil { enumerate() }
+            let milliseconds = Double(monotonicMicroseconds() - started) / 1000
+            logger.info("reload: \(path): \(next.gestures.count) gestures (applied in \(fixed(milliseconds, decimals: 1)) ms)")
+        } catch {
+            logger.error("reload: rejected, keeping the running configuration:\n\(error)")
+        }
+    }
+}
