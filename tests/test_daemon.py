@@ -774,6 +774,28 @@ class Tools(Harness):
         os.close(leader)
         return shown.decode()
 
+    def test_pictures_are_never_written_through_links_nor_over_others_files(self):
+        rec = checkmark().save(self.path("rec.evemu"))
+        def svg(path):
+            return subprocess.run([GESTURED, "replay", "--svg", path, rec], capture_output=True, text=True)
+        os.symlink(self.path("target"), self.path("link.svg"))
+        r = svg(self.path("link.svg"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("link.svg: cannot write it: it is a symbolic link, and gestured writes through none", r.stderr)
+        self.assertFalse(os.path.exists(self.path("target")))
+        # One's own picture is replaced; a file of another user's is left alone.
+        self.assertEqual(svg(self.path("mine.svg")).returncode, 0)
+        self.assertEqual(svg(self.path("mine.svg")).returncode, 0)
+        self.assertIn("<svg", open(self.path("mine.svg")).read())
+        if os.geteuid() == 0:
+            with open(self.path("theirs.svg"), "w") as f:
+                f.write("theirs")
+            os.chown(self.path("theirs.svg"), 65534, 65534)
+            r = svg(self.path("theirs.svg"))
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("theirs.svg: cannot write it: it belongs to uid 65534, not to you", r.stderr)
+            self.assertEqual(open(self.path("theirs.svg")).read(), "theirs")
+
     def test_a_long_replay_shows_progress_on_a_terminal_only(self):
         self.assertIn("] 2/3", self.replay_with_stderr_on_a_terminal(stdout_too=False))
         shown = self.replay_with_stderr_on_a_terminal(stdout_too=True)

@@ -83,19 +83,56 @@ public enum Files {
         return (try? Syscall.call { stat(path, &info) }) != nil
     }
 
-    /// A new file, or one emptied, for writing (mode 0644 before the umask).
-    public static func create(_ path: String) throws(Errno) -> FileDescriptor {
-        do {
-            return try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                           permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch { throw Self.errno(error) }
+    /// Why a file was not made.
+    public enum CreateError: Error, CustomStringConvertible {
+        case system(Errno)
+        case symlink
+        case notARegularFile
+        case notYours(owner: uid_t)
+
+        public var description: String {
+            switch self {
+            case .system(let errno): "\(errno)"
+            case .symlink: "it is a symbolic link, and gestured writes through none: remove it or give another name"
+            case .notARegularFile: "something other than a regular file is there: give another name"
+            case .notYours(let owner): "it belongs to uid \(owner), not to you: remove it or give another name"
+            }
+        }
     }
 
-    /// The file made anew with `text` in it.
-    public static func write(_ text: String, toFile path: String) throws(Errno) {
-        let fd = try create(path)
+    /// A file made anew for writing, with `permissions` (before the umask): never through
+    /// a symlink (a link planted where the output goes cannot redirect it), never over
+    /// someone else's file. A regular file of the caller's there is replaced.
+    public static func create(_ path: String, permissions: FilePermissions) throws(CreateError) -> FileDescriptor {
+        for _ in 0..<3 {
+            do {
+                return try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                               permissions: permissions)
+            } catch Errno.fileExists {
+                var info = stat()
+                guard (try? Syscall.call { lstat(path, &info) }) != nil else { continue }  // gone meanwhile
+                switch info.st_mode & S_IFMT {
+                case S_IFLNK: throw .symlink
+                case S_IFREG: break
+                default: throw .notARegularFile
+                }
+                if info.st_uid != geteuid() { throw .notYours(owner: info.st_uid) }
+                do { try Syscall.call { unlink(path) } } catch .noSuchFileOrDirectory {} catch { throw .system(error) }
+            } catch Errno.tooManySymbolicLinkLevels {
+                throw .symlink
+            } catch {
+                throw .system(Self.errno(error))
+            }
+        }
+        // Made again each time it was removed: someone is racing for the name.
+        throw .system(.fileExists)
+    }
+
+    /// The file made anew (see `create`) with `text` in it.
+    public static func write(_ text: String, toFile path: String, permissions: FilePermissions) throws(CreateError) {
+        let fd = try create(path, permissions: permissions)
         defer { Syscall.close(fd) }
-        try write(text, to: fd)
+        do { try write(text, to: fd) } catch { throw .system(error) }
     }
 
     /// Writes all of `text`, or says why it could not (a full disk).

@@ -81,7 +81,7 @@ private final class Watcher {
         pictures[node]?.add(step)
         // Once the fingers are up; again for decisions made after the lift (a tap's wait).
         guard let picture = pictures[node], picture.touchesDown == 0 else { return }
-        do { try Files.write(picture.svg(), toFile: svg) } catch {
+        do { try Files.write(picture.svg(), toFile: svg, permissions: pictureFilePermissions) } catch {
             printError("error: \(svg): cannot write it: \(error)")
         }
     }

@@ -16,9 +16,14 @@ struct Record: ParsableCommand {
             one, and `gestured replay FILE` replays it. Only whole frames are written: \
             Ctrl-C (SIGINT) or SIGTERM ends it cleanly, as does unplugging the device. \
             It only reads: a running service goes on (unless it isolates the panel, which \
-            then reaches no other reader; `gestured devices` says so).
+            then reaches no other reader; `gestured devices` says so). The file is made \
+            readable by you alone (every tap on an on-screen keyboard is in it), never \
+            through a symbolic link, and never over a file that is not yours.
             """
     )
+
+    /// Raw touches: an on-screen keyboard's taps can be read back from them.
+    static let recordingPermissions: FilePermissions = [.ownerReadWrite]
 
     @Option(help: ArgumentHelp("The touchscreen's event node (default: the only touchscreen udev reports).", valueName: "NODE"))
     var device: String?
@@ -34,7 +39,7 @@ struct Record: ParsableCommand {
             throw ExitCode.failure
         }
         let output: FileDescriptor
-        do { output = try Files.create(file) } catch {
+        do { output = try Files.create(file, permissions: Self.recordingPermissions) } catch {
             printError("error: \(file): cannot write it: \(error)")
             throw ExitCode.failure
         }

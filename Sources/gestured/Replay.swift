@@ -3,6 +3,7 @@ import Input
 import Pipeline
 import Reports
 import SystemIO
+import SystemPackage
 import TouchCore
 
 struct Replay: ParsableCommand {
@@ -96,10 +97,13 @@ struct Replay: ParsableCommand {
     }
 
     private func write(_ picture: TouchPicture, to path: String) -> Bool {
-        do { try Files.write(picture.svg(), toFile: path) } catch {
+        do { try Files.write(picture.svg(), toFile: path, permissions: pictureFilePermissions) } catch {
             printError("error: \(path): cannot write it: \(error)")
             return false
         }
         return true
     }
 }
+
+/// `--svg` pictures: traces without what was typed, for a browser; 0644 before the umask.
+let pictureFilePermissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]

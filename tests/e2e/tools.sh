@@ -61,6 +61,13 @@ evemu-device "$work/recorded.evemu" > "$work/node2" &
 check "evemu-device makes a device from the recording" wait_for 10 grep -q /dev/input "$work/node2"
 node2=$(grep -o '/dev/input/event[0-9]*' "$work/node2")
 check "and evemu-play plays the recording into it" evemu-play "$node2" < "$work/recorded.evemu"
+check "the recording is readable by its owner alone (it holds every tap)" test "$(stat -c %a "$work/recorded.evemu")" = 600
+# A link planted where the recording goes is not written through.
+ln -s "$work/planted-target" "$work/planted.evemu"
+"$gestured" record --device "$node" "$work/planted.evemu" 2> "$work/planted.log"
+check "record refuses to write through a symbolic link" \
+    grep -q "planted.evemu: cannot write it: it is a symbolic link" "$work/planted.log"
+check "and the link's target was not made" test ! -e "$work/planted-target"
 
 # monitor, beside a running daemon that only reads: a failed and a recognized checkmark.
 "$gestured" run --config "$work/gestured.toml" > "$work/daemon.log" 2>&1 &
