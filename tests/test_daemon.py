@@ -735,6 +735,50 @@ class AsRoot(Harness):
         self.assertIn(f"{open_dir}: error: the configuration directory is writable by group or others", r.stderr)
         self.assertEqual(self.check(safe).returncode, 0)
 
+    def test_a_link_others_own_is_not_followed_even_where_they_cannot_replace_files(self):
+        # In a sticky directory (as /tmp) anyone may make a link; re-pointing it between
+        # the check and the read once got an attacker's file accepted.
+        sticky = os.path.join(self.dir, "sticky")
+        os.mkdir(sticky)
+        os.chmod(sticky, 0o1777)
+        safe = self.write("safe.toml", '[daemon]\nbus = "none"\n')
+        theirs = os.path.join(sticky, "theirs.toml")
+        with open(theirs, "w") as f:
+            f.write('[[gesture]]\nname = "evil"\ntype = "tap"\ncommand = "id"\n')
+        os.chown(theirs, 65534, 65534)
+        link = os.path.join(sticky, "link.toml")
+        os.symlink(safe, link)
+        os.lchown(link, 65534, 65534)
+        r = self.check(link)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn(f"{link}: error: the configuration symbolic link is owned by uid 65534, not root", r.stderr)
+        # Re-pointed as fast as it can be while check runs: never accepted.
+        stop = threading.Event()
+        def flip():
+            spare = os.path.join(sticky, "spare.toml")
+            while not stop.is_set():
+                for target in (theirs, safe):
+                    try:
+                        os.symlink(target, spare)
+                        os.lchown(spare, 65534, 65534)
+                        os.replace(spare, link)
+                    except OSError:
+                        pass
+        flipper = threading.Thread(target=flip)
+        flipper.start()
+        try:
+            results = [self.check(link) for _ in range(100)]
+        finally:
+            stop.set()
+            flipper.join()
+        self.assertFalse([r for r in results if r.returncode == 0 or "evil" in r.stdout])
+        # A root's link there is followed, and so is a relative path.
+        os.unlink(link)
+        os.symlink(safe, link)
+        self.assertEqual(self.check(link).returncode, 0)
+        r = subprocess.run([GESTURED, "check", "safe.toml"], capture_output=True, text=True, cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def run_daemon_file(self, cfg):
         rec = checkmark().save(self.path("rec.evemu"))
         return subprocess.run([GESTURED, "run", "--config", cfg, "--replay", rec], capture_output=True, text=True,

@@ -3,7 +3,9 @@
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include "CLinux.h"
 
 const short CLinux_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID;
 const unsigned int CLinux_MFD_CLOEXEC = MFD_CLOEXEC;
+const int CLinux_O_PATH = O_PATH;

@@ -25,10 +25,15 @@ public func loadDaemonConfiguration(_ path: String) throws -> (config: Configura
     try acceptDaemonConfiguration(try ConfigParse.run(try readDaemonConfiguration(path), file: path), path: path)
 }
 
-/// The bytes `loadDaemonConfiguration` parses: checked first as root.
+/// The bytes `loadDaemonConfiguration` parses: as root, those of the file
+/// `ConfigSafety.open` checked.
 public func readDaemonConfiguration(_ path: String) throws -> [UInt8] {
-    if Users.effectiveID == 0 { try ConfigSafety.check(path) }
-    return try readConfiguration(path)
+    guard Users.effectiveID == 0 else { return try readConfiguration(path) }
+    let fd = try ConfigSafety.open(path)
+    defer { Syscall.close(fd) }
+    do { return try Files.read(fd, atMost: Configuration.maximumFileSize) } catch {
+        throw ConfigErrors(errors: [ConfigError(file: path, message: "\(error)")])
+    }
 }
 
 /// What `loadDaemonConfiguration` checks of a parsed configuration: its user.
@@ -117,51 +122,6 @@ public struct ConfigParse {
             throw ConfigErrors(errors: [ConfigError(file: file, message: "cannot be read: gestured's parsing helper was lost")])
         }
         return try parse.finish(status)
-    }
-}
-
-/// Run as root, gestured refuses a configuration that anyone but root could have
-/// written or replaced (its commands run as root or as the configured user): the file and
-/// every directory above it must be root's and not writable by group or others, the way
-/// sshd checks its users' files. Both the path as given and the one its symlinks lead to are
-/// checked. A root-owned directory with the sticky bit (/tmp) is fine: others cannot
-/// replace what is in it.
-public enum ConfigSafety {
-    public struct Unsafe: Error, CustomStringConvertible {
-        public var description: String
-    }
-
-    public static func check(_ path: String) throws {
-        let absolute = path.hasPrefix("/") ? path : (try? currentDirectory()).map { "\($0)/\(path)" } ?? path
-        var checked = Set<String>()
-        for chain in [absolute, (try? resolvedPath(path)) ?? absolute] {
-            for (index, file) in ancestry(chain).enumerated() where checked.insert(file).inserted {
-                try checkOne(file, what: index == 0 ? "file" : "directory")
-            }
-        }
-    }
-
-    /// The path, then each directory above it up to `/`.
-    private static func ancestry(_ path: String) -> [String] {
-        var chain = [path]
-        var current = Substring(path)
-        while let slash = current.lastIndex(of: "/") {
-            current = current[..<slash]
-            chain.append(current.isEmpty ? "/" : String(current))
-            if current.isEmpty { break }
-        }
-        return chain
-    }
-
-    private static func checkOne(_ file: String, what: String) throws {
-        // A file that cannot be examined, or is no regular file, is refused when it is read.
-        guard let status = try? FileStatus(file), what == "directory" || status.isRegularFile else { return }
-        if status.owner != 0 {
-            throw Unsafe(description: "\(file): error: the configuration \(what) is owned by uid \(status.owner), not root; its commands would run as root. Fix: chown root \(file)")
-        }
-        if status.isWritableByGroupOrOthers, !(what == "directory" && status.isSticky) {
-            throw Unsafe(description: "\(file): error: the configuration \(what) is writable by group or others; its commands would run as root. Fix: chmod go-w \(file)")
-        }
     }
 }
 

@@ -45,6 +45,21 @@ public enum Syscall {
         return try call { poll(&entry, 1, max(0, timeoutMs)) } > 0
     }
 
+    /// `name` in the directory `directory` (openat(2)): with `handleOnly`, an O_PATH
+    /// handle that reads nothing (fstat and readlink work on it); never through a symlink
+    /// as the last component.
+    public static func open(_ name: String, in directory: FileDescriptor, handleOnly: Bool) throws(Errno) -> FileDescriptor {
+        let flags = (handleOnly ? CLinux_O_PATH : O_RDONLY | O_NONBLOCK | O_NOCTTY) | O_NOFOLLOW | O_CLOEXEC
+        return FileDescriptor(rawValue: try call { openat(directory.rawValue, name, flags) })
+    }
+
+    /// Where a symlink opened with `open(_:in:handleOnly: true)` points.
+    public static func readLink(_ link: FileDescriptor) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try call { readlinkat(link.rawValue, "", &buffer, buffer.count - 1) }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Closes a descriptor. Linux releases it even when close reports an error (EINTR
     /// included), so it is never retried and its error only matters for files written.
     public static func close(_ fd: FileDescriptor) {

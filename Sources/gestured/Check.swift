@@ -8,7 +8,8 @@ struct Check: ParsableCommand {
         discussion: """
             Errors name the file, the line and the key (gesture[3] is the third [[gesture]]). \
             The checks are those of `gestured run`: as root, the file and every directory \
-            above it must be root's and not writable by others, and [daemon] user must exist.
+            on the way to it (symbolic links too) must be root's and not writable by \
+            others, and [daemon] user must exist.
             """
     )
 

@@ -17,3 +17,7 @@ extern const short CLinux_POSIX_SPAWN_SETSID;
 // child process can take as its stdin.
 extern int memfd_create(const char *name, unsigned int flags);
 extern const unsigned int CLinux_MFD_CLOEXEC;
+
+// open(2)'s O_PATH (a handle on a path's last component, a symbolic link included, that
+// reads nothing), defined under _GNU_SOURCE only.
+extern const int CLinux_O_PATH;
