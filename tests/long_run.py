@@ -5,12 +5,18 @@ D-Bus signals bound, watching the daemon's memory, file descriptors and children
     tests/long_run.py GESTURED [GESTURES]      (default 1,000,000; CI runs fewer)
 
 A recording of 1,000 gestures (taps at changing places, checkmarks, chevrons, three-finger
-swipes and pinches, each bound to the command `true` and a signal on a private session
-bus) plays GESTURES/1000 times back to back (`--repeat`). Checked:
+swipes and pinches, each bound to a command and a signal on a private session bus) plays
+GESTURES/1000 times back to back (`--repeat`). The checkmark's command is `yes`, which
+prints without end until its 2 s timeout kills it, and the swipe's prints 20,000 lines;
+the others run `true`. Meanwhile the configuration is reloaded (SIGHUP) every 0.2 s.
+Checked:
 - every gesture is recognized, and every signal reaches `dbus-monitor`;
 - every command started ends, every gesture bound to one starts it or is refused for
   `max_running` (at 700 gestures a second, some are), the daemon never has more than
   `max_running` children a binding, and none stays a zombie from one sample to the next;
+- every reload is applied, none rejected;
+- the floods' output is rate-limited: of their lines, the log has at most 100 at once and
+  20 a second after that, per command;
 - the resident memory at the end is within 1 MB of what it was after the first 1,000;
 - the file descriptors do not grow: sampled every second, the fewest in the last ten
   samples are no more than the most in the first ten (commands come and go with a pipe
@@ -19,7 +25,7 @@ bus) plays GESTURES/1000 times back to back (`--repeat`). Checked:
   subreaper, so anything orphaned would become its child.
 The figures are printed; the exit status is 1 when a check fails.
 """
-import ctypes, os, re, subprocess, sys, tempfile, threading, time
+import ctypes, os, re, signal, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import Recording  # noqa: E402
@@ -28,6 +34,7 @@ PER_ROUND = 1000
 CONFIG = """
 [daemon]
 bus = "session"
+command_timeout_ms = 2000
 
 [[gesture]]
 name = "tap"
@@ -39,7 +46,7 @@ max_running = 4
 [[gesture]]
 name = "check"
 type = "checkmark"
-command = "true"
+command = "yes"
 signal = true
 max_running = 4
 
@@ -56,7 +63,7 @@ name = "menu"
 type = "swipe"
 fingers = 3
 direction = "down"
-command = "true"
+command = "seq 1 20000"
 signal = true
 max_running = 4
 
@@ -93,6 +100,7 @@ class Watch:
     def __init__(self, pid):
         self.pid = pid
         self.recognized = self.started = self.ended = self.refused = 0
+        self.reloads = self.rejected = self.log_bytes = self.flood_lines = 0
         self.samples = {}  # name -> (rss_kb, fds, pipes, gestures recognized by then)
         self.fd_history = []  # (fds other than pipes, pipes), a sample a second after the first 1,000
         self.most_children = 0
@@ -142,6 +150,7 @@ class Watch:
 
     def read(self, stream, total):
         for line in stream:
+            self.log_bytes += len(line)
             self.lines.append(line) if len(self.lines) < 20 or "error" in line or "warning" in line else None
             if " recognized" in line or ") began" in line:
                 self.recognized += 1
@@ -151,8 +160,14 @@ class Watch:
                     self.sample("end")
             elif ": started pid" in line:
                 self.started += 1
-            elif " ended, exit status" in line or " ended, signal" in line:
+            elif " ended, exit status" in line or " ended, killed by signal" in line:
                 self.ended += 1
+            elif re.match(r"info: (check|menu): (y|\d+)$", line):
+                self.flood_lines += 1
+            elif "reload: rejected" in line:
+                self.rejected += 1
+            elif "reload: " in line and " gestures (applied in " in line:
+                self.reloads += 1
             elif "max_running" in line:
                 self.refused += 1
 
@@ -190,6 +205,14 @@ def main():
     reader = threading.Thread(target=watch.read, args=(daemon.stderr, total), daemon=True)
     reader.start()
     last_report = started
+    def reload_storm():
+        while daemon.poll() is None:
+            time.sleep(0.2)
+            try:
+                daemon.send_signal(signal.SIGHUP)
+            except ProcessLookupError:
+                return
+    threading.Thread(target=reload_storm, daemon=True).start()
     while daemon.poll() is None:
         watch.children()
         watch.sample("periodic")
@@ -229,6 +252,8 @@ def main():
               % (PER_ROUND, min(e[0] for e in early), max(e[0] for e in early), min(e[0] for e in late), max(e[0] for e in late)))
         print("  pipes: %d to %d in the first 10 s, %d to %d in the last 10 s"
               % (min(e[1] for e in early), max(e[1] for e in early), min(e[1] for e in late), max(e[1] for e in late)))
+    print("  reloads: %d applied, %d rejected; log: %d bytes, %.0f bytes a second; the floods' lines in it: %d, %.1f a second"
+          % (watch.reloads, watch.rejected, watch.log_bytes, watch.log_bytes / seconds, watch.flood_lines, watch.flood_lines / seconds))
     print("  processes left after the daemon's exit: %d" % len(leftovers))
     failures = []
     if daemon.returncode != 0: failures.append("the daemon exited %d" % daemon.returncode)
@@ -246,6 +271,8 @@ def main():
         for i, what in [(0, "file descriptors besides pipes"), (1, "pipes")]:
             if min(e[i] for e in late) > max(e[i] for e in early): failures.append("%s grew" % what)
     if leftovers: failures.append("processes left behind: %s" % leftovers)
+    if watch.rejected or watch.reloads < seconds: failures.append("%d reloads applied, %d rejected" % (watch.reloads, watch.rejected))
+    if watch.flood_lines > 2 * (100 + 20 * seconds): failures.append("%d lines of the floods logged in %.0f s" % (watch.flood_lines, seconds))
     for failure in failures:
         print("FAIL " + failure)
     if failures:

@@ -101,8 +101,11 @@ public final class CommandRunner {
         guard let i = jobs.firstIndex(where: { $0.pid == pid }) else { return false }
         if jobs[i].outputOpen { drain(i, exited: true, now: now) }
         let job = jobs.remove(at: i)
-        if !jobs.contains(where: { $0.binding == job.binding }), let allowance = allowances.removeValue(forKey: job.binding) {
-            reportDropped(job.binding, allowance.dropped)
+        // What the binding's commands may still log outlives them: a gesture repeated
+        // does not earn a new burst. Forgotten once refilled, so names a reload dropped go.
+        if !jobs.contains(where: { $0.binding == job.binding }), var allowance = allowances[job.binding] {
+            reportDropped(job.binding, allowance.takeDropped())
+            allowances[job.binding] = allowance.isFull(now: now) ? nil : allowance
         }
         logger.info("\(job.binding): pid \(pid) ended, \(status)")
         return true
@@ -113,12 +116,14 @@ public final class CommandRunner {
     /// empty pipe or a spent budget is the end too: whatever it left running in the
     /// background (a command ending in `&`) is no longer heard.
     private func drain(_ i: Int, exited: Bool, now: Int64) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: Self.readBudgetBytes)
         var budget = Self.readBudgetBytes
         var atEnd = false
         while !atEnd, budget > 0 {
             do {
-                let n = try buffer.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(jobs[i].output, into: b) }
+                let n = try buffer.withUnsafeMutableBytes { (b) throws(Errno) -> Int in
+                    try Syscall.read(jobs[i].output, into: UnsafeMutableRawBufferPointer(rebasing: b[..<budget]))
+                }
                 jobs[i].pending += buffer[0..<n]
                 budget -= n
                 atEnd = n == 0 || (exited && budget <= 0)
@@ -129,8 +134,8 @@ public final class CommandRunner {
                 logger.warning("\(jobs[i].binding): cannot read the command's output: \(error)")
                 atEnd = true
             }
-            logLines(i, final: atEnd, now: now)
         }
+        logLines(i, final: atEnd, now: now)
         if atEnd {
             onOutputClosed(jobs[i].output)
             Syscall.close(jobs[i].output)
@@ -140,26 +145,51 @@ public final class CommandRunner {
 
     /// Logs the complete lines pending, and at the end what is left; a line longer than
     /// `maxLineBytes` is logged in pieces, so nothing a command prints grows without bound.
+    /// Once the allowance is spent, the rest of the lines are only counted.
     private func logLines(_ i: Int, final: Bool, now: Int64) {
         let binding = jobs[i].binding
         var allowance = allowances[binding] ?? LogAllowance(now: now)
-        defer { allowances[binding] = allowance }
-        func log(_ bytes: ArraySlice<UInt8>) {
-            if allowance.take(now: now) { logLine(binding, bytes) }
+        defer {
             if let dropped = allowance.dueReport(now: now) { reportDropped(binding, dropped) }
+            allowances[binding] = allowance
         }
         let pending = jobs[i].pending
         var start = 0
-        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            log(pending[start..<newline])
-            start = newline + 1
-        }
-        while pending.count - start >= Self.maxLineBytes || (final && start < pending.count) {
-            let end = min(pending.count, start + Self.maxLineBytes)
-            log(pending[start..<end])
-            start = end
+        while start < pending.count {
+            guard allowance.hasRoom(now: now) else {
+                // Whole lines, and pieces of the longest: counted, not looked at one by one.
+                let (lines, end) = Self.countLines(pending, from: start, final: final)
+                allowance.refuse(lines)
+                start = end
+                break
+            }
+            let newline = pending[start...].prefix(Self.maxLineBytes).firstIndex(of: UInt8(ascii: "\n"))
+            guard let end = newline ?? (pending.count - start >= Self.maxLineBytes || final ? min(pending.count, start + Self.maxLineBytes) : nil)
+            else { break }
+            _ = allowance.take(now: now)
+            logLine(binding, pending[start..<end])
+            start = newline.map { $0 + 1 } ?? end
         }
         jobs[i].pending.removeFirst(start)
+    }
+
+    /// The lines from `start` to the last newline (to the end when `final`, its
+    /// unfinished line counted too) and where they end: a pass over raw bytes, as fast
+    /// as memchr in a debug build too.
+    private static func countLines(_ bytes: [UInt8], from start: Int, final: Bool) -> (lines: Int, end: Int) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return (0, start) }
+            var lines = 0, end = start, p = start
+            while p < buffer.count {
+                if base[p] == 10 {
+                    lines += 1
+                    end = p + 1
+                }
+                p += 1
+            }
+            if final, buffer.count > end { return (lines + 1, buffer.count) }
+            return (lines, end)
+        }
     }
 
     /// Signals commands past their timeout: SIGTERM to the group, SIGKILL a second later.
@@ -202,7 +232,7 @@ struct LogAllowance {
     private var tokens = Self.burst
     private var refilledAt: Int64
     private var reportedAt: Int64
-    private(set) var dropped = 0
+    private var dropped = 0
 
     init(now: Int64) {
         refilledAt = now
@@ -210,16 +240,36 @@ struct LogAllowance {
     }
 
     /// Whether one more line may be logged now.
-    mutating func take(now: Int64) -> Bool {
+    mutating func hasRoom(now: Int64) -> Bool {
         let elapsed = Double(max(0, now - refilledAt)) / 1_000_000
         tokens = min(Self.burst, tokens + elapsed * Self.perSecond)
         refilledAt = now
-        guard tokens >= 1 else {
+        return tokens >= 1
+    }
+
+    /// One more line logged: true when there was room for it, else it is counted.
+    mutating func take(now: Int64) -> Bool {
+        guard hasRoom(now: now) else {
             dropped += 1
             return false
         }
         tokens -= 1
         return true
+    }
+
+    /// Lines not logged.
+    mutating func refuse(_ lines: Int) { dropped += lines }
+
+    /// Whether it is back to a whole burst: nothing to remember.
+    mutating func isFull(now: Int64) -> Bool {
+        _ = hasRoom(now: now)
+        return tokens >= Self.burst
+    }
+
+    /// The lines refused since the last report, now reported.
+    mutating func takeDropped() -> Int {
+        defer { dropped = 0 }
+        return dropped
     }
 
     /// The lines refused since the last report, once a second has passed since it.
