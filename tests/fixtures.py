@@ -122,6 +122,14 @@ def tap(at=(150, 100)):
     r.tap(at)
     return r
 
+def two_taps(apart_ms):
+    """A tap, then another `apart_ms` later: a replay that keeps the daemon up that long."""
+    r = Recording()
+    r.tap()
+    r.wait(apart_ms)
+    r.tap()
+    return r
+
 def drag(origin=(60, 140), length=120, seconds=3):
     """One finger dragging right slowly: a pan under way for a while."""
     r = Recording()
