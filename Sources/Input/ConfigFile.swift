@@ -94,7 +94,7 @@ public struct ConfigParse {
         func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: file, message: message)]) }
         if let signal = status.signal {
             let stderr = String(decoding: received.prefix(4096), as: UTF8.self)
-            if signal == SIGKILL { throw refuse("the TOML parser did not finish reading this file in 10 s: it is not a configuration gestured can use") }
+            if signal == SIGKILL { throw refuse("parsing and checking this file took more than 10 s (the parsing helper was stopped): it is not a configuration gestured can use") }
             throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
         }
         guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
