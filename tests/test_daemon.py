@@ -64,6 +64,27 @@ class Harness(unittest.TestCase):
         return [block for block in text.split("signal time=")[1:] if "member=Gesture" in block]
 
 class Daemon(Harness):
+    def test_the_daemons_loop_prints_exactly_what_replay_prints(self):
+        """Timers from a timerfd between frames, or a replay that feeds deadlines only
+        when events pass them: the same steps, line for line, on recordings whose
+        decisions hinge on a deadline (a double tap's window, a long press, an isolated
+        panel's max delay and a lone tap's wait)."""
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Core", "Tests", "Fixtures")
+        for name, speed in [("fast-taps-double", 1), ("long-press", 1), ("isolate-max-delay", 1),
+                            ("isolate-lone-tap-waits", 1), ("fast-taps-double", 40), ("isolate-max-delay", 40)]:
+            with self.subTest(name, speed=speed):
+                recording = os.path.join(fixtures, name + ".evemu")
+                with open(recording) as f:
+                    config = self.write("fixture.toml", "\n".join(
+                        line[4:] for line in re.search(r"# @config\n((?:#   .*\n|#\n)*)", f.read()).group(1).splitlines()))
+                replayed = subprocess.run([GESTURED, "replay", "--config", config, "--explain", "--actions", recording],
+                                          capture_output=True, text=True, timeout=60)
+                looped = subprocess.run([GESTURED, "run", "--config", config, "--replay", recording, "--speed", str(speed),
+                                         "--bus", "none", "--print"], capture_output=True, text=True, timeout=60)
+                self.assertEqual(looped.returncode, 0, looped.stderr)
+                self.assertGreater(len(replayed.stdout.splitlines()), 2, replayed.stdout + replayed.stderr)
+                self.assertEqual(looped.stdout.splitlines(), replayed.stdout.splitlines())
+
     def test_a_checkmark_runs_its_command_with_the_gesture_in_the_environment(self):
         out = self.path("env.txt")
         r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'

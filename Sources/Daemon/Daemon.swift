@@ -11,21 +11,27 @@ import SystemIO
 import SystemPackage
 import TouchCore
 
-/// What `gestured run` was asked to do.
+/// What the loop reads, what it reads for, and who sees its steps: `run`, `run --replay`
+/// and `monitor` are the same loop with another source or sink.
 public struct DaemonOptions {
+    public enum Source {
+        /// Every touchscreen udev reports, those plugged in later too; or only this node,
+        /// whatever udev calls it.
+        case touchscreens(only: String?)
+        /// A recording standing in for a touchscreen, played at its recorded pace `speed`
+        /// times faster, `rounds` times back to back.
+        case recording(path: String, speed: Double, rounds: Int)
+    }
+
     public var configPath: String?
-    /// A recording standing in for a device, played at its recorded pace.
-    public var replayPath: String?
-    public var speed = 1.0
-    /// How many times the replay plays, back to back.
-    public var rounds = 1
+    public var source = Source.touchscreens(only: nil)
+    /// `.monitor`: read beside the service; nothing grabbed, performed or signalled.
+    public var mode = ReadingMode.service
     public var bus: DaemonSettings.Bus?
     public var logLevel: Logger.Level?
-    /// `gestured monitor`: touchscreens are read without being grabbed, no action is
-    /// performed, and every step goes here with its touchscreen's node and geometry.
-    public var watch: ((_ node: String, _ geometry: DeviceGeometry, _ step: Step) -> Void)?
-    /// Read this node only, whatever udev calls it.
-    public var onlyNode: String?
+    /// Every step that did something, with its touchscreen's node and geometry, as it is
+    /// made: what `monitor` and `run --print` print.
+    public var showStep: ((_ node: String, _ geometry: DeviceGeometry, _ step: Step) -> Void)?
 
     public init() {}
 }
@@ -46,7 +52,11 @@ public final class Daemon {
     /// By event node; a replay's is its path.
     var touchscreens: [String: Touchscreen] = [:]
     var replay: RecordingSource?
+    /// The touchscreen the replay stands in for.
+    var replayScreen: Touchscreen?
     var udev: Udev?
+    /// The node `--device` names: the only one read.
+    var onlyNode: String?
     var saidWaiting = false
     /// Touchscreens udev reports that could not be opened (permissions, errors).
     var unopened = Set<String>()
@@ -81,10 +91,9 @@ public final class Daemon {
     /// are done (replay); returns the exit status.
     public func run() -> Int32 {
         do {
-            if let path = options.replayPath {
-                try startReplay(path)
-            } else {
-                startLive()
+            switch options.source {
+            case .recording(let path, let speed, let rounds): try startReplay(path, speed: speed, rounds: rounds)
+            case .touchscreens(let only): startLive(only: only)
             }
             watchdogInterval = SystemdNotify.watchdogInterval.map { $0 / 2 }
             SystemdNotify.send("READY=1")
@@ -115,7 +124,7 @@ public final class Daemon {
         runner.logger.logLevel = logger.logLevel
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
         runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
-        let wanted = options.watch != nil ? .none : options.bus ?? config.daemon.bus
+        let wanted = options.mode == .monitor ? .none : options.bus ?? config.daemon.bus
         let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
             if let old = bus?.currentWatch { loop.unwatch(old.fd) }
@@ -134,8 +143,8 @@ public final class Daemon {
         for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
 
-    /// Whether the pipelines say why: for the debug log, and always for a monitor.
-    var explaining: Bool { options.watch != nil || logger.logLevel <= .debug }
+    /// Whether the pipelines say why: for the debug log, and whenever steps are shown.
+    var explaining: Bool { options.showStep != nil || logger.logLevel <= .debug }
 
     private static func level(_ level: DaemonSettings.LogLevel) -> Logger.Level {
         switch level {
@@ -148,20 +157,20 @@ public final class Daemon {
 
     // MARK: Steps and actions
 
-    /// Feeds one input to a touchscreen's pipeline and does what it says.
+    /// Feeds one input to a touchscreen's pipeline and does what its steps say.
     func feed(_ input: PipelineInput, to screen: Touchscreen) {
-        let step = screen.pipeline.step(input)
-        if let watch = options.watch {
-            if !step.isQuiet { watch(screen.node, screen.pipeline.geometry, step) }
-            for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
-            return
-        }
+        screen.pipeline.step(input) { perform($0, of: screen) }
+    }
+
+    private func perform(_ step: Step, of screen: Touchscreen) {
+        if let show = options.showStep, !step.isQuiet { show(screen.node, screen.pipeline.geometry, step) }
+        for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
+        guard options.mode == .service else { return }
         // What someone waits for first (signals, commands, the twin), the log after.
         for action in step.actions { perform(action) }
         if let twin = screen.twin, !step.twin.isEmpty {
             do { try twin.write(step.twin) } catch { logger.error("\(screen.node): cannot write to its twin: \(error)") }
         }
-        for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
         for t in step.transitions {
             logger.debug("\(screen.name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
         }
@@ -169,7 +178,7 @@ public final class Daemon {
             logger.info("\(screen.name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
         }
         for note in step.delivery {
-            logger.debug("\(screen.name): twin: \(note.kind.rawValue) \(note.count) \(note.kind == .cancelled ? "touch(es)" : "frame(s)"): \(note.reason)")
+            logger.debug("\(screen.name): twin: \(note.summary): \(note.reason)")
         }
     }
 
@@ -203,7 +212,7 @@ public final class Daemon {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
         }
-        if options.replayPath != nil, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle,
+        if case .recording = options.source, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle,
            pendingReload == nil {
             logger.info("replay finished")
             loop.running = false

@@ -1,8 +1,10 @@
+import Pipeline
+import SystemIO
 import TouchCore
 
-/// A recording standing in for a device: its events are due when their time comes on
-/// the touchscreen's clock, as a device's would be. It can play several rounds back to
-/// back, each a second after the last one's end, for long runs.
+/// The loop's other source: a recording standing in for a touchscreen, its events due
+/// when their time comes on the touchscreen's clock, as a device's would be. It can play
+/// several rounds back to back, each a second after the last one's end, for long runs.
 struct RecordingSource {
     let recording: Recording
     let rounds: Int
@@ -10,6 +12,8 @@ struct RecordingSource {
     private var next = 0
     /// Microseconds from a round's start to the next's.
     private let period: Double
+    /// The time of the last event given, in device time.
+    private(set) var lastTime: Timestamp?
 
     init(_ recording: Recording, rounds: Int = 1) {
         self.recording = recording
@@ -29,8 +33,51 @@ struct RecordingSource {
         guard let due = nextTime, due <= time else { return nil }
         var event = recording.events[next]
         event.time = due
+        lastTime = due
         next += 1
         if next == recording.events.count { next = 0; round += 1 }
         return event
+    }
+}
+
+extension Daemon {
+    func startReplay(_ path: String, speed: Double, rounds: Int) throws {
+        let recording = try Recording.load(path)
+        let pipeline: TouchscreenPipeline
+        do { pipeline = try TouchscreenPipeline(recording.description, config: config) } catch {
+            let why = error == .ignored ? PanelUse.IgnoredBecause.rule : .noPositionAxes
+            throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(why)")
+        }
+        pipeline.explaining = explaining
+        let screen = Touchscreen(node: path, pipeline: pipeline, device: nil, origin: monotonicMicroseconds(), speed: speed)
+        touchscreens[path] = screen
+        replayScreen = screen
+        replay = RecordingSource(recording, rounds: rounds)
+        logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
+    }
+
+    static let replayBatch = 256
+
+    /// Feeds the replay's events that are due, at most `replayBatch` a wake-up: a replay
+    /// the daemon cannot keep up with still leaves the loop room for signals (SIGCHLD
+    /// reaps) and commands' output. At its end, the touches still down are cancelled at
+    /// its last event, as `replay` does. True when events are still due: the replay is
+    /// behind, and its touchscreen's deadlines are left to its next events, which run
+    /// them in order.
+    @discardableResult
+    func feedReplay(now: Int64) -> Bool {
+        guard var source = replay, let screen = replayScreen else { return false }
+        let wasFinished = source.isFinished
+        let time = screen.deviceTime(now)
+        var budget = Self.replayBatch
+        while budget > 0, let event = source.nextDue(by: time) {
+            feed(.event(event), to: screen)
+            budget -= 1
+        }
+        replay = source
+        if source.isFinished, !wasFinished, screen.pipeline.fingersDown, let end = source.lastTime {
+            feed(.cancel(end), to: screen)
+        }
+        return source.nextTime.map { $0 <= time } ?? false
     }
 }

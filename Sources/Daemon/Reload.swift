@@ -82,12 +82,16 @@ extension Daemon {
         do {
             let (next, warnings) = try acceptDaemonConfiguration(try parse(), path: path)
             for warning in warnings { logger.warning("\(warning)") }
+            let old = config
             try apply(next)
             for screen in touchscreens.values {
-                let device = screen.pipeline.device
-                if screen.device != nil, TouchscreenPipeline.isolates(device, config: next) != (screen.pipeline.isolation != nil) {
-                    // Grabbing or letting go, with a twin made or removed: opened anew below.
-                    remove(screen, why: next.isolates(device) ? "to be isolated now" : "no longer isolated")
+                // A replay has no device to grab or let go: only what its pipeline takes.
+                let decision = screen.device == nil ? .keep : PanelPolicy.reload(screen.pipeline.device, from: old, to: next, mode: options.mode)
+                switch decision {
+                case .keep: break
+                case .reopen(let why), .letGo(let why):
+                    // Opened anew below when the new configuration reads it.
+                    remove(screen, why: why)
                     continue
                 }
                 do { try screen.pipeline.reload(next) } catch {

@@ -9,8 +9,8 @@ import TouchCore
 /// An isolated panel's stand-in for everyone else: a uinput device with the panel's name,
 /// ids, properties, axes and resolutions (libevdev_uinput_create_from_device), so that a
 /// compositor, X or libinput takes it for the panel, calibration and output mapping
-/// included. Its phys (UI_SET_PHYS) is `gestured-twin/` and its panel's (`twinPhys`), which is
-/// how gestured tells its own (or another instance's) twins from touchscreens. The kernel removes it when its fd closes:
+/// included. Its phys is its panel's marked as a twin (`TwinPhys`), which is how
+/// gestured tells its own (or another instance's) twins from touchscreens. The kernel removes it when its fd closes:
 /// on `deinit`, and when the daemon dies however it dies.
 public final class UinputTwin {
     private let device: OpaquePointer
@@ -40,14 +40,12 @@ public final class UinputTwin {
 
 extension EvdevDevice {
     /// Whether this device is a twin gestured made: never a touchscreen to read.
-    public var isTwin: Bool {
-        libevdev_get_phys(handle).map { String(cString: $0).hasPrefix(InputDeviceFacts.twinPhysPrefix) } ?? false
-    }
+    public var isTwin: Bool { TwinPhys.marks(phys) }
 
     /// The phys a twin of this panel has: how anyone finds whether gestured isolates it.
-    public var twinPhys: String {
-        InputDeviceFacts.twinPhysPrefix + (libevdev_get_phys(handle).map { String(cString: $0) } ?? path)
-    }
+    public var twinPhys: String { TwinPhys.of(panel: phys, node: path) }
+
+    private var phys: String? { libevdev_get_phys(handle).map { String(cString: $0) } }
 
     /// Takes the panel for gestured alone (EVIOCGRAB): nobody else reads its events until
     /// `release` or the fd closes.

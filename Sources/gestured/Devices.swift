@@ -36,7 +36,7 @@ struct Devices: ParsableCommand {
             } catch {
                 device.openError = "\(error)"
             }
-            let twinPhys = InputDeviceFacts.twinPhysPrefix + (device.phys.isEmpty ? device.node : device.phys)
+            let twinPhys = device.twinPhys
             device.twinNode = all.first { $0.phys == twinPhys }?.node
             if index > 0 { output.write(line: "") }
             for line in DeviceReport.lines(device, config: config) { output.write(line: line) }

@@ -43,20 +43,3 @@ struct Gestured: ParsableCommand {
     }
 }
 
-extension OutputFormat: @retroactive ExpressibleByArgument {}
-
-/// `--config FILE`, or the built-in configuration.
-struct ConfigOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The configuration file (default: the built-in one).", valueName: "FILE"))
-    var config: String?
-
-    func load() throws -> Configuration {
-        guard let config else { return Configuration.makeDefault() }
-        do {
-            return try loadConfiguration(config)
-        } catch {
-            printError(error.description)
-            throw ExitCode.failure
-        }
-    }
-}

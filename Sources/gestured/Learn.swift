@@ -84,8 +84,8 @@ struct Learn: ParsableCommand {
             try Syscall.waitReadable(device.fd)
             var paths: [[Point]] = []
             let end = device.read { event in
-                if let frame = pipeline.step(.event(event)).frame, let path = collector.add(frame, geometry: pipeline.geometry) {
-                    paths.append(path)
+                pipeline.step(.event(event)) { step in
+                    if let frame = step.frame, let path = collector.add(frame, geometry: pipeline.geometry) { paths.append(path) }
                 }
             }
             for path in paths where examples.count < count {

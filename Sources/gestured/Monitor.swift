@@ -26,11 +26,7 @@ struct Monitor: ParsableCommand {
     @Option(help: ArgumentHelp("Watch this event node only, whatever udev calls it.", valueName: "NODE"))
     var device: String?
 
-    @Flag(help: "Print one line per touch phase change too.")
-    var touches = false
-
-    @Option(help: "Output format: text or jsonl (one JSON object per line).")
-    var format = OutputFormat.text
+    @OptionGroup var printing: PrintOptions
 
     @Option(help: ArgumentHelp("Draw the last touch sequence to this SVG file, rewritten as each one ends.", valueName: "FILE"))
     var svg: String?
@@ -38,9 +34,10 @@ struct Monitor: ParsableCommand {
     func run() throws {
         var options = DaemonOptions()
         options.configPath = config.config
-        options.onlyNode = device
-        let watcher = Watcher(format: format, touches: touches, svg: svg)
-        options.watch = { watcher.show($0, $1, $2) }
+        options.source = .touchscreens(only: device)
+        options.mode = .monitor
+        let watcher = StepWatcher(printing, showActions: false, svg: svg)
+        options.showStep = { watcher.show($0, $1, $2) }
         let daemon: Daemon
         do { daemon = try Daemon(options: options) } catch {
             printError("\(error)")
@@ -48,41 +45,5 @@ struct Monitor: ParsableCommand {
         }
         let status = daemon.run()
         if status != 0 { throw ExitCode(status) }
-    }
-}
-
-/// Prints each touchscreen's steps as they come, and keeps the picture of its last sequence.
-private final class Watcher {
-    let format: OutputFormat
-    let touches: Bool
-    let svg: String?
-    let output = OutputBuffer()
-    var printers: [String: ReplayPrinter] = [:]
-    var pictures: [String: TouchPicture] = [:]
-
-    init(format: OutputFormat, touches: Bool, svg: String?) {
-        self.format = format
-        self.touches = touches
-        self.svg = svg
-    }
-
-    func show(_ node: String, _ geometry: DeviceGeometry, _ step: Step) {
-        if printers[node] == nil {
-            printers[node] = ReplayPrinter(file: node, format: format) { [output] in output.write(line: $0) }
-            printers[node]?.showTouches = touches
-        }
-        printers[node]?.print(step)
-        output.flush()
-        guard let svg else { return }
-        let beginsSequence = step.frame?.touches.contains { $0.phase == .began } ?? false
-        if beginsSequence, pictures[node].map({ $0.touchesDown == 0 }) ?? true {
-            pictures[node] = TouchPicture(title: node, size: geometry.size)
-        }
-        pictures[node]?.add(step)
-        // Once the fingers are up; again for decisions made after the lift (a tap's wait).
-        guard let picture = pictures[node], picture.touchesDown == 0 else { return }
-        do { try Files.write(picture.svg(), toFile: svg, permissions: pictureFilePermissions) } catch {
-            printError("error: \(svg): cannot write it: \(error)")
-        }
     }
 }

@@ -30,8 +30,7 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Flag(help: "Print one line per touch phase change.")
-    var touches = false
+    @OptionGroup var printing: PrintOptions
 
     @Flag(help: "Print every recognizer state change with its reason: why a gesture did or did not fire.")
     var explain = false
@@ -41,9 +40,6 @@ struct Replay: ParsableCommand {
 
     @Flag(help: "Print each frame an isolated panel's uinput twin gets ([daemon] isolate), as TYPE:CODE=VALUE in hex.")
     var twin = false
-
-    @Option(help: "Output format: text or jsonl (one JSON object per line).")
-    var format = OutputFormat.text
 
     @Option(help: ArgumentHelp("The device description for events-only recordings.", valueName: "DESC"))
     var device: String?
@@ -68,8 +64,8 @@ struct Replay: ParsableCommand {
         defer { progress.finish() }
         for (done, path) in recordings.enumerated() {
             if recordings.count > 1 { progress.update(done: done, total: recordings.count) }
-            var printer = ReplayPrinter(file: path, format: format) { output.write(line: $0) }
-            printer.showTouches = touches
+            var printer = ReplayPrinter(file: path, format: printing.format) { output.write(line: $0) }
+            printer.showTouches = printing.touches
             printer.showTransitions = explain
             printer.showActions = actions
             printer.showDelivery = explain

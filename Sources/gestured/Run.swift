@@ -26,8 +26,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The configuration file (default: the built-in one).", valueName: "FILE"))
-    var config: String?
+    @OptionGroup var config: ConfigOption
 
     @Option(help: ArgumentHelp("Replay this recording instead of reading touchscreens.", valueName: "RECORDING"))
     var replay: String?
@@ -41,6 +40,11 @@ struct Run: ParsableCommand {
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
     var bus: DaemonSettings.Bus?
 
+    @Flag(name: .customLong("print"), help: "Print every step to stdout as it is made, as `replay --explain --actions` prints it: recognizer decisions, gesture events, actions, what the twin is given.")
+    var printSteps = false
+
+    @OptionGroup var printing: PrintOptions
+
     @Flag(help: "Log every recognizer decision with its reason, how each command started (directly or with /bin/sh -c), and what an isolated panel's twin is given.")
     var verbose = false
 
@@ -50,16 +54,19 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be more than 0 and at most 10000") }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if !printSteps, printing.touches || printing.format != .text { throw ValidationError("--touches and --format go with --print") }
     }
 
     func run() throws {
         var options = DaemonOptions()
-        options.configPath = config
-        options.replayPath = replay
-        options.speed = speed
-        options.rounds = `repeat`
+        options.configPath = config.config
+        if let replay { options.source = .recording(path: replay, speed: speed, rounds: `repeat`) }
         options.bus = bus
         options.logLevel = verbose ? .debug : nil
+        if printSteps {
+            let watcher = StepWatcher(printing, showActions: true)
+            options.showStep = { watcher.show($0, $1, $2) }
+        }
         let daemon: Daemon
         do {
             daemon = try Daemon(options: options)

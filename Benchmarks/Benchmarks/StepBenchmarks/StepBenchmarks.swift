@@ -71,14 +71,13 @@ let benchmarks: @Sendable () -> Void = {
             // Warm up to the steady state: fingers down, recognizers deciding. The first
             // frame has 13 events (tracking ids), the others 10 (3 × slot, x, y; SYN_REPORT).
             let warmUp = 13 + 49 * 10
-            for e in events.prefix(warmUp) { _ = pipeline.step(.event(e)) }
+            for e in events.prefix(warmUp) { pipeline.step(.event(e)) { _ in } }
             let steady = Array(events.dropFirst(warmUp))
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations {
                 let base = (i % 1000) * 10
                 for e in steady[base..<(base + 10)] {
-                    let step = pipeline.step(.event(e))
-                    blackHole(step.actions.count + step.twin.count)
+                    pipeline.step(.event(e)) { blackHole($0.actions.count + $0.twin.count) }
                 }
             }
         }
@@ -94,14 +93,13 @@ let benchmarks: @Sendable () -> Void = {
         let (stroke, lift) = checkmark(id: 2, at: 2_000_000)
         let pipelines = benchmark.scaledIterations.map { _ in
             let pipeline = try! TouchscreenPipeline(panel, config: Configuration.makeDefault())
-            for e in first.stroke + first.lift + stroke { _ = pipeline.step(.event(e)) }
+            for e in first.stroke + first.lift + stroke { pipeline.step(.event(e)) { _ in } }
             return pipeline
         }
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             for e in lift {
-                let step = pipelines[i].step(.event(e))
-                blackHole(step.actions.count)
+                pipelines[i].step(.event(e)) { blackHole($0.actions.count) }
             }
         }
     }

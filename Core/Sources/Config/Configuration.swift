@@ -25,8 +25,9 @@ public struct Configuration: Equatable, Codable, Sendable {
         devices.first { $0.matches(name: device.name, vendor: device.vendor, product: device.product) }
     }
 
-    /// Whether a device is grabbed, with a uinput twin getting what no gesture takes.
-    public func isolates(_ device: DeviceDescription) -> Bool {
+    /// Whether the configuration asks for a device to be grabbed, with a uinput twin getting
+    /// what no gesture takes (whether it is, `PanelPolicy` decides).
+    public func asksToIsolate(_ device: DeviceDescription) -> Bool {
         rule(for: device)?.isolate ?? daemon.isolate
     }
 

@@ -1,9 +1,23 @@
 import Gestures
 import TouchCore
 
-/// A decision about what the twin gets, for `replay --explain` and the verbose log.
+/// Where an isolated panel's touch sequence stands with the twin.
+public enum DeliveryEpisode: String, Sendable {
+    /// No touches, nothing deciding: frames pass.
+    case idle
+    /// Touches down and gestures that may still take them: frames are held while one that
+    /// delays touches may still be recognized, and pass otherwise.
+    case deciding
+    /// Every gesture failed, or one that does not cancel touches won: frames pass.
+    case passing
+    /// A gesture won the touches: the twin gets none of them.
+    case withheld
+}
+
+/// A decision about what the twin gets, or a change of episode, with its reason: printed
+/// by `replay --explain` beside the recognizers' transitions, and in the verbose log.
 public struct DeliveryNote: Equatable, Sendable {
-    public enum Kind: String, Sendable {
+    public enum Kind: Equatable, Sendable {
         /// Frames are held back from here on.
         case held
         /// Held frames went to the twin.
@@ -12,6 +26,8 @@ public struct DeliveryNote: Equatable, Sendable {
         case dropped
         /// Touches the twin had were cancelled.
         case cancelled
+        /// The episode changed (count 0).
+        case changed(from: DeliveryEpisode, to: DeliveryEpisode)
     }
 
     public var time: Timestamp
@@ -19,6 +35,27 @@ public struct DeliveryNote: Equatable, Sendable {
     /// Frames (held, delivered, dropped) or touches (cancelled).
     public var count: Int
     public var reason: String
+
+    /// "held 1 frame", "cancelled 3 touches", "deciding → withheld".
+    public var summary: String {
+        switch kind {
+        case .held, .delivered, .dropped: "\(kind) \(count) frame\(count == 1 ? "" : "s")"
+        case .cancelled: "\(kind) \(count) touch\(count == 1 ? "" : "es")"
+        case .changed(let from, let to): "\(from.rawValue) → \(to.rawValue)"
+        }
+    }
+}
+
+extension DeliveryNote.Kind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .held: "held"
+        case .delivered: "delivered"
+        case .dropped: "dropped"
+        case .cancelled: "cancelled"
+        case .changed: "changed"
+        }
+    }
 }
 
 /// UIKit's touch delivery for an isolated panel, frame by frame: the twin (the touchscreen
@@ -28,18 +65,24 @@ public struct DeliveryNote: Equatable, Sendable {
 /// what is held, cancels what the twin already got and withholds the rest of its touches;
 /// when every gesture has failed, the held frames go out at once, then frames pass live.
 /// Nothing is held longer than `max_delay_ms`. Allocates nothing per frame.
+///
+/// Like the recognizers, one exhaustive switch over (episode, event) decides every change
+/// (`handle`); a pair that cannot happen is a bug, reported in the step.
 public final class TouchDelivery {
-    private enum Episode {
-        /// No touches, nothing deciding: frames pass.
-        case idle
-        case deciding
-        /// Every gesture failed, or one that does not cancel touches won.
-        case passing
-        /// A gesture won the touches: the twin gets none of them.
-        case withheld
+    /// What happens to the episode, in the order `decide` looks: fingers on the panel in
+    /// a frame, a gesture won, no gesture left to take the touches, the frame itself,
+    /// frames held too long, no finger left.
+    private enum Event {
+        case fingersDown
+        case won(GestureSpec)
+        case noGestureLeft
+        case frame(lifts: Bool)
+        case heldTooLong
+        case fingersUp
+        case cancelled
     }
 
-    private var episode = Episode.idle
+    private var episode = DeliveryEpisode.idle
     private var panel: PanelState
     private var feed: TwinFeed
     private var scratch: PanelState
@@ -56,6 +99,9 @@ public final class TouchDelivery {
     /// decisions; see `takeTwinEvents`.
     private var twinEvents: [InputEvent] = []
     private var notes: [DeliveryNote] = []
+    private var bugs: [String] = []
+    /// Whether episode changes are noted (`--explain`, the debug log).
+    public var explaining = false
 
     /// `cancelsAsPalm`: the twin has ABS_MT_TOOL_TYPE (see `TwinFeed`).
     public init(panel: PanelState, cancelsAsPalm: Bool, maxDelayMS: Double, capacity: Int = 128) {
@@ -74,6 +120,8 @@ public final class TouchDelivery {
     /// in exchange: the buffers swap, and neither is copied or reallocated.
     public func takeTwinEvents(_ events: inout [InputEvent]) { swap(&events, &twinEvents) }
     public func takeNotes(_ notes: inout [DeliveryNote]) { swap(&notes, &self.notes) }
+    /// Impossible (episode, event) pairs met in the last call: none expected.
+    public var bugsOfLastCall: [String] { bugs }
 
     /// Every event of the panel, as it comes; the frame is decided at SYN_REPORT.
     public func take(_ event: InputEvent) {
@@ -93,70 +141,103 @@ public final class TouchDelivery {
     /// After a step: `frameEnded` when its input was a SYN_REPORT; the step's gesture
     /// events and the recognizers as they are after it.
     public func decide(at now: Timestamp, frameEnded: Bool, events: [GestureEvent], recognizers: [GestureRecognizer]) {
-        twinEvents.removeAll(keepingCapacity: true)
-        notes.removeAll(keepingCapacity: true)
+        startCall()
         let lifts = frameEnded && frameLiftsATouch()
-        if frameEnded, episode == .idle, panel.fingersDown { episode = .deciding; holdingExpired = false }
-
-        if episode == .deciding, let winner = winner(of: events, among: recognizers) {
-            if winner.cancelsTouches {
-                episode = .withheld
-                drop(now, because: "\(winner.name) was recognized")
-                cancelTwinTouches(now, because: "\(winner.name) was recognized")
-            } else {
-                episode = .passing
-                flush(now, because: "\(winner.name) was recognized and does not cancel touches")
-            }
-        }
-        if episode == .deciding, !recognizers.contains(where: \.mayYetBeRecognized) {
-            episode = .passing
-            flush(now, because: "no gesture can take these touches any more")
-        }
-        if frameEnded { place(frame: now, lifts: lifts, recognizers: recognizers) }
-        if let due = nextDeadline, due <= now || held.isFull {
-            flush(now, because: held.isFull ? "as many frames as can be held" : "held for max_delay_ms")
-            holdingExpired = true
-        }
-        if !panel.fingersDown, episode != .deciding || !recognizers.contains(where: \.mayYetBeRecognized) {
-            if !held.isEmpty { flush(now, because: "no gesture can take these touches any more") }
-            episode = .idle
-        }
+        if frameEnded, panel.fingersDown { handle(.fingersDown, at: now, recognizers) }
+        if let winner = winner(of: events, among: recognizers) { handle(.won(winner), at: now, recognizers) }
+        if !recognizers.contains(where: \.mayYetBeRecognized) { handle(.noGestureLeft, at: now, recognizers) }
+        if frameEnded { handle(.frame(lifts: lifts), at: now, recognizers) }
+        if let due = nextDeadline, due <= now || held.isFull { handle(.heldTooLong, at: now, recognizers) }
+        if !panel.fingersDown { handle(.fingersUp, at: now, recognizers) }
         frameExtras.removeAll(keepingCapacity: true)
     }
 
     /// The panel's touches are gone (unplugged, the recording ended): the twin's are
     /// cancelled and nothing held goes out.
     public func cancel(at now: Timestamp) {
+        startCall()
+        handle(.cancelled, at: now, [])
+    }
+
+    private func startCall() {
         twinEvents.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
-        drop(now, because: "the touches were cancelled")
-        cancelTwinTouches(now, because: "the touches were cancelled")
-        episode = .idle
+        bugs.removeAll(keepingCapacity: true)
+    }
+
+    /// Every change of episode, as libinput's gesture states: one case per pair.
+    private func handle(_ event: Event, at now: Timestamp, _ recognizers: [GestureRecognizer]) {
+        switch (episode, event) {
+        case (.idle, .fingersDown):
+            holdingExpired = false
+            change(to: .deciding, at: now, "touches landed")
+        case (.deciding, .fingersDown), (.passing, .fingersDown), (.withheld, .fingersDown):
+            break
+        case (.deciding, .won(let winner)) where winner.cancelsTouches:
+            change(to: .withheld, at: now, "\(winner.name) was recognized")
+            drop(now, because: "\(winner.name) was recognized")
+            cancelTwinTouches(now, because: "\(winner.name) was recognized")
+        case (.deciding, .won(let winner)):
+            change(to: .passing, at: now, "\(winner.name) was recognized and does not cancel touches")
+            flush(now, because: "\(winner.name) was recognized and does not cancel touches")
+        case (.idle, .won), (.passing, .won), (.withheld, .won):
+            // A gesture of the next sequence, or one recognized with the winner: the
+            // touches' fate is decided.
+            break
+        case (.deciding, .noGestureLeft):
+            change(to: .passing, at: now, "no gesture can take these touches any more")
+            flush(now, because: "no gesture can take these touches any more")
+        case (.idle, .noGestureLeft), (.passing, .noGestureLeft), (.withheld, .noGestureLeft):
+            break
+        case (.idle, .frame), (.passing, .frame):
+            feed.write(panel, extras: frameExtras, into: &twinEvents)
+        case (.withheld, .frame):
+            feed.withoutTouches(into: &scratch)
+            feed.write(scratch, into: &twinEvents)
+        case (.deciding, .frame(let lifts)):
+            hold(frame: now, lifts: lifts, recognizers)
+        case (.deciding, .heldTooLong):
+            flush(now, because: held.isFull ? "as many frames as can be held" : "held for max_delay_ms")
+            holdingExpired = true
+        case (.idle, .heldTooLong), (.passing, .heldTooLong), (.withheld, .heldTooLong):
+            // Frames are held only while deciding, and leave when it ends.
+            bugs.append("twin: \(held.count) frame(s) held while \(episode.rawValue)")
+        case (.deciding, .fingersUp):
+            // A lone tap waiting for a second one: still deciding (noGestureLeft ends it).
+            break
+        case (.passing, .fingersUp), (.withheld, .fingersUp):
+            change(to: .idle, at: now, "the fingers lifted")
+        case (.idle, .fingersUp):
+            break
+        case (.idle, .cancelled), (.deciding, .cancelled), (.passing, .cancelled), (.withheld, .cancelled):
+            drop(now, because: "the touches were cancelled")
+            cancelTwinTouches(now, because: "the touches were cancelled")
+            if episode != .idle { change(to: .idle, at: now, "the touches were cancelled") }
+        }
+    }
+
+    private func change(to next: DeliveryEpisode, at now: Timestamp, _ reason: @autoclosure () -> String) {
+        if explaining { notes.append(DeliveryNote(time: now, kind: .changed(from: episode, to: next), count: 0, reason: reason())) }
+        episode = next
     }
 
     // MARK: Frames
 
-    private func place(frame now: Timestamp, lifts: Bool, recognizers: [GestureRecognizer]) {
-        switch episode {
-        case .idle, .passing:
-            feed.write(panel, extras: frameExtras, into: &twinEvents)
-        case .withheld:
-            feed.withoutTouches(into: &scratch)
-            feed.write(scratch, into: &twinEvents)
-        case .deciding:
-            let waiting = holdingExpired ? nil : recognizers.first { r in
-                r.mayYetBeRecognized && (r.spec.delaysTouchesBegan || (lifts && r.spec.delaysTouchesEnded))
-            }
-            if held.isEmpty, waiting == nil {
-                feed.write(panel, extras: frameExtras, into: &twinEvents)
-                return
-            }
-            if held.isEmpty, let waiting {
-                notes.append(DeliveryNote(time: now, kind: .held, count: 1, reason: "\(waiting.spec.name) may still be recognized"))
-            }
-            if held.isFull { flush(now, because: "as many frames as can be held") }
-            held.push(panel, extras: frameExtras, at: now)
+    /// A frame while deciding: held while a gesture that delays it may still be
+    /// recognized (and until max_delay_ms), passed otherwise.
+    private func hold(frame now: Timestamp, lifts: Bool, _ recognizers: [GestureRecognizer]) {
+        let waiting = holdingExpired ? nil : recognizers.first { r in
+            r.mayYetBeRecognized && (r.spec.delaysTouchesBegan || (lifts && r.spec.delaysTouchesEnded))
         }
+        if held.isEmpty, waiting == nil {
+            feed.write(panel, extras: frameExtras, into: &twinEvents)
+            return
+        }
+        if held.isEmpty, let waiting {
+            notes.append(DeliveryNote(time: now, kind: .held, count: 1, reason: "\(waiting.spec.name) may still be recognized"))
+        }
+        if held.isFull { flush(now, because: "as many frames as can be held") }
+        held.push(panel, extras: frameExtras, at: now)
     }
 
     private func frameLiftsATouch() -> Bool {
@@ -173,6 +254,7 @@ public final class TouchDelivery {
     }
 
     private func winner(of events: [GestureEvent], among recognizers: [GestureRecognizer]) -> GestureSpec? {
+        guard !events.isEmpty else { return nil }
         for event in events where event.phase == .recognized || event.phase == .began {
             if let r = recognizers.first(where: { $0.spec.name == event.name }) { return r.spec }
         }

@@ -178,11 +178,10 @@ public class GestureRecognizer {
             transition(to: .ended, reason())
         case (.began, .cancel), (.changed, .cancel):
             transition(to: .cancelled, reason())
-        case (.began, .fail), (.changed, .fail):
-            // A gesture under way no longer fails: it ends or is cancelled.
-            return false
         case (.possible, .change), (.possible, .end), (.possible, .cancel),
              (.began, .grant), (.changed, .grant),
+             // A gesture under way no longer fails: it ends or is cancelled.
+             (.began, .fail), (.changed, .fail),
              (.ended, _), (.cancelled, _), (.failed, _):
             output.bugs.append("\(name): \(event) in state \(state.rawValue) (\(reason()))")
             return false

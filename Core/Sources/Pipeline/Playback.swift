@@ -31,15 +31,17 @@ public struct Playback {
         pipeline.explaining = explain
         let leftOut = leftOutPerson.map { pipeline.leaveOutStrokeTemplates(of: $0) } ?? false
         var reloads = reloads[...]
-        @discardableResult
-        func run(_ input: PipelineInput) -> Step {
-            let step = pipeline.step(input)
-            if !step.isQuiet || !step.bugs.isEmpty { body(step) }
-            return step
+        var cancelled = 0
+        func run(_ input: PipelineInput) {
+            pipeline.step(input) { step in
+                if case .cancel = input { cancelled += step.frame?.touches.count ?? 0 }
+                if !step.isQuiet || !step.bugs.isEmpty { body(step) }
+            }
         }
         for event in recording.events {
             while let reload = reloads.first, reload.time <= event.time {
                 reloads = reloads.dropFirst()
+                run(.deadline(reload.time))
                 do { try pipeline.reload(reload.config) } catch {
                     // The new configuration ignores the device: the daemon lets it go.
                     run(.cancel(event.time))
@@ -48,10 +50,13 @@ public struct Playback {
             }
             run(.event(event))
         }
+        // As the daemon does when a recording it replays ends: the touches still down are
+        // cancelled at its last event, and the decisions waiting on time are made (a
+        // single tap waiting for a double tap).
         let end = recording.events.last?.time ?? Timestamp(microseconds: 0)
-        let stillDown = pipeline.fingersDown ? run(.cancel(end)).frame?.touches.count ?? 0 : 0
-        // Decisions still waiting on a deadline (a single tap waiting for a double tap).
-        while let deadline = pipeline.nextDeadline { run(.deadline(deadline)) }
+        if pipeline.fingersDown { run(.cancel(end)) }
+        let stillDown = cancelled
+        run(.deadline(Timestamp(microseconds: .max)))
         if stillDown > 0 {
             throw FileError(path: recording.path, line: recording.lastEventLine,
                             message: "the recording ends with \(stillDown) touch(es) still down (reported cancelled): truncated?")

@@ -10,13 +10,13 @@ public enum StrokeLearning {
     public static func stroke(of recording: Recording, shape: String, person: String = "") -> StrokeTemplate? {
         guard let pipeline = try? TouchscreenPipeline(recording.description, config: Configuration()) else { return nil }
         var collector = StrokeCollector()
-        for event in recording.events {
-            guard let frame = pipeline.step(.event(event)).frame else { continue }
-            if let path = collector.add(frame, geometry: pipeline.geometry) {
-                return StrokeTemplate(shape: shape, person: person, path: path)
+        var path: [Point]?
+        for event in recording.events where path == nil {
+            pipeline.step(.event(event)) { step in
+                if path == nil, let frame = step.frame { path = collector.add(frame, geometry: pipeline.geometry) }
             }
         }
-        return nil
+        return path.flatMap { StrokeTemplate(shape: shape, person: person, path: $0) }
     }
 
     /// Up to `keep` of `examples`, chosen greedily so that every example is as similar as

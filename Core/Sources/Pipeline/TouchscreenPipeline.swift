@@ -10,10 +10,19 @@ public enum PipelineInput: Equatable, Sendable {
     case event(InputEvent)
     case deadline(Timestamp)
     case cancel(Timestamp)
+
+    public var time: Timestamp {
+        switch self {
+        case .event(let event): event.time
+        case .deadline(let time), .cancel(let time): time
+        }
+    }
 }
 
 /// What one input did, and what to do about it.
 public struct Step: Sendable {
+    /// What the step answered: the input given, or a deadline that came due before it.
+    public internal(set) var input: PipelineInput
     /// The touch frame the input completed (with touches in it), if any.
     public var frame: TouchFrame?
     public var events: [GestureEvent] = []
@@ -23,14 +32,16 @@ public struct Step: Sendable {
     public var actions: [Action] = []
     /// An isolated panel's events for its uinput twin, each frame ending in SYN_REPORT.
     public var twin: [InputEvent] = []
-    /// An isolated panel's delivery decisions: held, delivered, dropped, cancelled.
+    /// An isolated panel's delivery decisions (held, delivered, dropped, cancelled) and,
+    /// when explaining, its episode's changes.
     public var delivery: [DeliveryNote] = []
     /// Recognizer state machine events that cannot happen: bugs to log, none expected.
     public var bugs: [String] = []
     /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp?
 
-    public init(nextDeadline: Timestamp? = nil) {
+    init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
+        self.input = input
         self.nextDeadline = nextDeadline
     }
 
@@ -39,7 +50,8 @@ public struct Step: Sendable {
         frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty
     }
 
-    mutating func clear() {
+    mutating func clear(for input: PipelineInput) {
+        self.input = input
         frame = nil
         events.removeAll(keepingCapacity: true)
         transitions.removeAll(keepingCapacity: true)
@@ -54,10 +66,13 @@ public struct Step: Sendable {
 /// One touchscreen's path from kernel events to actions, keyd's `kbd_process_events`:
 /// the decoder, the recognizers under the arbiter and the bindings, set up by the
 /// configuration's first matching `[[device]]` rule. No I/O and no clock: `step` is all
-/// that replay, evaluation, the daemon, the benchmark and the tests call.
+/// that replay, evaluation, the daemon, the benchmark and the tests call, and it decides
+/// the order of deadlines and events itself, so that they all make the same steps.
 public final class TouchscreenPipeline {
     public let device: DeviceDescription
-    public var explaining = false
+    public var explaining = false {
+        didSet { isolation?.explaining = explaining }
+    }
     private var decoder: TouchDecoder
     /// What the twin gets, when the configuration isolates this panel (see `TouchDelivery`).
     public let isolation: TouchDelivery?
@@ -65,7 +80,7 @@ public final class TouchscreenPipeline {
     /// sequence in flight to end: the two always change together.
     private var current: Setup
     private var pending: Setup?
-    private var output = Step()
+    private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
     public private(set) var nextDeadline: Timestamp?
@@ -94,15 +109,17 @@ public final class TouchscreenPipeline {
     }
 
     /// `kernelState`: what a live device holds already (see `KernelTouchState`).
-    /// `isolate`: overrides the configuration (false when the twin could not be made).
+    /// `isolated`: what the daemon made of it (see `PanelPolicy`); by default, what the
+    /// service would do under this configuration.
     public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil,
-                isolate: Bool? = nil) throws(Refusal) {
+                isolated: Bool? = nil) throws(Refusal) {
         self.device = device
         current = try Setup(device, config)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
-        isolation = isolate ?? Self.isolates(device, config: config) ? Self.isolation(device, touchProtocol, config, kernelState) : nil
+        let isolated = isolated ?? (PanelPolicy.use(device, isTwin: false, config: config, mode: .service) == .isolated)
+        isolation = isolated ? Self.isolation(device, touchProtocol, config, kernelState) : nil
     }
 
     /// How a device's units map to the screen under its `[[device]]` rule (mounting, size);
@@ -110,16 +127,6 @@ public final class TouchscreenPipeline {
     public static func geometry(_ device: DeviceDescription, rule: DeviceRule?) -> DeviceGeometry? {
         let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
         return DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation)
-    }
-
-    /// Whether the configuration isolates this panel. Protocol A panels keep no slot state
-    /// to feed a twin by difference: they are not isolated (`cannotIsolate`).
-    public static func isolates(_ device: DeviceDescription, config: Configuration) -> Bool {
-        config.isolates(device) && device.touchProtocol != .contactReports
-    }
-
-    public static func cannotIsolate(_ device: DeviceDescription, config: Configuration) -> Bool {
-        config.isolates(device) && device.touchProtocol == .contactReports
     }
 
     private static func isolation(_ device: DeviceDescription, _ touchProtocol: TouchProtocol, _ config: Configuration,
@@ -147,8 +154,30 @@ public final class TouchscreenPipeline {
     /// A reload waits for the sequence in flight.
     public var reloadPending: Bool { pending != nil }
 
-    /// Feeds one input through the decoder, the recognizers and the bindings.
-    public func step(_ input: PipelineInput) -> Step {
+    /// Feeds one input, as keyd's `kbd_process_events` does: first every deadline due by
+    /// its time, each in a step of its own at its own time, then the input itself; `body`
+    /// gets each step as it is made (the same storage: use it before returning). A
+    /// `.deadline(time)` is only the first part. So the daemon's timer firing late, a
+    /// replay that never waits and a test that feeds deadlines at random all make the same
+    /// steps in the same order.
+    public func step(_ input: PipelineInput, _ body: (Step) -> Void) {
+        var ran: Timestamp?
+        while let due = nextDeadline, due <= input.time {
+            if let ran, due <= ran {
+                // A deadline that stays due once run would spin here: a bug, said once.
+                var stuck = Step(.deadline(due), nextDeadline: due)
+                stuck.bugs.append("the deadline at \(fixed(due.seconds, decimals: 6)) s is still due once run")
+                return body(stuck)
+            }
+            ran = due
+            body(take(.deadline(due)))
+        }
+        if case .deadline = input { return }
+        body(take(input))
+    }
+
+    /// One input through the decoder, the recognizers, the bindings and the delivery.
+    private func take(_ input: PipelineInput) -> Step {
         output.frame = nil  // lets the decoder reuse the frame's storage in place
         var frameEnded = false, completed = false
         if case .event(let event) = input {
@@ -157,9 +186,9 @@ public final class TouchscreenPipeline {
             completed = decoder.process(event)
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
-            if !completed, !(frameEnded && isolation != nil) { return Step(nextDeadline: nextDeadline) }
+            if !completed, !(frameEnded && isolation != nil) { return Step(input, nextDeadline: nextDeadline) }
         }
-        output.clear()
+        output.clear(for: input)
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
@@ -191,6 +220,7 @@ public final class TouchscreenPipeline {
         }
         isolation.takeTwinEvents(&output.twin)
         isolation.takeNotes(&output.delivery)
+        output.bugs.append(contentsOf: isolation.bugsOfLastCall)
     }
 
     private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {

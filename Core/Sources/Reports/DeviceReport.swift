@@ -63,17 +63,20 @@ public enum DeviceReport {
             return "cannot open it (\(error)): gestured reads it as its service, as root, or as a member of the 'input' group; run `devices` the same way to see its figures"
         }
         guard let description = d.description else { return "not opened" }
-        if rule?.ignore == true { return "ignored by its [[device]] rule (ignore = true)" }
-        guard description.touchProtocol != nil else { return "not read: no position axes" }
+        let use = PanelPolicy.use(description, isTwin: d.isTwin, config: config, mode: .service)
+        if case .ignored(let reason) = use {
+            return reason == .rule ? "ignored by its [[device]] rule (ignore = true)" : "not read: \(reason)"
+        }
         if let twin = d.twinNode {
             return "read and isolated by a running gestured: applications get its twin \(twin); other readers (monitor) get nothing from this node"
         }
-        if TouchscreenPipeline.cannotIsolate(description, config: config) {
-            return "read, not isolated: a multitouch A panel cannot be (its touches reach applications too)"
-        }
         let gestures = config.gestures(for: rule).count
-        let isolated = config.isolates(description) ? "isolated (grabbed, with a uinput twin)" : "not isolated"
-        return "read, \(isolated), \(gestures) gesture\(gestures == 1 ? "" : "s")"
+        let counted = "\(gestures) gesture\(gestures == 1 ? "" : "s")"
+        switch use {
+        case .ignored, .read(nil): return "read, not isolated, \(counted)"
+        case .read(let why?): return "read, not isolated: \(why) (its touches reach applications too), \(counted)"
+        case .isolated: return "read, isolated (grabbed, with a uinput twin), \(counted)"
+        }
     }
 
     private static func describe(_ rule: DeviceRule) -> String {

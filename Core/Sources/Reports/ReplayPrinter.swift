@@ -109,13 +109,17 @@ public struct ReplayPrinter {
             var json = JSONLine()
             json.add("file", file)
             json.add("time", note.time.seconds)
-            json.add("delivery", note.kind.rawValue)
-            json.add("count", note.count)
+            if case .changed(let from, let to) = note.kind {
+                json.add("twin_from", from.rawValue)
+                json.add("twin_to", to.rawValue)
+            } else {
+                json.add("delivery", note.kind.description)
+                json.add("count", note.count)
+            }
             json.add("reason", note.reason)
             return json.line
         case .text:
-            let what = note.kind == .cancelled ? (note.count == 1 ? "touch" : "touches") : (note.count == 1 ? "frame" : "frames")
-            return "\(file)  \(fixed(note.time.seconds, decimals: 6))  twin: \(note.kind.rawValue) \(note.count) \(what): \(note.reason)"
+            return "\(file)  \(fixed(note.time.seconds, decimals: 6))  twin: \(note.summary): \(note.reason)"
         }
     }
 

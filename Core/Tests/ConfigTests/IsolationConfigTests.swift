@@ -9,7 +9,7 @@ import TouchCore
 
     @Test func offByDefaultWithUIKitsDeliveryDefaults() throws {
         let config = try parse("[[gesture]]\nname = \"t\"\ntype = \"tap\"\n")
-        #expect(!config.isolates(panel))
+        #expect(!config.asksToIsolate(panel))
         #expect(config.daemon.maxDelayMS == 1000)
         let spec = try #require(config.gestures.first)
         #expect(spec.cancelsTouches && !spec.delaysTouchesBegan && spec.delaysTouchesEnded)
@@ -30,8 +30,8 @@ import TouchCore
             delays_touches_began = true
             delays_touches_ended = false
             """)
-        #expect(config.isolates(panel))
-        #expect(!config.isolates(other))
+        #expect(config.asksToIsolate(panel))
+        #expect(!config.asksToIsolate(other))
         #expect(config.daemon.maxDelayMS == 250)
         let spec = try #require(config.gestures.first)
         #expect(!spec.cancelsTouches && spec.delaysTouchesBegan && !spec.delaysTouchesEnded)

@@ -97,6 +97,23 @@ import Testing
         #expect(events.last == "pan ended right")
     }
 
+    @Test func aFingerTooManyFailsAPanDecidingButNotOneUnderWay() {
+        var late = TouchScript()
+        late.down([1: (100, 100), 2: (130, 100)])
+        late.move([1: (30, 0), 2: (30, 0)], steps: 6)
+        late.down(3, at: (160, 100))  // `run` expects no bug: no fail of a gesture under way
+        late.move([1: (30, 0), 2: (30, 0), 3: (30, 0)], steps: 6)
+        late.up(1, 2, 3)
+        let events = run(late, [gesture("pan", .pan) { $0.fingers = 2 }])
+        #expect(events.first == "pan began right" && events.last == "pan ended right")
+
+        var early = TouchScript()
+        early.down([1: (100, 100), 2: (130, 100), 3: (160, 100)])
+        early.move([1: (30, 0), 2: (30, 0), 3: (30, 0)], steps: 6)
+        early.up(1, 2, 3)
+        #expect(run(early, [gesture("pan", .pan) { $0.fingers = 2 }]).isEmpty)
+    }
+
     @Test func pinchAndRotateRunTogetherWhenSimultaneous() {
         let pinch = gesture("pinch", .pinch) { $0.simultaneousWith = ["rotate"] }
         let rotate = gesture("rotate", .rotate)

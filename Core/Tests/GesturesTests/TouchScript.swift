@@ -106,8 +106,8 @@ struct TouchScript {
     func steps(_ specs: [GestureSpec], explain: Bool = false) -> [Step] {
         let pipeline = try! TouchscreenPipeline(Self.panel, config: Configuration(gestures: specs))
         pipeline.explaining = explain
-        var steps = inputs.map { pipeline.step($0) }
-        while let deadline = pipeline.nextDeadline { steps.append(pipeline.step(.deadline(deadline))) }
+        var steps: [Step] = []
+        for input in inputs + [.deadline(Timestamp(microseconds: .max))] { pipeline.step(input) { steps.append($0) } }
         return steps
     }
 }

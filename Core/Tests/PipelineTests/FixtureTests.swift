@@ -40,11 +40,32 @@ import TouchCore
             printer.print(step)
         }
         #expect(bugs.isEmpty)
-        let shown = lines.joined(separator: "\n")
-        #expect(lines.count == fixture.expected.count, "\(name) printed:\n\(shown)")
-        for (line, expected) in zip(lines, fixture.expected) {
-            #expect(line.hasPrefix(expected), "\(name): expected a line starting '\(expected)', got '\(line)'; all:\n\(shown)")
+        #expect(lines == fixture.expected, "\(name): the output differs from @expect\n\(Self.difference(lines, fixture.expected))")
+    }
+}
+
+extension FixtureTests {
+    /// The whole output, each line marked as `diff` does: "  " as expected, "- " expected
+    /// and missing, "+ " printed and not expected (longest common subsequence).
+    static func difference(_ printed: [String], _ expected: [String]) -> String {
+        let n = printed.count, m = expected.count
+        var common = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                common[i][j] = printed[i] == expected[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+            }
         }
+        var out: [String] = [], i = 0, j = 0
+        while i < n || j < m {
+            if i < n, j < m, printed[i] == expected[j] {
+                out.append("  " + printed[i]); i += 1; j += 1
+            } else if j < m, i == n || common[i][j + 1] >= common[i + 1][j] {
+                out.append("- " + expected[j]); j += 1
+            } else {
+                out.append("+ " + printed[i]); i += 1
+            }
+        }
+        return out.joined(separator: "\n")
     }
 }
 
@@ -86,5 +107,12 @@ struct Fixture {
             }
         }
         try close()
+    }
+}
+
+@Suite struct FixtureDifferenceTests {
+    @Test func marksWhatIsMissingAndWhatIsExtra() {
+        #expect(FixtureTests.difference(["a", "b x", "c"], ["a", "b", "c", "d"]) == "  a\n- b\n+ b x\n  c\n- d")
+        #expect(FixtureTests.difference([], []) == "")
     }
 }

@@ -1,3 +1,4 @@
+import Bindings
 import Config
 import Gestures
 import Pipeline
@@ -22,7 +23,9 @@ import TouchCore
             InputEvent(time: up, type: EventType.abs, code: AbsCode.mtTrackingID, value: -1),
             InputEvent(time: up, type: EventType.syn, code: SynCode.report, value: 0),
         ]
-        return events.flatMap { pipeline.step(.event($0)).actions }.map { action in
+        var actions: [Action] = []
+        for event in events { pipeline.step(.event(event)) { actions += $0.actions } }
+        return actions.map { action in
             if case .run(let command) = action { command.command.text } else { "signal" }
         }
     }

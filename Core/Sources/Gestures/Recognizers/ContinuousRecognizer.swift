@@ -19,7 +19,9 @@ class ContinuousRecognizer: GestureRecognizer {
 
     override func touchBegan(_ index: Int) {
         if fingersDown > spec.fingers {
-            return fail("\(fingersDown) fingers down, a \(spec.fingers)-finger \(spec.type.rawValue)")
+            // Deciding, a finger too many rules it out; under way, it keeps following its own.
+            if state == .possible { fail("\(fingersDown) fingers down, a \(spec.fingers)-finger \(spec.type.rawValue)") }
+            return
         }
         if fingersDown == spec.fingers {
             referenceTime = touches[index].startTime

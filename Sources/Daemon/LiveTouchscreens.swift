@@ -3,11 +3,12 @@ import Pipeline
 import SystemIO
 import TouchCore
 
-/// Where the daemon's touchscreens come from: udev's (those present at start, then
-/// those plugged in later; one unplugged mid-gesture cancels its touches and the daemon
-/// goes on), or a recording standing in for one.
+/// The loop's live source: udev's touchscreens, those present at start, then those
+/// plugged in later (one unplugged mid-gesture cancels its touches and the daemon goes
+/// on), each used as `PanelPolicy` decides.
 extension Daemon {
-    func startLive() {
+    func startLive(only node: String?) {
+        onlyNode = node
         do {
             let udev = try Udev()
             self.udev = udev
@@ -21,7 +22,7 @@ extension Daemon {
     /// Opens every touchscreen present now that is not open yet.
     func enumerate() {
         do {
-            let nodes = try options.onlyNode.map { [$0] } ?? Udev.touchscreenNodes()
+            let nodes = try onlyNode.map { [$0] } ?? Udev.touchscreenNodes()
             for node in nodes where touchscreens[node] == nil { add(node) }
         } catch {
             logger.error("udev: cannot list touchscreens: \(error)")
@@ -33,7 +34,7 @@ extension Daemon {
         while let event = udev?.receive() {
             guard !event.node.isEmpty else { continue }
             switch event.action {
-            case "add" where options.onlyNode.map { $0 == event.node } ?? event.isTouchscreen: add(event.node)
+            case "add" where onlyNode.map { $0 == event.node } ?? event.isTouchscreen: add(event.node)
             case "remove":
                 unopened.remove(event.node)
                 if let screen = touchscreens[event.node] { remove(screen, why: "removed") }
@@ -57,7 +58,7 @@ extension Daemon {
             }
         } catch .permissionDenied {
             unopened.insert(node)
-            if options.watch != nil {
+            if options.mode == .monitor {
                 return logger.error("\(node): permission denied. Run monitor as root (sudo) or as a member of the 'input' group")
             }
             return logger.error("\(node): permission denied. Run gestured as its systemd service (make install), as the user service at the seat (make install-user), or as a member of the 'input' group")
@@ -66,24 +67,33 @@ extension Daemon {
             return logger.error("\(node): cannot open: \(error)")
         }
         unopened.remove(node)
-        if device.isTwin { return logger.debug("\(node): a gestured twin, not a touchscreen to read") }
-        if options.watch != nil { sayIfIsolatedElsewhere(node, device) }
-        guard var pipeline = makePipeline(device.description, node, kernelState: device.touchState,
-                                          isolate: options.watch != nil ? false : nil) else { return }
         var twin: UinputTwin?
-        if pipeline.isolation != nil {
+        switch PanelPolicy.use(device.description, isTwin: device.isTwin, config: config, mode: options.mode) {
+        case .ignored(.twin):
+            return logger.debug("\(node): \(PanelUse.IgnoredBecause.twin)")
+        case .ignored(let reason):
+            return logger.info("\(node): '\(device.description.name)' \(reason)")
+        case .read(let notIsolatedBecause):
+            if let why = notIsolatedBecause { logger.warning("\(node): \(why); its touches reach applications as well") }
+            if options.mode == .monitor { sayIfIsolatedElsewhere(node, device) }
+        case .isolated:
             do {
                 try device.grab()
                 twin = try device.makeTwin()
             } catch {
                 device.release()
-                logger.error("\(node): cannot isolate it (\(error)): it needs write access to /dev/uinput (the system service has it); its touches reach applications as well")
-                guard let plain = makePipeline(device.description, node, kernelState: device.touchState, isolate: false) else { return }
-                pipeline = plain
+                if case .read(let why?) = PanelPolicy.twinFailed("\(error)") {
+                    logger.error("\(node): \(why); its touches reach applications as well")
+                }
             }
-        } else if options.watch == nil, TouchscreenPipeline.cannotIsolate(device.description, config: config) {
-            logger.warning("\(node): a protocol A panel (no slots) cannot be isolated; its touches reach applications as well")
         }
+        let pipeline: TouchscreenPipeline
+        do {
+            pipeline = try TouchscreenPipeline(device.description, config: config, kernelState: device.touchState, isolated: twin != nil)
+        } catch {
+            return logger.error("\(node): '\(device.description.name)' cannot be read: \(error)")
+        }
+        pipeline.explaining = explaining
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
         screen.twin = twin
         watch(device.fd, node) { [unowned self] in read(screen) }
@@ -91,20 +101,6 @@ extension Daemon {
         saidWaiting = false
         let geometry = pipeline.geometry
         logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")\(twin.map { ", isolated: its twin is \($0.node ?? "a uinput device")" } ?? "")")
-    }
-
-    private func makePipeline(_ description: DeviceDescription, _ node: String,
-                              kernelState: KernelTouchState? = nil, isolate: Bool? = nil) -> TouchscreenPipeline? {
-        do {
-            let pipeline = try TouchscreenPipeline(description, config: config, kernelState: kernelState, isolate: isolate)
-            pipeline.explaining = explaining
-            return pipeline
-        } catch .ignored {
-            logger.info("\(node): '\(description.name)' ignored by a [[device]] rule")
-        } catch {
-            logger.info("\(node): '\(description.name)' has no position axes, not a touchscreen")
-        }
-        return nil
     }
 
     /// A monitor reads next to the service, but nothing reaches it from a panel that a
@@ -129,7 +125,7 @@ extension Daemon {
         feed(.cancel(screen.deviceTime(monotonicMicroseconds())), to: screen)
         if let device = screen.device { loop.unwatch(device.fd) }
         touchscreens[screen.node] = nil
-        if screen.node == options.replayPath { replay = nil }
+        if screen === replayScreen { replay = nil; replayScreen = nil }
         logger.info("\(screen.node): '\(screen.name)' \(why)")
     }
 
@@ -143,43 +139,5 @@ extension Daemon {
         } else {
             logger.error("no touchscreen could be opened (\(unopened.sorted().joined(separator: ", ")): see above); waiting for one that can")
         }
-    }
-
-    // MARK: A recording standing in for a device
-
-    /// The touchscreen a replayed recording stands in for.
-    var replayScreen: Touchscreen? { options.replayPath.flatMap { touchscreens[$0] } }
-
-    func startReplay(_ path: String) throws {
-        let recording = try Recording.load(path)
-        guard let pipeline = makePipeline(recording.description, path) else {
-            throw FileError(path: path, message: "nothing to replay: the configuration does not take this device")
-        }
-        touchscreens[path] = Touchscreen(node: path, pipeline: pipeline, device: nil,
-                                         origin: monotonicMicroseconds(), speed: options.speed)
-        replay = RecordingSource(recording, rounds: options.rounds)
-        logger.info("replaying \(path) as '\(recording.description.name)' at \(options.speed)× speed\(options.rounds > 1 ? ", \(options.rounds) times" : "")")
-    }
-
-    static let replayBatch = 256
-
-    /// Feeds the replay's events that are due, at most `replayBatch` a wake-up: a replay
-    /// the daemon cannot keep up with still leaves the loop room for signals (SIGCHLD
-    /// reaps) and commands' output. At its end, the touches still down are cancelled.
-    /// True when events are still due: the replay is behind, and its touchscreen's
-    /// deadlines are left to its next events, which run them in order.
-    @discardableResult
-    func feedReplay(now: Int64) -> Bool {
-        guard var source = replay, let screen = replayScreen else { return false }
-        let wasFinished = source.isFinished
-        let time = screen.deviceTime(now)
-        var budget = Self.replayBatch
-        while budget > 0, let event = source.nextDue(by: time) {
-            feed(.event(event), to: screen)
-            budget -= 1
-        }
-        replay = source
-        if source.isFinished, !wasFinished { feed(.cancel(screen.deviceTime(now)), to: screen) }
-        return source.nextTime.map { $0 <= time } ?? false
     }
 }
