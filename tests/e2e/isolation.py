@@ -131,6 +131,25 @@ late = (got[0][0] - ended[-1]) * 1000 if got and ended else -1
 check("a lone tap reaches the twin after the double-tap window (%.0f ms after the lift, window 350 ms)" % late,
       late >= 300 and len(twin.frames_since(mark)) == 2)
 
+# A reload that leaves isolation as it was, mid-drag: the panel stays open and grabbed with
+# the same twin, and the touch in flight lives on to its lift (no cancel).
+daemon.reload(MENU)
+twins_before = len(twins_in(daemon.text(), panel))
+mark = twin.mark()
+playing = threading.Thread(target=panel.play, args=(drag(seconds=2).text(),))
+playing.start()
+time.sleep(0.6)
+daemon.reload(MENU)
+playing.join()
+settle()
+seen = twin.touch_events(mark)
+check("SIGHUP mid-drag, isolate = true unchanged: the panel stays open with the same twin (%d twins made before, %d after)"
+      % (twins_before, len(twins_in(daemon.text(), panel))),
+      len(twins_in(daemon.text(), panel)) == twins_before and os.path.exists(twin.node) and "isolated now" not in daemon.text())
+check("and the touch in flight lives on to its lift (%s)" % " ".join(sorted(set(seen))),
+      seen.count("TOUCH_DOWN") == 1 and seen.count("TOUCH_UP") == 1 and "TOUCH_CANCEL" not in seen
+      and seen.count("TOUCH_MOTION") > 50)
+
 # Events dropped by the kernel (SYN_DROPPED): the daemon stopped during a long drag. After
 # the resync the twin is fed the difference: no touch stays stuck on it.
 daemon.reload(MENU)
