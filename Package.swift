@@ -51,8 +51,8 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: [
             "Input", .product(name: "Pipeline", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "TouchCore", package: "Core"),
-        ]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", .product(name: "TouchCore", package: "Core")]),
+        ], path: "AdapterTests/InputTests"),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", .product(name: "TouchCore", package: "Core")], path: "AdapterTests/DaemonTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,7 @@ final class EventLoop {
         self.logger = logger
     }
 
-    deinit { Syscall.close(epoll) }
+    deinit { Syscall.release(epoll) }
 
     func watch(_ fd: FileDescriptor, writable: Bool = false, _ handler: @escaping () -> Void) throws(Errno) {
         try Epoll.add(epoll, fd, writable: writable)

@@ -48,13 +48,14 @@ extension Daemon {
         guard touchscreens[node] == nil else { return }
         let device: EvdevDevice
         do {
-            var limit = RateLimit(burst: 5, interval: 60_000_000)
+            // A device sending garbage makes libevdev complain thousands of times a second.
+            var allowance = LogAllowance(burst: 5, perSecond: 5.0 / 60, reportEvery: 60_000_000, now: monotonicMicroseconds())
             device = try EvdevDevice(path: node) { [unowned self] message in
-                switch limit.admit(now: monotonicMicroseconds()) {
-                case .pass: logger.warning("\(node): libevdev: \(message)")
-                case .lastBeforeQuiet: logger.warning("\(node): libevdev: \(message) (more in the next minute are not logged)")
-                case .quiet: break
+                let now = monotonicMicroseconds()
+                if let dropped = allowance.dueReport(now: now) {
+                    logger.warning("\(node): … \(dropped) more libevdev message(s) not logged (at most 5 a minute)")
                 }
+                if allowance.take(now: now) { logger.warning("\(node): libevdev: \(message)") }
             }
         } catch .permissionDenied {
             unopened.insert(node)

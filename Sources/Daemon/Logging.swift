@@ -45,35 +45,3 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 }
-
-/// At most `burst` lines per `interval` (µs), as libinput rate-limits its messages: a
-/// device sending garbage can cause the same complaint thousands of times a second, and
-/// the journal must not fill with it.
-struct RateLimit {
-    let burst: Int
-    let interval: Int64
-    private var windowStart: Int64?
-    private var count = 0
-
-    init(burst: Int, interval: Int64) {
-        self.burst = burst
-        self.interval = interval
-    }
-
-    enum Verdict {
-        case pass
-        /// The last line of this interval: say that more are not logged.
-        case lastBeforeQuiet
-        case quiet
-    }
-
-    mutating func admit(now: Int64) -> Verdict {
-        if let start = windowStart, now - start < interval {
-            count += 1
-        } else {
-            windowStart = now
-            count = 1
-        }
-        return count < burst ? .pass : count == burst ? .lastBeforeQuiet : .quiet
-    }
-}

@@ -67,7 +67,7 @@ extension Daemon {
     /// Once the helper has both exited and closed its output.
     private func completeReload() {
         guard let pending = pendingReload, pending.outputDone, let status = pending.exit else { return }
-        Syscall.close(pending.parse.output)
+        Syscall.release(pending.parse.output)
         pendingReload = nil
         finishReload(pending.parse.file) { try pending.parse.finish(status) }
         if reloadAgain {

@@ -11,8 +11,8 @@ import SystemPackage
 /// logged), killed at the timeout, reaped as soon as it exits, its output logged line by
 /// line under the binding's name. A command that prints without end cannot hold the loop
 /// nor fill the log: each wake-up reads at most `readBudgetBytes` of a command's output,
-/// and a binding's commands log at most `LogAllowance.burst` lines at once and
-/// `LogAllowance.perSecond` a second, with a line a second saying how many were not logged.
+/// and a binding's commands log at most `logBurst` lines at once and `logPerSecond` a
+/// second, with a line a second saying how many were not logged.
 public final class CommandRunner {
     struct Job {
         var pid: pid_t
@@ -31,6 +31,9 @@ public final class CommandRunner {
     static let maxLineBytes = 4096
     /// What one wake-up reads of one command's output: a pipe's capacity.
     static let readBudgetBytes = 1 << 16
+    /// Lines a binding's commands may log at once, then a second.
+    static let logBurst = 100.0
+    static let logPerSecond = 20.0
 
     private(set) var jobs: [Job] = []
     /// By binding: how many more lines its commands may log.
@@ -138,7 +141,7 @@ public final class CommandRunner {
         logLines(i, final: atEnd, now: now)
         if atEnd {
             onOutputClosed(jobs[i].output)
-            Syscall.close(jobs[i].output)
+            Syscall.release(jobs[i].output)
             jobs[i].outputOpen = false
         }
     }
@@ -148,7 +151,7 @@ public final class CommandRunner {
     /// Once the allowance is spent, the rest of the lines are only counted.
     private func logLines(_ i: Int, final: Bool, now: Int64) {
         let binding = jobs[i].binding
-        var allowance = allowances[binding] ?? LogAllowance(now: now)
+        var allowance = allowances[binding] ?? LogAllowance(burst: Self.logBurst, perSecond: Self.logPerSecond, reportEvery: 1_000_000, now: now)
         defer {
             if let dropped = allowance.dueReport(now: now) { reportDropped(binding, dropped) }
             allowances[binding] = allowance
@@ -219,63 +222,6 @@ public final class CommandRunner {
 
     private func reportDropped(_ binding: String, _ count: Int) {
         guard count > 0 else { return }
-        logger.notice("\(binding): … \(count) line\(count == 1 ? "" : "s") of output not logged (at most \(LogAllowance.perSecond) a second)")
-    }
-}
-
-/// A token bucket for one binding's output lines: `burst` at once, then `perSecond`;
-/// what it refuses is counted and reported at most once a second.
-struct LogAllowance {
-    static let burst = 100.0
-    static let perSecond = 20.0
-
-    private var tokens = Self.burst
-    private var refilledAt: Int64
-    private var reportedAt: Int64
-    private var dropped = 0
-
-    init(now: Int64) {
-        refilledAt = now
-        reportedAt = now
-    }
-
-    /// Whether one more line may be logged now.
-    mutating func hasRoom(now: Int64) -> Bool {
-        let elapsed = Double(max(0, now - refilledAt)) / 1_000_000
-        tokens = min(Self.burst, tokens + elapsed * Self.perSecond)
-        refilledAt = now
-        return tokens >= 1
-    }
-
-    /// One more line logged: true when there was room for it, else it is counted.
-    mutating func take(now: Int64) -> Bool {
-        guard hasRoom(now: now) else {
-            dropped += 1
-            return false
-        }
-        tokens -= 1
-        return true
-    }
-
-    /// Lines not logged.
-    mutating func refuse(_ lines: Int) { dropped += lines }
-
-    /// Whether it is back to a whole burst: nothing to remember.
-    mutating func isFull(now: Int64) -> Bool {
-        _ = hasRoom(now: now)
-        return tokens >= Self.burst
-    }
-
-    /// The lines refused since the last report, now reported.
-    mutating func takeDropped() -> Int {
-        defer { dropped = 0 }
-        return dropped
-    }
-
-    /// The lines refused since the last report, once a second has passed since it.
-    mutating func dueReport(now: Int64) -> Int? {
-        guard dropped > 0, now - reportedAt >= 1_000_000 else { return nil }
-        defer { dropped = 0; reportedAt = now }
-        return dropped
+        logger.notice("\(binding): … \(count) line\(count == 1 ? "" : "s") of output not logged (at most \(Int(Self.logPerSecond)) a second)")
     }
 }

@@ -30,7 +30,7 @@ public func loadDaemonConfiguration(_ path: String) throws -> (config: Configura
 public func readDaemonConfiguration(_ path: String) throws -> [UInt8] {
     guard Users.effectiveID == 0 else { return try readConfiguration(path) }
     let fd = try ConfigSafety.open(path)
-    defer { Syscall.close(fd) }
+    defer { Syscall.release(fd) }
     do { return try Files.read(fd, atMost: Configuration.maximumFileSize) } catch {
         throw ConfigErrors(errors: [ConfigError(file: path, message: "\(error)")])
     }
@@ -68,7 +68,7 @@ public struct ConfigParse {
     /// Starts the helper on `bytes`.
     public static func start(_ bytes: [UInt8], file: String) throws(Errno) -> ConfigParse {
         let input = try Spawn.memoryFile(bytes)
-        defer { Syscall.close(input) }
+        defer { Syscall.release(input) }
         // No backtrace from the Swift runtime: a parser's crash ends the helper at once.
         let child = try Spawn.start(["/proc/self/exe", "parse-config", file], environment: ["SWIFT_BACKTRACE=enable=no"], input: input)
         return ConfigParse(pid: child.pid, output: child.output, file: file)
@@ -107,7 +107,7 @@ public struct ConfigParse {
     /// process could be started), the parse runs here, unguarded.
     public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
         guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file).get() }
-        defer { Syscall.close(parse.output) }
+        defer { Syscall.release(parse.output) }
         let deadline = monotonicMicroseconds() + timeoutMicroseconds
         var done = false
         while !done {

@@ -29,9 +29,9 @@ public enum ConfigSafety {
         let start = path.hasPrefix("/") ? "" : try currentDirectory() + "/"
         var pending = components(start + path)
         var directories: [(fd: FileDescriptor, path: String)] = []
-        defer { for directory in directories { Syscall.close(directory.fd) } }
+        defer { for directory in directories { Syscall.release(directory.fd) } }
         func restartAtRoot() throws {
-            for directory in directories { Syscall.close(directory.fd) }
+            for directory in directories { Syscall.release(directory.fd) }
             directories = [(try Syscall.open("/", in: FileDescriptor(rawValue: AT_FDCWD), handleOnly: true), "/")]
             try judge(FileStatus(directories[0].fd), at: "/", as: "directory")
         }
@@ -40,7 +40,7 @@ public enum ConfigSafety {
         while !pending.isEmpty {
             let name = pending.removeFirst()
             if name == ".." {
-                if directories.count > 1 { Syscall.close(directories.removeLast().fd) }
+                if directories.count > 1 { Syscall.release(directories.removeLast().fd) }
                 continue
             }
             let parent = directories[directories.count - 1]
@@ -51,7 +51,7 @@ public enum ConfigSafety {
             }
             let status = try FileStatus(handle)
             if status.isSymbolicLink {
-                defer { Syscall.close(handle) }
+                defer { Syscall.release(handle) }
                 try judge(status, at: here, as: "symbolic link")
                 links += 1
                 guard links <= maximumLinks else { throw Unsafe(description: "\(path): error: more than \(maximumLinks) symbolic links on the way") }
@@ -62,14 +62,14 @@ public enum ConfigSafety {
                 try judge(status, at: here, as: "directory")
                 directories.append((handle, here))
             } else {
-                defer { Syscall.close(handle) }
+                defer { Syscall.release(handle) }
                 guard pending.isEmpty else { throw Unsafe(description: "\(here): error: not a directory, on the way to \(path)") }
                 // What is not a regular file is refused when it is read, with what it is.
                 guard status.isRegularFile else { return try Syscall.open(name, in: parent.fd, handleOnly: true) }
                 try judge(status, at: here, as: "file")
                 let file = try Syscall.open(name, in: parent.fd, handleOnly: false)
                 guard (try? FileStatus(file))?.identity == status.identity else {
-                    Syscall.close(file)
+                    Syscall.release(file)
                     throw Unsafe(description: "\(here): error: the file changed while it was checked; try again")
                 }
                 return file

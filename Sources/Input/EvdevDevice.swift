@@ -42,7 +42,7 @@ public final class EvdevDevice {
         var handle: OpaquePointer?
         let rc = libevdev_new_from_fd(fd.rawValue, &handle)
         guard rc == 0, let handle else {
-            Syscall.close(fd)
+            Syscall.release(fd)
             throw Errno(rawValue: -rc)
         }
         device = handle
@@ -52,7 +52,7 @@ public final class EvdevDevice {
         let clock = libevdev_set_clock_id(device, CLOCK_MONOTONIC)
         guard clock == 0 else {
             libevdev_free(handle)
-            Syscall.close(fd)
+            Syscall.release(fd)
             throw Errno(rawValue: -clock)
         }
         var axes: [AbsoluteAxis] = []
@@ -110,7 +110,7 @@ public final class EvdevDevice {
 
     deinit {
         libevdev_free(device)
-        Syscall.close(fd)
+        Syscall.release(fd)
     }
 
     /// Reads every pending event. After SYN_DROPPED, libevdev's sync events (the state as

@@ -23,7 +23,7 @@ public final class UinputTwin {
 
     deinit {
         libevdev_uinput_destroy(device)
-        Syscall.close(fd)
+        Syscall.release(fd)
     }
 
     /// The twin's event node, as udev will name it (nil if the kernel did not say).
@@ -69,10 +69,10 @@ extension EvdevDevice {
             throw error as? Errno ?? .ioError
         }
         // libevdev does not copy phys: it is set on the fd before libevdev creates the device.
-        if CEvdev_uinput_set_phys(uinput.rawValue, twinPhys) < 0 {
-            let error = Errno(rawValue: errno)
-            Syscall.close(uinput)
-            throw error
+        let phys = CEvdev_uinput_set_phys(uinput.rawValue, twinPhys)
+        if phys < 0 {
+            Syscall.release(uinput)
+            throw Errno(rawValue: -phys)
         }
         let toolType = UInt32(0x37)  // ABS_MT_TOOL_TYPE
         let addsToolType = libevdev_has_event_code(handle, UInt32(EventType.abs), UInt32(AbsCode.mtSlot)) == 1
@@ -85,7 +85,7 @@ extension EvdevDevice {
         var twin: OpaquePointer?
         let rc = libevdev_uinput_create_from_device(handle, uinput.rawValue, &twin)
         guard rc == 0, let twin else {
-            Syscall.close(uinput)
+            Syscall.release(uinput)
             throw Errno(rawValue: -rc)
         }
         return UinputTwin(twin, fd: uinput)

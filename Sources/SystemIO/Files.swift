@@ -36,7 +36,7 @@ public enum Files {
         do {
             fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
         } catch { throw .system(Self.errno(error)) }
-        defer { Syscall.close(fd) }
+        defer { Syscall.release(fd) }
         return try read(fd, atMost: limit)
     }
 
@@ -131,8 +131,11 @@ public enum Files {
     /// The file made anew (see `create`) with `text` in it.
     public static func write(_ text: String, toFile path: String, permissions: FilePermissions) throws(CreateError) {
         let fd = try create(path, permissions: permissions)
-        defer { Syscall.close(fd) }
-        do { try write(text, to: fd) } catch { throw .system(error) }
+        do { try write(text, to: fd) } catch {
+            Syscall.release(fd)
+            throw .system(error)
+        }
+        do { try Syscall.close(fd) } catch { throw .system(error) }
     }
 
     /// Writes all of `text`, or says why it could not (a full disk).

@@ -20,12 +20,12 @@ public enum Spawn {
     public static func start(_ argv: [String], environment: [String], searchPath: Bool = false,
                              input: FileDescriptor? = nil) throws(Errno) -> Child {
         let pipe = try Syscall.pipe()
-        defer { Syscall.close(pipe.write) }
+        defer { Syscall.release(pipe.write) }
         do {
             let pid = try spawn(argv, environment: environment, input: input, output: pipe.write, searchPath: searchPath)
             return Child(pid: pid, output: pipe.read)
         } catch {
-            Syscall.close(pipe.read)
+            Syscall.release(pipe.read)
             throw error
         }
     }
@@ -110,7 +110,7 @@ public enum Spawn {
             _ = try bytes.withUnsafeBytes { try fd.writeAll($0) }
             _ = try Syscall.call { lseek(fd.rawValue, 0, SEEK_SET) }
         } catch {
-            Syscall.close(fd)
+            Syscall.release(fd)
             throw error as? Errno ?? .ioError
         }
         return fd

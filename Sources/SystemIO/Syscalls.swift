@@ -60,9 +60,17 @@ public enum Syscall {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Closes a descriptor. Linux releases it even when close reports an error (EINTR
-    /// included), so it is never retried and its error only matters for files written.
-    public static func close(_ fd: FileDescriptor) {
+    /// Closes a file written through `fd`: an error here (EIO, a full disk or quota on
+    /// NFS) is data lost, and is thrown. Linux releases the descriptor even then (EINTR
+    /// included), so it is never retried.
+    public static func close(_ fd: FileDescriptor) throws(Errno) {
+        if Glibc.close(fd.rawValue) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    /// Closes a descriptor nothing was written through (a device read, a pipe's read
+    /// end, epoll), or whose writes already failed: close can report nothing then that
+    /// would be lost.
+    public static func release(_ fd: FileDescriptor) {
         _ = Glibc.close(fd.rawValue)
     }
 

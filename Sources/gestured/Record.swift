@@ -43,10 +43,11 @@ struct Record: ParsableCommand {
             printError("error: \(file): cannot write it: \(error)")
             throw ExitCode.failure
         }
-        defer { Syscall.close(output) }
+        var closed = false
+        defer { if !closed { Syscall.release(output) } }
         // Ctrl-C from now on ends the recording through the loop, never halfway through a write.
         let signals = try SignalFD.create([SIGINT, SIGTERM])
-        defer { Syscall.close(signals) }
+        defer { Syscall.release(signals) }
         var recorder = FrameWriter(output: output, file: file)
         try recorder.write(Evemu.header(panel.evemuDevice, comment: ["Recorded by gestured record from \(node)"]))
         printError("recording \(node) ('\(panel.description.name)') to \(file): Ctrl-C ends it")
@@ -72,6 +73,11 @@ struct Record: ParsableCommand {
                 end = "the device went away"
                 break recording
             }
+        }
+        closed = true
+        do { try Syscall.close(output) } catch {
+            printError("error: \(file): cannot finish writing it: \(error)")
+            throw ExitCode.failure
         }
         printError("\(file): \(recorder.frames) frames, \(fixed(recorder.seconds, decimals: 1)) s (\(end))")
     }

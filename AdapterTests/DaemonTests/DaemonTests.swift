@@ -1,14 +1,23 @@
 @testable import Daemon
+import SystemIO
 import Testing
 import TouchCore
 
-struct RateLimitTests {
-    @Test func letsABurstThroughThenSaysItGoesQuietUntilTheIntervalEnds() {
-        var limit = RateLimit(burst: 3, interval: 1_000)
-        let verdicts = (0..<5).map { limit.admit(now: Int64($0)) }
-        #expect(verdicts == [.pass, .pass, .lastBeforeQuiet, .quiet, .quiet])
-        #expect(limit.admit(now: 999) == .quiet)
-        #expect(limit.admit(now: 1_004) == .pass)
+struct LogAllowanceTests {
+    @Test func aBurstThenTheRateWithWhatWasRefusedReportedOncePerInterval() {
+        var allowance = LogAllowance(burst: 3, perSecond: 1, reportEvery: 1_000_000, now: 0)
+        var taken: [Bool] = []
+        for t in 0..<5 { taken.append(allowance.take(now: Int64(t))) }
+        #expect(taken == [true, true, true, false, false])
+        #expect(allowance.dueReport(now: 999_999) == nil)
+        #expect(allowance.dueReport(now: 1_000_000) == 2)
+        let refilled = allowance.take(now: 1_000_010), again = allowance.take(now: 1_000_020)
+        #expect(refilled && !again)  // a second refilled one line
+        allowance.refuse(10)
+        #expect(allowance.dueReport(now: 1_500_000) == nil)
+        #expect(allowance.takeDropped() == 11)
+        let fullAfterOneSecond = allowance.isFull(now: 2_000_000), fullAfterThree = allowance.isFull(now: 4_000_020)
+        #expect(!fullAfterOneSecond && fullAfterThree)
     }
 }
 
