@@ -8,15 +8,6 @@ import Pipeline
 import SystemIO
 import TouchCore
 
-/// A SIGHUP's configuration being parsed: its helper, watched by the loop like a command.
-struct PendingReload {
-    var parse: ConfigParse
-    /// When the helper is killed if it has not finished (monotonic µs).
-    var deadline: Int64
-    var outputDone = false
-    var exit: Spawn.ExitStatus?
-}
-
 extension Daemon {
     /// SIGHUP: the file is read (and, as root, checked) at once and parsed by a helper
     /// process while the loop goes on with the running configuration; only applying the

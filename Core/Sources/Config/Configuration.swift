@@ -38,49 +38,6 @@ public struct Configuration: Equatable, Codable, Sendable {
     }
 }
 
-public struct DaemonSettings: Equatable, Codable, Sendable {
-    public enum Bus: String, CaseIterable, Codable, Sendable { case system, session, none }
-    public enum LogLevel: String, CaseIterable, Codable, Sendable { case debug, info, warning, error }
-
-    public var bus = Bus.system
-    /// Run commands as this user when the daemon runs as root.
-    public var user: String?
-    public var commandTimeoutMS = 30_000
-    public var logLevel = LogLevel.info
-    /// Grab every touchscreen and hand what no gesture takes to a uinput twin.
-    public var isolate = false
-    /// The longest an isolated panel's frames are held while a gesture may still take them.
-    public var maxDelayMS = 1000.0
-
-    public init() {}
-}
-
-/// How to treat a touchscreen, matched by name glob or vendor:product.
-public struct DeviceRule: Equatable, Codable, Sendable {
-    public var namePattern: String?
-    public var vendor: UInt16?
-    public var product: UInt16?
-    public var ignore = false
-    /// Clockwise degrees the panel is mounted at: 0, 90, 180 or 270.
-    public var rotation = 0
-    public var invertX = false
-    public var invertY = false
-    public var sizeMM: SizeMM?
-    /// Overrides `[daemon] isolate` for this panel.
-    public var isolate: Bool?
-    /// The gestures that apply to it; nil for all.
-    public var gestures: [String]?
-
-    public init() {}
-
-    public func matches(name: String, vendor: UInt16, product: UInt16) -> Bool {
-        if let namePattern, !glob(namePattern, matches: name) { return false }
-        if let v = self.vendor, v != vendor { return false }
-        if let p = self.product, p != product { return false }
-        return true
-    }
-}
-
 /// Shell-style matching of `*` (any run) and `?` (any one character).
 func glob(_ pattern: String, matches text: String) -> Bool {
     let p = Array(pattern), t = Array(text)

@@ -1,26 +1,6 @@
 import TOMLKit
 import TouchCore
 
-/// Collects the errors of one file, each located by its key path.
-final class Diagnostics {
-    let file: String
-    let source: SourceLines
-    private(set) var errors: [ConfigError] = []
-
-    init(file: String, text: String) {
-        self.file = file
-        source = SourceLines(text)
-    }
-
-    func report(_ message: String, array: String, index: Int, key: String?) {
-        let path = (index > 0 ? "\(array)[\(index)]" : array) + (key.map { ".\($0)" } ?? "")
-        errors.append(ConfigError(file: file, line: source.line(array: array, index: max(index, 1), key: key),
-                                  column: nil, keyPath: path, message: message))
-    }
-
-    func report(_ error: ConfigError) { errors.append(error) }
-}
-
 /// Reads typed values from one TOML table, reporting wrong types and remembering which
 /// keys were read so the rest can be reported as unknown.
 struct TableReader {
@@ -187,20 +167,6 @@ struct TableReader {
         case .date, .time, .dateTime: "a date or time"
         }
     }
-}
-
-/// The most a setting may be, and what that amounts to in words.
-struct Limit {
-    var value: Double
-    var meaning: String
-
-    init(_ value: Double, _ meaning: String) {
-        self.value = value
-        self.meaning = meaning
-    }
-
-    /// As it would be written in the file.
-    var written: String { Int(exactly: value).map(String.init) ?? "\(value)" }
 }
 
 /// The keys of `table` not in `allowed`, sorted. TOMLKit's key list leaks what it

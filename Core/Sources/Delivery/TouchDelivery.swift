@@ -1,63 +1,6 @@
 import Gestures
 import TouchCore
 
-/// Where an isolated panel's touch sequence stands with the twin.
-public enum DeliveryEpisode: String, Sendable {
-    /// No touches, nothing deciding: frames pass.
-    case idle
-    /// Touches down and gestures that may still take them: frames are held while one that
-    /// delays touches may still be recognized, and pass otherwise.
-    case deciding
-    /// Every gesture failed, or one that does not cancel touches won: frames pass.
-    case passing
-    /// A gesture won the touches: the twin gets none of them.
-    case withheld
-}
-
-/// A decision about what the twin gets, or a change of episode, with its reason: printed
-/// by `replay --explain` beside the recognizers' transitions, and in the verbose log.
-public struct DeliveryNote: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
-        /// Frames are held back from here on.
-        case held
-        /// Held frames went to the twin.
-        case delivered
-        /// Held frames were dropped: a gesture took their touches.
-        case dropped
-        /// Touches the twin had were cancelled.
-        case cancelled
-        /// The episode changed (count 0).
-        case changed(from: DeliveryEpisode, to: DeliveryEpisode)
-    }
-
-    public var time: Timestamp
-    public var kind: Kind
-    /// Frames (held, delivered, dropped) or touches (cancelled).
-    public var count: Int
-    public var reason: String
-
-    /// "held 1 frame", "cancelled 3 touches", "deciding → withheld".
-    public var summary: String {
-        switch kind {
-        case .held, .delivered, .dropped: "\(kind) \(count) frame\(count == 1 ? "" : "s")"
-        case .cancelled: "\(kind) \(count) touch\(count == 1 ? "" : "es")"
-        case .changed(let from, let to): "\(from.rawValue) → \(to.rawValue)"
-        }
-    }
-}
-
-extension DeliveryNote.Kind: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .held: "held"
-        case .delivered: "delivered"
-        case .dropped: "dropped"
-        case .cancelled: "cancelled"
-        case .changed: "changed"
-        }
-    }
-}
-
 /// UIKit's touch delivery for an isolated panel, frame by frame: the twin (the touchscreen
 /// the desktop or the kiosk app reads) gets what no gesture takes. While a gesture with
 /// `delays_touches_began` may still be recognized, frames are held; with

@@ -1,21 +1,5 @@
 import TouchCore
 
-/// A recognizer's state, as in UIKit. Discrete gestures go possible → ended (recognized)
-/// or failed; continuous ones possible → began → changed… → ended or cancelled.
-public enum RecognizerState: String, Sendable {
-    case possible, began, changed, ended, cancelled, failed
-
-    public var isTerminal: Bool { self == .ended || self == .cancelled || self == .failed }
-    /// Began or changed: a continuous gesture under way.
-    public var isActive: Bool { self == .began || self == .changed }
-}
-
-/// What a gesture event reports: `recognized` for discrete gestures, the others for
-/// continuous ones.
-public enum GesturePhase: String, Codable, Sendable {
-    case recognized, began, changed, ended, cancelled
-}
-
 /// A recognized gesture or a step of a continuous one: what bindings act on.
 public struct GestureEvent: Equatable, Sendable {
     /// The configured gesture's name.
@@ -47,13 +31,4 @@ public struct GestureEvent: Equatable, Sendable {
         self.rotation = rotation
         self.velocity = velocity
     }
-}
-
-/// One state change of one recognizer, with why: the answer to "why didn't it fire?".
-public struct Transition: Equatable, Sendable {
-    public var time: Timestamp
-    public var gesture: String
-    public var from: RecognizerState
-    public var to: RecognizerState
-    public var reason: String
 }

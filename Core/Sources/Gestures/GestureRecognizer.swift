@@ -1,40 +1,5 @@
 import TouchCore
 
-/// A touch a recognizer follows: where it started, where it is, how far it went.
-struct TrackedTouch {
-    var id: Int
-    var start: Point
-    var location: Point
-    var startTime: Timestamp
-    var time: Timestamp
-    var isDown = true
-    /// Path length so far, in millimetres.
-    var pathMM = 0.0
-}
-
-/// What recognizers write to: the gesture events of this step and, when explaining,
-/// every state change with its reason.
-final class RecognizerOutput {
-    var events: [GestureEvent] = []
-    var transitions: [Transition] = []
-    /// State machine events that cannot happen: bugs, reported with every step.
-    var bugs: [String] = []
-    var explaining = false
-    /// The time being processed: a frame's, or a deadline's.
-    var now = Timestamp(microseconds: 0)
-    /// Counts touch sequences (fingers down after none were): what a recognizer's touches
-    /// belong to.
-    var sequence = 0
-
-    init() { events.reserveCapacity(16) }
-
-    func clear() {
-        events.removeAll(keepingCapacity: true)
-        transitions.removeAll(keepingCapacity: true)
-        bugs.removeAll(keepingCapacity: true)
-    }
-}
-
 /// The base of every recognizer: touch bookkeeping and the state machine. Subclasses
 /// see only the touches that began in their region, decide in the touch hooks or at their
 /// deadline, and ask for recognition; the `Arbiter` grants it or makes them wait or fail.

@@ -1,53 +1,8 @@
 import Config
 import TouchCore
 
-/// What the daemon reads for: the service acts on touches and isolates the panels the
-/// configuration says to; a monitor reads beside it, grabbing and performing nothing.
-public enum ReadingMode: Sendable {
-    case service
-    case monitor
-}
-
-/// How the daemon uses one input device: the one answer to "is this panel read, and is
-/// it isolated?", which the daemon performs (open, grab, make the twin, let go) and
-/// `devices` reports.
-public enum PanelUse: Equatable, Sendable {
-    /// Not read.
-    case ignored(IgnoredBecause)
-    /// Read; its touches reach applications as well. `notIsolatedBecause`: isolation was
-    /// asked for and cannot be had, to say so.
-    case read(notIsolatedBecause: String?)
-    /// Read and grabbed: applications get its uinput twin, with what no gesture takes.
-    case isolated
-
-    public enum IgnoredBecause: Equatable, Sendable, CustomStringConvertible {
-        /// Another gestured's (or this one's) twin: reading it would read our own output.
-        case twin
-        /// A `[[device]]` rule says `ignore = true`.
-        case rule
-        case noPositionAxes
-
-        public var description: String {
-            switch self {
-            case .twin: "a gestured twin, not a touchscreen to read"
-            case .rule: "ignored by a [[device]] rule"
-            case .noPositionAxes: "no position axes, not a touchscreen"
-            }
-        }
-    }
-}
-
-/// What a reload does to a panel the daemon has open.
-public enum PanelReload: Equatable, Sendable {
-    /// Stays open: the new recognizers and bindings take its next touch sequence.
-    case keep
-    /// Closed and opened anew (grabbed or let go, its twin made or removed): its touches
-    /// in flight are cancelled.
-    case reopen(because: String)
-    /// Closed: the new configuration does not read it.
-    case letGo(because: String)
-}
-
+/// The daemon's device policy as a pure decision: facts about a device, the
+/// configuration and the mode in, what to do with it out, with its reason.
 public enum PanelPolicy {
     /// How a device is used under a configuration. Protocol A panels keep no slot state to
     /// feed a twin by difference, so they are not isolated.

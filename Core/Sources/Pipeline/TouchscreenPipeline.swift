@@ -4,65 +4,6 @@ import Delivery
 import Gestures
 import TouchCore
 
-/// What a touchscreen's pipeline is given: a kernel event, the passing of its next
-/// deadline, or the loss of its touches (device gone, recording ended).
-public enum PipelineInput: Equatable, Sendable {
-    case event(InputEvent)
-    case deadline(Timestamp)
-    case cancel(Timestamp)
-
-    public var time: Timestamp {
-        switch self {
-        case .event(let event): event.time
-        case .deadline(let time), .cancel(let time): time
-        }
-    }
-}
-
-/// What one input did, and what to do about it.
-public struct Step: Sendable {
-    /// What the step answered: the input given, or a deadline that came due before it.
-    public internal(set) var input: PipelineInput
-    /// The touch frame the input completed (with touches in it), if any.
-    public var frame: TouchFrame?
-    public var events: [GestureEvent] = []
-    /// Every recognizer state change with its reason, when explaining.
-    public var transitions: [Transition] = []
-    /// What the bindings say to do, in order.
-    public var actions: [Action] = []
-    /// An isolated panel's events for its uinput twin, each frame ending in SYN_REPORT.
-    public var twin: [InputEvent] = []
-    /// An isolated panel's delivery decisions (held, delivered, dropped, cancelled) and,
-    /// when explaining, its episode's changes.
-    public var delivery: [DeliveryNote] = []
-    /// Recognizer state machine events that cannot happen: bugs to log, none expected.
-    public var bugs: [String] = []
-    /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
-    public var nextDeadline: Timestamp?
-
-    init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
-        self.input = input
-        self.nextDeadline = nextDeadline
-    }
-
-    /// Nothing happened worth reporting: no frame, gesture event, transition or action.
-    public var isQuiet: Bool {
-        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty
-    }
-
-    mutating func clear(for input: PipelineInput) {
-        self.input = input
-        frame = nil
-        events.removeAll(keepingCapacity: true)
-        transitions.removeAll(keepingCapacity: true)
-        actions.removeAll(keepingCapacity: true)
-        bugs.removeAll(keepingCapacity: true)
-        twin.removeAll(keepingCapacity: true)
-        delivery.removeAll(keepingCapacity: true)
-        nextDeadline = nil
-    }
-}
-
 /// One touchscreen's path from kernel events to actions, keyd's `kbd_process_events`:
 /// the decoder, the recognizers under the arbiter and the bindings, set up by the
 /// configuration's first matching `[[device]]` rule. No I/O and no clock: `step` is all

@@ -43,11 +43,6 @@ extension String {
     func padded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
 
-/// How `eval --by` groups the recordings.
-public enum EvaluationGrouping: String, CaseIterable, Sendable {
-    case person, dataset
-}
-
 extension EvaluationRun {
     /// One row a person (or dataset): each gesture's recall and how often any gesture
     /// fired on a `none` recording, then the worst of each column; jsonl gives each

@@ -4,10 +4,6 @@ import Gestures
 import Pipeline
 import TouchCore
 
-public enum OutputFormat: String, CaseIterable, Sendable {
-    case text, jsonl
-}
-
 /// Formats what a replay shows, one line each, as text or JSON lines.
 public struct ReplayPrinter {
     public let file: String

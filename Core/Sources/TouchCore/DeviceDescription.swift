@@ -1,19 +1,3 @@
-/// The range of one absolute axis (`struct input_absinfo`, an evemu `A:` line).
-public struct AbsoluteAxis: Equatable, Sendable {
-    public var code: UInt16
-    public var minimum: Int32
-    public var maximum: Int32
-    /// Units per millimetre; 0 when the device does not say.
-    public var resolution: Int32
-
-    public init(code: UInt16, minimum: Int32, maximum: Int32, resolution: Int32 = 0) {
-        self.code = code
-        self.minimum = minimum
-        self.maximum = maximum
-        self.resolution = resolution
-    }
-}
-
 /// What a device is: its name, ids and axes (an evemu `.desc` header or a live device).
 public struct DeviceDescription: Equatable, Sendable {
     public var name: String
@@ -45,13 +29,4 @@ public struct DeviceDescription: Equatable, Sendable {
         if axis(AbsCode.x) != nil, axis(AbsCode.y) != nil { return .singleTouch }
         return nil
     }
-}
-
-public enum TouchProtocol: Equatable, Sendable {
-    /// MT protocol B: ABS_MT_SLOT and ABS_MT_TRACKING_ID.
-    case slotted(slotCount: Int)
-    /// MT protocol A: anonymous contacts separated by SYN_MT_REPORT.
-    case contactReports
-    /// BTN_TOUCH with ABS_X/ABS_Y (resistive kiosk panels).
-    case singleTouch
 }

@@ -1,24 +1,3 @@
-/// A recording in evemu's text format: an optional device description (`N: I: P: B: A:`
-/// lines) and the events (`E:` lines), with times counted from the first event.
-public struct EvemuRecording: Sendable {
-    public var description: DeviceDescription?
-    public var events: [InputEvent]
-    /// The line of the last event, to locate problems found after parsing.
-    public var lastEventLine: Int
-
-    public init(description: DeviceDescription?, events: [InputEvent], lastEventLine: Int = 0) {
-        self.description = description
-        self.events = events
-        self.lastEventLine = lastEventLine
-    }
-}
-
-/// What is wrong with a recording, and on which line (1-based).
-public struct EvemuError: Error, Equatable, Sendable {
-    public var line: Int
-    public var message: String
-}
-
 /// Reads both evemu variants: old files (5-field `A:` lines, unpadded values, absolute
 /// epoch timestamps) and new ones (6-field `A:` lines, zero-padded values like `-001`,
 /// times from 0, `# comments` after a tab). Works on bytes: thousands of files are

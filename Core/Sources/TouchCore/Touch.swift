@@ -1,11 +1,3 @@
-/// Where a touch is in its life, as UIKit names it.
-public enum TouchPhase: String, Sendable {
-    case began, moved, stationary, ended, cancelled
-
-    /// True while the finger is down.
-    public var isDown: Bool { self == .began || self == .moved || self == .stationary }
-}
-
 /// One finger on the panel, as seen in one frame.
 public struct Touch: Equatable, Sendable {
     /// Unique per decoder for the life of the touch.
@@ -23,16 +15,5 @@ public struct Touch: Equatable, Sendable {
         self.location = location
         self.previousLocation = previousLocation
         self.timestamp = timestamp
-    }
-}
-
-/// All touches of one SYN_REPORT: those down and those that ended or were cancelled in it.
-public struct TouchFrame: Sendable {
-    public var time: Timestamp
-    public var touches: [Touch]
-
-    public init(time: Timestamp, touches: [Touch]) {
-        self.time = time
-        self.touches = touches
     }
 }

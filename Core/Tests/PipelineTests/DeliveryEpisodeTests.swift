@@ -9,14 +9,11 @@ import TouchCore
 @Suite struct DeliveryEpisodeTests {
     /// An isolated checkmark's first half, then its touches cancelled (unplugged).
     func notes(explaining: Bool) throws -> (notes: [DeliveryNote], bugs: [String]) {
-        let name = "isolate-checkmark-withheld.evemu"
-        let text = try String(contentsOf: FixtureTests.directory.appendingPathComponent(name), encoding: .utf8)
-        let fixture = try Fixture(text, file: name)
-        let parsed = try Evemu.parse(Array(text.utf8))
-        let pipeline = try TouchscreenPipeline(try #require(parsed.description), config: fixture.config)
+        let (fixture, recording) = try FixtureTests.load("isolate-checkmark-withheld.evemu")
+        let pipeline = try TouchscreenPipeline(recording.description, config: fixture.config)
         pipeline.explaining = explaining
         var notes: [DeliveryNote] = [], bugs: [String] = []
-        let half = parsed.events.prefix(parsed.events.count / 2)
+        let half = recording.events.prefix(recording.events.count / 2)
         for input in half.map(PipelineInput.event) + [.cancel(half.last!.time)] {
             pipeline.step(input) { step in
                 notes += step.delivery

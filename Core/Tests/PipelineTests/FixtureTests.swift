@@ -19,13 +19,18 @@ import TouchCore
         #expect(Self.names.count >= 10)
     }
 
-    @Test(arguments: names)
-    func replaysAsExpected(_ name: String) throws {
-        let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
-        let fixture = try Fixture(text, file: name)
+    /// A fixture's sections and its recording.
+    static func load(_ name: String) throws -> (Fixture, Recording) {
+        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         let parsed = try Evemu.parse(Array(text.utf8))
         let recording = Recording(path: name, description: try #require(parsed.description), events: parsed.events,
                                   lastEventLine: parsed.lastEventLine)
+        return (try Fixture(text, file: name), recording)
+    }
+
+    @Test(arguments: names)
+    func replaysAsExpected(_ name: String) throws {
+        let (fixture, recording) = try Self.load(name)
         var playback = Playback(config: fixture.config)
         playback.explain = fixture.explain
         playback.reloads = fixture.reloads

@@ -16,11 +16,7 @@ import TouchCore
 
     @Test(arguments: names)
     func aTimerFiringAnyTimeMakesTheStepsOfAReplay(_ name: String) throws {
-        let text = try String(contentsOf: FixtureTests.directory.appendingPathComponent(name), encoding: .utf8)
-        let fixture = try Fixture(text, file: name)
-        let parsed = try Evemu.parse(Array(text.utf8))
-        let recording = Recording(path: name, description: try #require(parsed.description), events: parsed.events,
-                                  lastEventLine: parsed.lastEventLine)
+        let (fixture, recording) = try FixtureTests.load(name)
         var playback = Playback(config: fixture.config)
         playback.explain = true
         var replayed: [String] = []
@@ -50,11 +46,9 @@ import TouchCore
     }
 
     @Test func aLateTimerRunsEachInstantInItsOwnStepAtItsOwnTime() throws {
-        let text = try String(contentsOf: FixtureTests.directory.appendingPathComponent("fast-taps-double.evemu"), encoding: .utf8)
-        let fixture = try Fixture(text, file: "fast-taps-double.evemu")
-        let parsed = try Evemu.parse(Array(text.utf8))
-        let pipeline = try TouchscreenPipeline(try #require(parsed.description), config: fixture.config)
-        for event in parsed.events { pipeline.step(.event(event)) { _ in } }
+        let (fixture, recording) = try FixtureTests.load("fast-taps-double.evemu")
+        let pipeline = try TouchscreenPipeline(recording.description, config: fixture.config)
+        for event in recording.events { pipeline.step(.event(event)) { _ in } }
         let first = try #require(pipeline.nextDeadline)
         var times: [Timestamp] = []
         pipeline.step(.deadline(first + 10)) { step in

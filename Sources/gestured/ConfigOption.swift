@@ -1,7 +1,6 @@
 import ArgumentParser
 import Config
 import Input
-import Reports
 import SystemIO
 
 /// `--config FILE`, or the built-in configuration: run, monitor, replay, eval, check.
@@ -19,14 +18,3 @@ struct ConfigOption: ParsableArguments {
         }
     }
 }
-
-/// How steps are printed, one line each: replay, monitor and `run --print`.
-struct PrintOptions: ParsableArguments {
-    @Flag(help: "Print one line per touch phase change too.")
-    var touches = false
-
-    @Option(help: "Output format: text or jsonl (one JSON object per line).")
-    var format = OutputFormat.text
-}
-
-extension OutputFormat: @retroactive ExpressibleByArgument {}

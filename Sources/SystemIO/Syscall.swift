@@ -85,106 +85,10 @@ public enum Syscall {
     }
 }
 
-/// epoll(7): one wait for every descriptor the daemon watches.
-public enum Epoll {
-    public static func create() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try Syscall.call { epoll_create1(Int32(EPOLL_CLOEXEC)) })
-    }
-
-    /// Watches `fd` for input, and for room to write when `writable`.
-    public static func add(_ epoll: FileDescriptor, _ fd: FileDescriptor, writable: Bool = false) throws(Errno) {
-        var event = Self.event(fd, writable: writable)
-        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd.rawValue, &event) }
-    }
-
-    public static func modify(_ epoll: FileDescriptor, _ fd: FileDescriptor, writable: Bool) throws(Errno) {
-        var event = Self.event(fd, writable: writable)
-        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_MOD, fd.rawValue, &event) }
-    }
-
-    private static func event(_ fd: FileDescriptor, writable: Bool) -> epoll_event {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
-        event.data.fd = fd.rawValue
-        return event
-    }
-
-    public static func remove(_ epoll: FileDescriptor, _ fd: FileDescriptor) throws(Errno) {
-        try Syscall.call { epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd.rawValue, nil) }
-    }
-
-    /// Waits for readable descriptors (-1: forever); returns how many of `events` are filled.
-    public static func wait(_ epoll: FileDescriptor, _ events: inout [epoll_event], timeoutMs: Int32) throws(Errno) -> Int {
-        let capacity = Int32(events.count)
-        return Int(try events.withUnsafeMutableBufferPointer { (buffer) throws(Errno) -> Int32 in
-            try Syscall.call { epoll_wait(epoll.rawValue, buffer.baseAddress, capacity, timeoutMs) }
-        })
-    }
-}
-
-/// timerfd(2) on CLOCK_MONOTONIC, armed for the earliest deadline only.
-public enum TimerFD {
-    public static func create() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try Syscall.call { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) })
-    }
-
-    /// Arms it for an absolute monotonic time in microseconds; nil disarms it.
-    public static func arm(_ fd: FileDescriptor, atMicroseconds time: Int64?) throws(Errno) {
-        var spec = itimerspec()
-        if let time {
-            let t = max(time, 1)  // 0 would disarm
-            spec.it_value = timespec(tv_sec: Int(t / 1_000_000), tv_nsec: Int(t % 1_000_000) * 1000)
-        }
-        try Syscall.call { timerfd_settime(fd.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
-    }
-
-    /// Consumes the expiry count so the descriptor stops being readable; nothing to
-    /// consume (the timer was re-armed meanwhile) is not an error.
-    public static func drain(_ fd: FileDescriptor) throws(Errno) {
-        var expirations: UInt64 = 0
-        do {
-            _ = try withUnsafeMutableBytes(of: &expirations) { (buffer) throws(Errno) -> Int in try Syscall.read(fd, into: buffer) }
-        } catch .wouldBlock {
-            return
-        }
-    }
-}
-
-/// signalfd(2): signals arrive as readable data in the loop, not as handlers.
-public enum SignalFD {
-    public static func create(_ signals: [Int32]) throws(Errno) -> FileDescriptor {
-        var set = sigset_t()
-        try Syscall.call { sigemptyset(&set) }
-        for s in signals { try Syscall.call { sigaddset(&set, s) } }
-        try Syscall.check(pthread_sigmask(SIG_BLOCK, &set, nil))
-        return FileDescriptor(rawValue: try Syscall.call { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
-    }
-
-    /// The next pending signal's number; nil when none is left.
-    public static func next(_ fd: FileDescriptor) throws(Errno) -> Int32? {
-        var info = signalfd_siginfo()
-        let n: Int
-        do {
-            n = try withUnsafeMutableBytes(of: &info) { (buffer) throws(Errno) -> Int in try Syscall.read(fd, into: buffer) }
-        } catch .wouldBlock {
-            return nil
-        }
-        return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
-    }
-}
-
 /// The monotonic clock, in microseconds: the time base of live events and deadlines.
 /// CLOCK_MONOTONIC cannot fail on Linux; if it ever did, time would stand still, not crash.
 public func monotonicMicroseconds() -> Int64 {
     var ts = timespec()
     guard (try? Syscall.call { clock_gettime(CLOCK_MONOTONIC, &ts) }) != nil else { return 0 }
     return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
-
-/// Process-wide signal dispositions.
-public enum Signals {
-    /// SIGPIPE ignored; commands get it back (`Spawn` resets every disposition).
-    public static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
-    }
 }

@@ -1,0 +1,20 @@
+import Bindings
+import Gestures
+import TouchCore
+
+public struct DaemonSettings: Equatable, Codable, Sendable {
+    public enum Bus: String, CaseIterable, Codable, Sendable { case system, session, none }
+    public enum LogLevel: String, CaseIterable, Codable, Sendable { case debug, info, warning, error }
+
+    public var bus = Bus.system
+    /// Run commands as this user when the daemon runs as root.
+    public var user: String?
+    public var commandTimeoutMS = 30_000
+    public var logLevel = LogLevel.info
+    /// Grab every touchscreen and hand what no gesture takes to a uinput twin.
+    public var isolate = false
+    /// The longest an isolated panel's frames are held while a gesture may still take them.
+    public var maxDelayMS = 1000.0
+
+    public init() {}
+}

@@ -1,0 +1,29 @@
+import Bindings
+import Gestures
+import TouchCore
+
+/// How to treat a touchscreen, matched by name glob or vendor:product.
+public struct DeviceRule: Equatable, Codable, Sendable {
+    public var namePattern: String?
+    public var vendor: UInt16?
+    public var product: UInt16?
+    public var ignore = false
+    /// Clockwise degrees the panel is mounted at: 0, 90, 180 or 270.
+    public var rotation = 0
+    public var invertX = false
+    public var invertY = false
+    public var sizeMM: SizeMM?
+    /// Overrides `[daemon] isolate` for this panel.
+    public var isolate: Bool?
+    /// The gestures that apply to it; nil for all.
+    public var gestures: [String]?
+
+    public init() {}
+
+    public func matches(name: String, vendor: UInt16, product: UInt16) -> Bool {
+        if let namePattern, !glob(namePattern, matches: name) { return false }
+        if let v = self.vendor, v != vendor { return false }
+        if let p = self.product, p != product { return false }
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+import Bindings
+import Config
+import Delivery
+import Gestures
+import TouchCore
+
+/// What one input did, and what to do about it.
+public struct Step: Sendable {
+    /// What the step answered: the input given, or a deadline that came due before it.
+    public internal(set) var input: PipelineInput
+    /// The touch frame the input completed (with touches in it), if any.
+    public var frame: TouchFrame?
+    public var events: [GestureEvent] = []
+    /// Every recognizer state change with its reason, when explaining.
+    public var transitions: [Transition] = []
+    /// What the bindings say to do, in order.
+    public var actions: [Action] = []
+    /// An isolated panel's events for its uinput twin, each frame ending in SYN_REPORT.
+    public var twin: [InputEvent] = []
+    /// An isolated panel's delivery decisions (held, delivered, dropped, cancelled) and,
+    /// when explaining, its episode's changes.
+    public var delivery: [DeliveryNote] = []
+    /// Recognizer state machine events that cannot happen: bugs to log, none expected.
+    public var bugs: [String] = []
+    /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
+    public var nextDeadline: Timestamp?
+
+    init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
+        self.input = input
+        self.nextDeadline = nextDeadline
+    }
+
+    /// Nothing happened worth reporting: no frame, gesture event, transition or action.
+    public var isQuiet: Bool {
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty
+    }
+
+    mutating func clear(for input: PipelineInput) {
+        self.input = input
+        frame = nil
+        events.removeAll(keepingCapacity: true)
+        transitions.removeAll(keepingCapacity: true)
+        actions.removeAll(keepingCapacity: true)
+        bugs.removeAll(keepingCapacity: true)
+        twin.removeAll(keepingCapacity: true)
+        delivery.removeAll(keepingCapacity: true)
+        nextDeadline = nil
+    }
+}

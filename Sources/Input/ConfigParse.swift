@@ -1,0 +1,91 @@
+import Config
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemIO
+import SystemPackage
+
+/// A configuration parsed in a helper process, `gestured parse-config FILE` with the
+/// bytes as its stdin (a file in memory) and only its output pipe besides: toml++ aborts
+/// on some malformed files instead of reporting them, and TOMLKit leaks every string it
+/// returns; both stay in the helper, which hands back a `ParseOutcome`. The daemon watches
+/// the pipe like a command's (`start`, `read`, `finish`); `check` and a start wait (`run`).
+public struct ConfigParse {
+    public let pid: pid_t
+    /// The helper's stdout and stderr (non-blocking): the outcome, or a crash's words.
+    public let output: FileDescriptor
+    public let file: String
+    private var received: [UInt8] = []
+
+    public static let timeoutMicroseconds: Int64 = 10_000_000
+    /// Far more than any outcome: a megabyte of TOML is a few megabytes of JSON.
+    static let outputLimit = 64 << 20
+
+    /// Starts the helper on `bytes`.
+    public static func start(_ bytes: [UInt8], file: String) throws(Errno) -> ConfigParse {
+        let input = try Spawn.memoryFile(bytes)
+        defer { Syscall.release(input) }
+        // No backtrace from the Swift runtime: a parser's crash ends the helper at once.
+        let child = try Spawn.start(["/proc/self/exe", "parse-config", file], environment: ["SWIFT_BACKTRACE=enable=no"], input: input)
+        return ConfigParse(pid: child.pid, output: child.output, file: file)
+    }
+
+    /// Reads what the helper wrote, at most a pipe's worth; true at the end of it (the
+    /// helper exited, or wrote more than an outcome can be).
+    public mutating func read() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        do {
+            let n = try chunk.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(output, into: b) }
+            received += chunk[0..<n]
+            return n == 0 || received.count > Self.outputLimit
+        } catch .wouldBlock {
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    /// The configuration, from what the helper wrote and how it ended.
+    public func finish(_ status: Spawn.ExitStatus) throws(ConfigErrors) -> Configuration {
+        func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: file, message: message)]) }
+        if let signal = status.signal {
+            let stderr = String(decoding: received.prefix(4096), as: UTF8.self)
+            if signal == SIGKILL { throw refuse("parsing and checking this file took more than 10 s (the parsing helper was stopped): it is not a configuration gestured can use") }
+            throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
+        }
+        guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
+            throw refuse("cannot be read: gestured's parsing helper ended with \(status): \(String(decoding: received.prefix(512), as: UTF8.self))")
+        }
+        return try outcome.get()
+    }
+
+    /// Parses `bytes` in a helper and waits for it, at most 10 s. Without a helper (no
+    /// process could be started), the parse runs here, unguarded.
+    public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
+        guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file).get() }
+        defer { Syscall.release(parse.output) }
+        let deadline = monotonicMicroseconds() + timeoutMicroseconds
+        var done = false
+        while !done {
+            let left = deadline - monotonicMicroseconds()
+            guard left > 0, (try? Syscall.waitReadable(parse.output, timeoutMs: Int32(clamping: left / 1000 + 1))) == true else {
+                try? Spawn.kill(group: parse.pid, SIGKILL)
+                break
+            }
+            done = parse.read()
+        }
+        guard let status = try? Spawn.wait(parse.pid) else {
+            throw ConfigErrors(errors: [ConfigError(file: file, message: "cannot be read: gestured's parsing helper was lost")])
+        }
+        return try parse.finish(status)
+    }
+}
+
+/// "an assertion in toml++'s parse_key()", from an assertion message like
+/// `toml.hpp:15481: bool toml::impl::parser::parse_key(): Assertion ... failed.`
+private func crashWhere(_ stderr: String) -> String? {
+    guard let line = stderr.split(separator: "\n").first(where: { $0.contains("Assertion") }),
+          let open = line.firstIndex(of: "(") else { return nil }
+    let function = line[..<open].split(separator: ":").last ?? ""
+    return function.isEmpty ? nil : "an assertion in toml++'s \(function)()"
+}
