@@ -20,6 +20,10 @@ struct Run: ParsableCommand {
             recording has ended, its last decisions are made and started commands have \
             finished. SIGTERM or SIGINT stop it; SIGHUP re-reads the configuration (one \
             with errors is rejected and the running one stays).
+            --print writes each step to stdout as it is made, as `replay --explain --actions` \
+            prints it: the same steps replay makes of a recording, the daemon's timers \
+            and all, so `run --replay R --print` and `replay --explain --actions R` agree \
+            line for line.
             Exit status: 0 when stopped or the replay is done; 78 when the configuration \
             is refused at start (its errors are printed; the units do not restart on it); \
             1 for any other failure.
