@@ -97,7 +97,8 @@ public final class TouchscreenPipeline {
 
     /// Feeds one input, as keyd's `kbd_process_events` does: first every deadline due by
     /// its time, each in a step of its own at its own time, then the input itself; `body`
-    /// gets each step as it is made (the same storage: use it before returning). A
+    /// gets each step as it is made (the same storage: use it before returning), none for
+    /// an event that only fills in the next frame. A
     /// `.deadline(time)` is only the first part. So the daemon's timer firing late, a
     /// replay that never waits and a test that feeds deadlines at random all make the same
     /// steps in the same order.
@@ -111,14 +112,16 @@ public final class TouchscreenPipeline {
                 return body(stuck)
             }
             ran = due
-            body(take(.deadline(due)))
+            if take(.deadline(due)) { body(output) }
         }
         if case .deadline = input { return }
-        body(take(input))
+        if take(input) { body(output) }
     }
 
-    /// One input through the decoder, the recognizers, the bindings and the delivery.
-    private func take(_ input: PipelineInput) -> Step {
+    /// One input through the decoder, the recognizers, the bindings and the delivery,
+    /// into `output`; false for an event that only fills in the frame to come (most of
+    /// them): nothing to see.
+    private func take(_ input: PipelineInput) -> Bool {
         output.frame = nil  // lets the decoder reuse the frame's storage in place
         var frameEnded = false, completed = false
         if case .event(let event) = input {
@@ -127,7 +130,7 @@ public final class TouchscreenPipeline {
             completed = decoder.process(event)
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
-            if !completed, !(frameEnded && isolation != nil) { return Step(input, nextDeadline: nextDeadline) }
+            if !completed, !(frameEnded && isolation != nil) { return false }
         }
         output.clear(for: input)
         let arbiter = current.arbiter
@@ -145,7 +148,7 @@ public final class TouchscreenPipeline {
         nextDeadline = Self.earlier(arbiter.nextDeadline, isolation?.nextDeadline)
         takeReloadBetweenSequences()
         output.nextDeadline = nextDeadline
-        return output
+        return true
     }
 
     /// The twin's share of the step.
