@@ -37,7 +37,7 @@ public enum PanelPolicy {
         let after = use(device, isTwin: false, config: new, mode: mode)
         switch (before, after) {
         case (_, .ignored(let reason)):
-            return .letGo(because: reason.description)
+            return .letGo(because: "\(reason) now")
         case (.isolated, .isolated), (.read, .read):
             return .keep
         case (.read, .isolated):

@@ -72,7 +72,7 @@ import TouchCore
 
     @Test func aReloadThatIgnoresAPanelLetsItGo() throws {
         let ignoring = try config("[[device]]\nname = \"ELAN*\"\nignore = true\n")
-        #expect(PanelPolicy.reload(elan, from: try isolating, to: ignoring, mode: .service) == .letGo(because: "ignored by a [[device]] rule"))
-        #expect(PanelPolicy.reload(elan, from: try plain, to: ignoring, mode: .monitor) == .letGo(because: "ignored by a [[device]] rule"))
+        #expect(PanelPolicy.reload(elan, from: try isolating, to: ignoring, mode: .service) == .letGo(because: "ignored by a [[device]] rule now"))
+        #expect(PanelPolicy.reload(elan, from: try plain, to: ignoring, mode: .monitor) == .letGo(because: "ignored by a [[device]] rule now"))
     }
 }
