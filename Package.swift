@@ -26,6 +26,7 @@ let package = Package(
         // Where events and configurations come from: evdev, udev, recording and config files.
         .target(name: "Input", dependencies: [
             "SystemIO", "CEvdev", "CUdev", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            .product(name: "Bindings", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // What actions do: commands, D-Bus signals, systemd notifications.

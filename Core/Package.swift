@@ -26,7 +26,7 @@ let package = Package(
         // One recognizer per file (Recognizers/), the arbiter, regions.
         .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
         // Gesture event → actions.
-        .target(name: "Bindings", dependencies: ["Gestures", "TouchCore"]),
+        .target(name: "Bindings", dependencies: ["Gestures", "TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
         // TOML → a validated model, errors located by file:line:col or key path.
         .target(
             name: "Config",

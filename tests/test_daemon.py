@@ -125,6 +125,31 @@ class Daemon(Harness):
         self.assertRegex(r.stderr, r"confirm: pid \d+ started directly: " + re.escape(probe))
         self.assertRegex(r.stderr, r"tap: pid \d+ started with /bin/sh -c: ")
 
+    def test_keys_and_clicks_without_uinput_are_named_once_and_the_rest_works(self):
+        """No /dev/uinput here (CI's container): the virtual keyboard and pointer cannot be
+        made; the daemon says which gestures cannot act, and the others still do."""
+        if os.path.exists("/dev/uinput"):
+            self.skipTest("this machine has /dev/uinput: the VM suites test keys and clicks")
+        config = ('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\nkeys = "ctrl+Enter"\n'
+                  'command = "echo confirmed"\n[[gesture]]\nname = "menu"\ntype = "swipe"\nfingers = 3\nclick = "right"\n')
+        r = self.run_daemon(config, checkmark())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.count("cannot make gestured's virtual keyboard and pointer"), 1, r.stderr)
+        self.assertIn("These gestures cannot act: confirm, menu; the rest work", r.stderr)
+        self.assertIn("confirm: confirmed", r.stderr)
+
+    def test_replay_prints_keys_clicks_and_steps_and_check_names_unknown_keys(self):
+        cfg = self.write("keys.toml", '[[gesture]]\nname = "confirm"\ntype = "checkmark"\nkeys = ["ctrl+c", "KEY_V"]\n'
+                                      'click = "left"\ndouble = true\n')
+        r = subprocess.run([GESTURED, "replay", "--config", cfg, "--actions", checkmark().save(self.path("c.evemu"))],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"keys confirm: ctrl\+c, KEY_V\n.*click confirm: double left at x=0\.\d{4} y=0\.\d{4}")
+        bad = self.write("bad.toml", '[[gesture]]\nname = "next"\ntype = "swipe"\nkeys = "ctrl+alt+Rihgt"\n')
+        r = subprocess.run([GESTURED, "check", bad], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(bad + ':4: error: gesture[1].keys: no key is named "Rihgt" (did you mean "RIGHT"?)', r.stderr)
+
     def test_a_missing_program_is_logged_and_the_daemon_goes_on(self):
         r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
                             'command = "no-such-program-here --flag"\n', checkmark())

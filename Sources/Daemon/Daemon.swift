@@ -24,6 +24,8 @@ public final class Daemon {
     var config: Configuration
     let runner: CommandRunner
     var bus: BusEmitter?
+    /// The virtual keyboard and pointer, while bindings need them.
+    var virtual: VirtualDevices?
     /// By event node; a replay's is its path.
     var touchscreens: [String: Touchscreen] = [:]
     var replay: RecordingSource?
@@ -115,6 +117,7 @@ public final class Daemon {
             }
             if BindingTable(config.bindings).signals { bus?.connect(now: monotonicMicroseconds()) }
         }
+        makeOrRemoveVirtualDevices(for: config)
         for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
 
@@ -159,8 +162,14 @@ public final class Daemon {
 
     private func perform(_ action: Action) {
         switch action {
-        case .signal(let event, let device):
-            bus?.emit(event, device: device, now: monotonicMicroseconds())
+        case .signal(let event, let device, let step):
+            bus?.emit(event, device: device, step: step, now: monotonicMicroseconds())
+        case .keys(let binding, let keys):
+            virtualInput(binding) { (devices) throws(Errno) in try devices.press(keys) }
+        case .click(let binding, let click, let location):
+            virtualInput(binding) { (devices) throws(Errno) in try devices.click(click, at: location) }
+        case .scroll(let turn):
+            virtualInput(turn.binding) { (devices) throws(Errno) in try devices.scroll(turn) }
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
             watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }

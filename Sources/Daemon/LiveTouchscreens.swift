@@ -68,7 +68,7 @@ extension Daemon {
             return logger.error("\(node): cannot open: \(error)")
         }
         unopened.remove(node)
-        var twin: UinputTwin?
+        var twin: UinputDevice?
         switch PanelPolicy.use(device.description, isTwin: device.isTwin, config: config, mode: options.mode) {
         case .ignored(.twin):
             return logger.debug("\(node): \(PanelUse.IgnoredBecause.twin)")

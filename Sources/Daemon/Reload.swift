@@ -29,7 +29,7 @@ extension Daemon {
         let parse: ConfigParse
         do { parse = try ConfigParse.start(bytes, file: path) } catch {
             logger.warning("reload: cannot start the parsing helper (\(error)); parsing in the daemon")
-            return finishReload(path) { try ParseOutcome(parsing: bytes, file: path).get() }
+            return finishReload(path) { try ParseOutcome(parsing: bytes, file: path, keyCodes: .libevdev).get() }
         }
         pendingReload = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
         watch(parse.output, "the configuration's parsing helper") { [unowned self] in

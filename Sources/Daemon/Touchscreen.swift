@@ -10,7 +10,7 @@ final class Touchscreen {
     let pipeline: TouchscreenPipeline
     let device: EvdevDevice?
     /// An isolated panel's uinput twin, which gets what no gesture takes.
-    var twin: UinputTwin?
+    var twin: UinputDevice?
     /// Monotonic µs at which device time 0 happens, and device µs per monotonic µs.
     private let origin: Int64
     private let speed: Double

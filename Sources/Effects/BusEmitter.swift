@@ -175,9 +175,10 @@ public final class BusEmitter {
     }
 
     /// Queues the Gesture signal and sends what sd-bus has room for.
-    public func emit(_ event: GestureEvent, device: String, now: Int64) {
+    /// `step`: for a step crossed, its `step` (+1, −1) and `steps` (net) in the values.
+    public func emit(_ event: GestureEvent, device: String, step: StepCount? = nil, now: Int64) {
         guard connect(now: now) else { return }
-        pending.append(event, device: device)
+        pending.append(event, device: device, step: step)
         sendPending()
         reportDropped(now: now)
         updateWatch()
@@ -188,12 +189,12 @@ public final class BusEmitter {
         while let bus, !pending.isEmpty {
             var queued: UInt64 = 0
             guard sd_bus_get_n_queued_write(bus, &queued) >= 0, queued < Self.busQueueLimit,
-                  let (event, device) = pending.removeFirst() else { return }
-            send(event, device: device, on: bus)
+                  let (event, device, step) = pending.removeFirst() else { return }
+            send(event, device: device, step: step, on: bus)
         }
     }
 
-    private func send(_ event: GestureEvent, device: String, on bus: OpaquePointer) {
+    private func send(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Gesture") >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
@@ -205,6 +206,10 @@ public final class BusEmitter {
         for (key, value) in strings.dropFirst(3) { ok = ok && appendEntry(message, key, string: value) }
         for (key, value, _) in GestureFields.numbers(event) { ok = ok && appendEntry(message, key, double: value) }
         ok = ok && appendEntry(message, "device", string: device)
+        if let step {
+            ok = ok && appendEntry(message, "step", int: Int32(clamping: step.delta))
+            ok = ok && appendEntry(message, "steps", int: Int32(clamping: step.net))
+        }
         ok = ok && sd_bus_message_close_container(message) >= 0
         guard ok else { return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)") }
         // Queued, and written as far as the socket takes it now; the rest when it has room.

@@ -13,12 +13,12 @@ import SystemPackage
 struct SignalQueue {
     static let capacity = 1024
 
-    private var entries: [(event: GestureEvent, device: String)] = []
+    private var entries: [(event: GestureEvent, device: String, step: StepCount?)] = []
     private(set) var dropped = (changed: 0, other: 0, total: 0)
 
     var isEmpty: Bool { entries.isEmpty }
 
-    mutating func append(_ event: GestureEvent, device: String) {
+    mutating func append(_ event: GestureEvent, device: String, step: StepCount?) {
         if entries.count >= Self.capacity {
             if let oldest = entries.firstIndex(where: { $0.event.phase == .changed }) {
                 entries.remove(at: oldest)
@@ -29,10 +29,10 @@ struct SignalQueue {
             }
             dropped.total += 1
         }
-        entries.append((event, device))
+        entries.append((event, device, step))
     }
 
-    mutating func removeFirst() -> (GestureEvent, String)? {
+    mutating func removeFirst() -> (GestureEvent, String, StepCount?)? {
         entries.isEmpty ? nil : entries.removeFirst()
     }
 

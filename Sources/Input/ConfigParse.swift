@@ -62,7 +62,7 @@ public struct ConfigParse {
     /// Parses `bytes` in a helper and waits for it, at most 10 s. Without a helper (no
     /// process could be started), the parse runs here, unguarded.
     public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
-        guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file).get() }
+        guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file, keyCodes: .libevdev).get() }
         defer { Syscall.release(parse.output) }
         let deadline = monotonicMicroseconds() + timeoutMicroseconds
         var done = false

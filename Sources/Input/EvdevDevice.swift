@@ -13,7 +13,7 @@ public final class EvdevDevice {
     public let fd: FileDescriptor
     public let description: DeviceDescription
     private let device: OpaquePointer
-    /// For the twin's creation (UinputTwin.swift).
+    /// For the twin's creation (UinputDevice.swift).
     var handle: OpaquePointer { device }
     /// Outlives `device`: properties are released after `deinit` has freed it.
     private let messages: LibevdevMessages

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bindings
 import Config
 import SystemIO
 import SystemPackage
@@ -18,7 +19,8 @@ struct ParseConfig: ParsableCommand {
     func run() throws {
         let outcome: ParseOutcome
         do {
-            outcome = ParseOutcome(parsing: try Files.read(.standardInput, atMost: Configuration.maximumFileSize), file: file)
+            outcome = ParseOutcome(parsing: try Files.read(.standardInput, atMost: Configuration.maximumFileSize), file: file,
+                                   keyCodes: .libevdev)
         } catch {
             outcome = .errors([ConfigError(file: file, message: "\(error)")])
         }

@@ -1,10 +1,18 @@
 import Gestures
+import TouchCore
 
 /// What the daemon does about a gesture event. Deciding it is pure (`BindingTable`);
 /// performing it is the daemon's only job.
 public enum Action: Equatable, Sendable {
     /// Run the binding's command with the gesture in its environment.
     case run(CommandAction)
-    /// Emit `org.gestured.Gestured1.Gesture` for the event.
-    case signal(GestureEvent, device: String)
+    /// Emit `org.gestured.Gestured1.Gesture` for the event (with the step, for one).
+    case signal(GestureEvent, device: String, step: StepCount?)
+    /// Press and release keys on gestured's virtual keyboard.
+    case keys(binding: String, KeySequence)
+    /// Move gestured's virtual pointer to `location` (normalized over the touchscreen),
+    /// then click there.
+    case click(binding: String, Click, at: Point)
+    /// Turn gestured's virtual pointer's wheels.
+    case scroll(ScrollAction)
 }

@@ -1,35 +1,138 @@
 import Gestures
+import RealModule
+import TouchCore
 
-/// A configuration's bindings by gesture name: what each gesture event does.
+/// A configuration's bindings by gesture name: what each gesture event does. It follows
+/// the continuous gestures under way (their steps crossed, the wheel turned so far), so
+/// one table serves one touchscreen.
 public struct BindingTable: Sendable {
     private let byGesture: [String: Binding]
+    /// By gesture under way with steps or scrolling: how far it has gone.
+    private var progress: [String: Progress] = [:]
+    private var crossings: [Int] = []
+
+    private struct Progress {
+        var counter = StepCounter()
+        /// A pan's steps follow the axis it set out along: true for horizontal.
+        var horizontal: Bool?
+        var scrolled = Point.zero
+        /// Wheel units owed and not yet sent, below one unit; and units sent that are not
+        /// yet a whole notch.
+        var remainder = Point.zero
+        var notchRemainder = (vertical: 0, horizontal: 0)
+    }
 
     /// The first binding of a name wins (the configuration refuses duplicates).
     public init(_ bindings: [Binding]) {
         byGesture = Dictionary(bindings.map { ($0.gesture, $0) }, uniquingKeysWith: { first, _ in first })
+        crossings.reserveCapacity(StepCounter.mostAtOnce)
     }
 
     public func binding(for gesture: String) -> Binding? { byGesture[gesture] }
 
     /// Whether any binding emits signals: the daemon connects to the bus at start then.
-    public var signals: Bool { byGesture.values.contains(where: \.signal) }
+    public var signals: Bool { byGesture.values.contains(where: \.signals) }
+
+    /// The bindings that need gestured's virtual keyboard and pointer, by name.
+    public var needingVirtualDevices: [String] { byGesture.values.filter(\.needsVirtualDevices).map(\.gesture).sorted() }
 
     /// The actions of one event on one device, signal first: a listener hears of the
     /// gesture before the command it starts can act.
-    public func actions(for event: GestureEvent, device: String) -> [Action] {
+    public mutating func actions(for event: GestureEvent, device: String) -> [Action] {
         var actions: [Action] = []
         appendActions(for: event, device: device, to: &actions)
         return actions
     }
 
     /// As `actions(for:device:)`, into a buffer the caller reuses.
-    public func appendActions(for event: GestureEvent, device: String, to actions: inout [Action]) {
+    public mutating func appendActions(for event: GestureEvent, device: String, to actions: inout [Action]) {
         guard let binding = byGesture[event.name] else { return }
-        if binding.signal { actions.append(.signal(event, device: device)) }
-        if let command = binding.command(for: event) {
-            actions.append(.run(CommandAction(binding: binding.gesture, command: command,
-                                              environment: GestureEnvironment.assignments(event, device: device),
+        if binding.actions.signal { actions.append(.signal(event, device: device, step: nil)) }
+        if binding.acts(on: event) { append(binding.actions, of: binding, event, device, step: nil, to: &actions) }
+        guard binding.scroll != nil || binding.steps != nil else { return }
+        switch event.phase {
+        case .began:
+            progress[event.name] = Progress()
+            follow(binding, event, device, to: &actions)
+        case .changed:
+            follow(binding, event, device, to: &actions)
+        case .ended, .cancelled:
+            progress.removeValue(forKey: event.name)
+        case .recognized:
+            break
+        }
+    }
+
+    private func append(_ bound: BoundActions, of binding: Binding, _ event: GestureEvent, _ device: String,
+                        step: StepCount?, to actions: inout [Action]) {
+        if let keys = bound.keys { actions.append(.keys(binding: binding.gesture, keys)) }
+        if let click = bound.click { actions.append(.click(binding: binding.gesture, click, at: event.location)) }
+        if let command = bound.commandForm {
+            var environment = GestureEnvironment.assignments(event, device: device)
+            if let step { environment += ["GESTURE_STEP=\(step.delta)", "GESTURE_STEPS=\(step.net)"] }
+            actions.append(.run(CommandAction(binding: binding.gesture, command: command, environment: environment,
                                               maxRunning: binding.maxRunning)))
         }
+    }
+
+    /// A continuous gesture's steps crossed and wheel turned since its last event.
+    private mutating func follow(_ binding: Binding, _ event: GestureEvent, _ device: String, to actions: inout [Action]) {
+        guard var state = progress[event.name] else { return }
+        if let scroll = binding.scroll, let translation = event.translation {
+            actions.append(.scroll(Self.wheel(binding.gesture, to: translation, scroll, &state)))
+            if case .scroll(let turn) = actions.last, turn.vertical == 0, turn.horizontal == 0 { actions.removeLast() }
+        }
+        if let steps = binding.steps, let position = Self.position(event, steps, &state) {
+            crossings.removeAll(keepingCapacity: true)
+            state.counter.cross(to: position, into: &crossings)
+            var net = state.counter.net - crossings.reduce(0, +)
+            for delta in crossings {
+                net += delta
+                let step = StepCount(delta: delta, net: net)
+                let bound = delta > 0 ? steps.increase : steps.decrease
+                if bound.signal { actions.append(.signal(event, device: device, step: step)) }
+                append(bound, of: binding, event, device, step: step, to: &actions)
+            }
+        }
+        progress[event.name] = state
+    }
+
+    /// Where the gesture is, in steps from where it began: a pan's mm along the axis it
+    /// set out on (right and up positive), a rotation's degrees (clockwise positive), a
+    /// pinch's scale in factors of the step.
+    private static func position(_ event: GestureEvent, _ steps: Steps, _ state: inout Progress) -> Double? {
+        switch event.type {
+        case .pan:
+            guard let t = event.translation else { return nil }
+            if state.horizontal == nil, t.x != 0 || t.y != 0 { state.horizontal = abs(t.x) >= abs(t.y) }
+            return (state.horizontal == true ? t.x : -t.y) / steps.size
+        case .rotate:
+            return event.rotation.map { $0 * 180 / Double.pi / steps.size }
+        case .pinch:
+            guard let scale = event.scale, scale > 0 else { return nil }
+            return Double.log(scale) / Double.log(steps.size)
+        case .tap, .longPress, .swipe, .edgeSwipe, .checkmark, .chevron, .stroke:
+            return nil
+        }
+    }
+
+    /// The wheel turn for the fingers' movement since the last event: natural scrolling,
+    /// so fingers moving down turn the wheel up (content follows them). Fractions of a
+    /// unit are kept for the next event, so the turns add up to the movement.
+    private static func wheel(_ binding: String, to translation: Point, _ scroll: Scroll, _ state: inout Progress) -> ScrollAction {
+        let moved = translation - state.scrolled
+        state.scrolled = translation
+        let perMM = Double(Scroll.unitsPerDetent) / scroll.mmPerDetent
+        let owed = Point(x: -moved.x * perMM + state.remainder.x, y: moved.y * perMM + state.remainder.y)
+        // A panel is at most 10 m across: a turn this large is no movement, but cannot trap.
+        let horizontal = Int(saturating: min(max(owed.x, -1e12), 1e12).rounded(.towardZero))
+        let vertical = Int(saturating: min(max(owed.y, -1e12), 1e12).rounded(.towardZero))
+        state.remainder = Point(x: owed.x - Double(horizontal), y: owed.y - Double(vertical))
+        let units = Scroll.unitsPerDetent
+        let notches = (vertical: state.notchRemainder.vertical + vertical, horizontal: state.notchRemainder.horizontal + horizontal)
+        let verticalDetents = notches.vertical / units, horizontalDetents = notches.horizontal / units
+        state.notchRemainder = (notches.vertical - verticalDetents * units, notches.horizontal - horizontalDetents * units)
+        return ScrollAction(binding: binding, vertical: vertical, horizontal: horizontal,
+                            verticalDetents: verticalDetents, horizontalDetents: horizontalDetents)
     }
 }

@@ -17,7 +17,8 @@ extension Configuration {
     }
 
     /// Parses and validates `text`; `file` names it in errors. Reports every problem found.
-    public static func parse(_ text: String, file: String) throws(ConfigErrors) -> Configuration {
+    /// `keyCodes`: the names `keys` may use (libevdev's, from the OS edge).
+    public static func parse(_ text: String, file: String, keyCodes: KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
         let diagnostics = Diagnostics(file: file, text: text)
         let root: TOMLTable
         do {
@@ -57,7 +58,7 @@ extension Configuration {
         var parsed: [(GestureSpec, TableReader)] = []
         var byName: [String: TableReader] = [:]
         for table in gestureTables {
-            guard let (spec, binding) = parseGesture(table, regions: regions) else { continue }
+            guard let (spec, binding) = parseGesture(table, regions: regions, keyCodes: keyCodes) else { continue }
             if let first = byName[spec.name] {
                 table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.path))")
                 continue

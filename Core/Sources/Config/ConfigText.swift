@@ -1,10 +1,11 @@
+import Bindings
 extension Configuration {
     /// The largest configuration file read: gestured's are a few KiB.
     public static let maximumFileSize = 1 << 20
 
     /// Parses a file's bytes, refusing first what is not a TOML text at all: too large,
     /// a NUL byte, or not UTF-8 (each with its line, and what to do).
-    public static func parse(contents bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
+    public static func parse(contents bytes: [UInt8], file: String, keyCodes: KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
         func refuse(_ line: Int?, _ message: String) -> ConfigErrors {
             ConfigErrors(errors: [ConfigError(file: file, line: line, message: message)])
         }
@@ -21,6 +22,6 @@ extension Configuration {
             start = i + 1
         }
         if String(validating: bytes[start...], as: UTF8.self) == nil { throw refuse(line, "not UTF-8 text: TOML files are UTF-8") }
-        return try parse(String(decoding: bytes, as: UTF8.self), file: file)
+        return try parse(String(decoding: bytes, as: UTF8.self), file: file, keyCodes: keyCodes)
     }
 }

@@ -13,8 +13,13 @@ final class Diagnostics {
     }
 
     func report(_ message: String, array: String, index: Int, key: String?) {
+        report(message, array: array, index: index, key: key, lineOf: key)
+    }
+
+    /// `lineOf`: the key whose line it is, when not `key` itself (an inline table's).
+    func report(_ message: String, array: String, index: Int, key: String?, lineOf: String?) {
         let path = (index > 0 ? "\(array)[\(index)]" : array) + (key.map { ".\($0)" } ?? "")
-        errors.append(ConfigError(file: file, line: source.line(array: array, index: max(index, 1), key: key),
+        errors.append(ConfigError(file: file, line: source.line(array: array, index: max(index, 1), key: lineOf),
                                   column: nil, keyPath: path, message: message))
     }
 

@@ -7,9 +7,9 @@ extension Configuration {
         .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
         .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
         .swipe: ["fingers", "direction", "min_distance_mm", "min_speed_mm_s"],
-        .pan: ["fingers", "min_distance_mm"],
-        .pinch: ["fingers", "min_scale_change"],
-        .rotate: ["fingers", "min_rotation"],
+        .pan: ["fingers", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"],
+        .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"],
+        .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"],
         .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "min_distance_mm"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
@@ -25,11 +25,12 @@ extension Configuration {
         ("edge_zone_mm", \.edgeZoneMM, Limit(10_000, "10 m")), ("min_size_mm", \.minSizeMM, Limit(10_000, "10 m")),
     ] }
 
+    /// What a gesture, or one of its steps (`increase`, `decrease`), can do.
+    static let actionKeys = ["command", "exec", "signal", "keys", "click", "double"]
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
-                         "cancels_touches", "delays_touches_began", "delays_touches_ended",
-                         "command", "exec", "signal", "max_running"]
+                         "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running"] + actionKeys
 
-    static func parseGesture(_ t: TableReader, regions: [String: Region]) -> (GestureSpec, Binding)? {
+    static func parseGesture(_ t: TableReader, regions: [String: Region], keyCodes: KeyCodes) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
         let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
         guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
@@ -67,19 +68,8 @@ extension Configuration {
             if let value = t.number(key, allowingZero: mayBeZero, atMost: limit) { spec[keyPath: field] = value }
         }
 
-        var binding = Binding(gesture: name, command: t.string("command"), signal: t.bool("signal") ?? false)
-        if let command = binding.command, command.allSatisfy(\.isWhitespace) {
-            t.report("command", "blank; expected a command to run, like \"notify-send Confirmed\"")
-        }
-        if let words = t.strings("exec") {
-            if words.isEmpty || words.contains(where: \.isEmpty) {
-                t.report("exec", "expected the program and its arguments, none empty, like [\"logger\", \"zoom\"]")
-            } else if binding.command != nil {
-                t.report("exec", "a gesture has a command or exec, not both")
-            } else {
-                binding.exec = words
-            }
-        }
+        var binding = Binding(gesture: name)
+        binding.actions = parseActions(t, keyCodes: keyCodes)
         if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
         if let phases = t.strings("on") {
             let allowed = ["began", "changed", "ended", "cancelled"]
@@ -90,6 +80,13 @@ extension Configuration {
             binding.commandPhases = Set(phases.compactMap(GesturePhase.init))
         }
 
+        if type == .pan, t.bool("scroll") == true {
+            binding.scroll = Scroll(mmPerDetent: t.number("scroll_mm", allowingZero: false, atMost: Limit(1_000, "1 m"))
+                                    ?? Scroll.defaultMMPerDetent)
+        } else if type == .pan, t.has("scroll_mm") {
+            t.report("scroll_mm", "goes with scroll = true")
+        }
+        if type.isContinuous { binding.steps = parseSteps(t, type: type, keyCodes: keyCodes) }
         if !type.isContinuous, t.has("on") {
             t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")
         }
@@ -118,5 +115,86 @@ extension Configuration {
         if let similarity = t.number("min_similarity", allowingZero: true, atMost: Limit(1, "1, a perfect match")) {
             spec.minSimilarity = similarity
         }
+    }
+}
+
+extension Configuration {
+    /// command or exec, signal, keys, click (with double): what a gesture or a step does.
+    static func parseActions(_ t: TableReader, keyCodes: KeyCodes) -> BoundActions {
+        var actions = BoundActions(command: t.string("command"), signal: t.bool("signal") ?? false)
+        if let command = actions.command, command.allSatisfy(\.isWhitespace) {
+            t.report("command", "blank; expected a command to run, like \"notify-send Confirmed\"")
+        }
+        if let words = t.strings("exec") {
+            if words.isEmpty || words.contains(where: \.isEmpty) {
+                t.report("exec", "expected the program and its arguments, none empty, like [\"logger\", \"zoom\"]")
+            } else if actions.command != nil {
+                t.report("exec", "a gesture has a command or exec, not both")
+            } else {
+                actions.exec = words
+            }
+        }
+        actions.keys = parseKeys(t, keyCodes: keyCodes)
+        if let button = t.choice("click", MouseButton.allCases.map(\.rawValue)).flatMap(MouseButton.init) {
+            actions.click = Click(button, count: t.bool("double") == true ? 2 : 1)
+        } else if t.has("double"), !t.has("click") {
+            t.report("double", "goes with click, like click = \"left\"")
+        }
+        return actions
+    }
+
+    /// `keys = "ctrl+alt+Right"` or `keys = ["ctrl+c", "ctrl+v"]`: names as the kernel's
+    /// KEY_ and BTN_ names (`keyCodes`, libevdev's).
+    static func parseKeys(_ t: TableReader, keyCodes: KeyCodes) -> KeySequence? {
+        guard let value = t.table["keys"] else { return nil }
+        let written = value.string.map { [$0] } ?? t.strings("keys")
+        guard let written else { return nil }
+        guard !written.isEmpty else {
+            t.report("keys", "empty; expected keys to press, like \"ctrl+alt+Right\" or [\"ctrl+c\", \"ctrl+v\"]")
+            return nil
+        }
+        var chords: [[UInt16]] = []
+        for chord in written {
+            switch keyCodes.chord(chord) {
+            case .success(let codes): chords.append(codes)
+            case .failure(let unknown):
+                let what = unknown.name.isEmpty ? "an empty key name in \"\(chord)\"" : "no key is named \"\(unknown.name)\""
+                t.report("keys", "\(what)\(suggestion(for: unknown.name, among: keyCodes.writtenNames)); names are the kernel's KEY_ names without KEY_ (Right, VolumeUp, F5, Enter), or ctrl, alt, shift, super, altgr")
+                return nil
+            }
+        }
+        return KeySequence(written: written, chords: chords)
+    }
+
+    /// `step`, `increase` and `decrease`: all three or none.
+    static func parseSteps(_ t: TableReader, type: GestureType, keyCodes: KeyCodes) -> Steps? {
+        guard t.has("step") || t.has("increase") || t.has("decrease") else { return nil }
+        let unit: String, size: Double?
+        switch type {
+        case .pinch:
+            unit = "a scale factor over 1, like 1.1 for every 10 %"
+            size = t.number("step", allowingZero: false, atMost: Limit(100, "a hundredfold"))
+            if let size, size <= 1 { t.report("step", "\(size) is not over 1; expected \(unit)"); return nil }
+        case .rotate:
+            unit = "degrees, like 15"
+            size = t.number("step", allowingZero: false, atMost: Limit(3_600, "ten turns"))
+        default:
+            unit = "millimetres, like 10"
+            size = t.number("step", allowingZero: false, atMost: Limit(10_000, "10 m"))
+        }
+        if !t.has("step") { t.report("step", "missing; increase and decrease act every step, in \(unit)") }
+        func actions(_ key: String) -> BoundActions? {
+            guard let inner = t.table(key) else {
+                if !t.has(key) { t.report(key, "missing; step needs both increase and decrease, like \(key) = { keys = \"Volume\(key == "increase" ? "Up" : "Down")\" }") }
+                return nil
+            }
+            let bound = parseActions(inner, keyCodes: keyCodes)
+            inner.reportUnknownKeys(allowed: actionKeys, owner: key)
+            if bound.isEmpty { t.report(key, "empty; expected what a step does: command, exec, keys, click or signal") }
+            return bound
+        }
+        let increase = actions("increase"), decrease = actions("decrease")
+        guard let increase, let decrease, let size else { return nil }
+        return Steps(size: size, increase: increase, decrease: decrease)
     }
 }

@@ -1,3 +1,4 @@
+import Bindings
 import FoundationEssentials
 
 /// What reading a configuration came to, as `gestured parse-config` hands it over: the
@@ -9,9 +10,9 @@ public enum ParseOutcome: Equatable, Codable, Sendable {
     case configuration(Configuration)
     case errors([ConfigError])
 
-    /// Parses `bytes` as `check` does.
-    public init(parsing bytes: [UInt8], file: String) {
-        do { self = .configuration(try Configuration.parse(contents: bytes, file: file)) } catch {
+    /// Parses `bytes` as `check` does, `keys` named as in `keyCodes`.
+    public init(parsing bytes: [UInt8], file: String, keyCodes: KeyCodes) {
+        do { self = .configuration(try Configuration.parse(contents: bytes, file: file, keyCodes: keyCodes)) } catch {
             self = .errors(error.errors)
         }
     }

@@ -9,12 +9,23 @@ struct TableReader {
     let array: String
     let index: Int
     let diagnostics: Diagnostics
+    /// For an inline table (`increase = { keys = "VolumeUp" }`), the key that holds it: its
+    /// errors are at that key's line, named `increase.keys`.
+    var within: String? = nil
 
     /// Like `gesture[3]`, or `daemon`.
     var path: String { index > 0 ? "\(array)[\(index)]" : array }
 
     func report(_ key: String?, _ message: String) {
-        diagnostics.report(message, array: array, index: index, key: key)
+        let named = within.map { outer in key.map { "\(outer).\($0)" } ?? outer } ?? key
+        diagnostics.report(message, array: array, index: index, key: named, lineOf: within ?? key)
+    }
+
+    /// The inline table at `key`, read as a table of its own.
+    func table(_ key: String) -> TableReader? {
+        guard let value = table[key] else { return nil }
+        guard let inner = value.table else { return wrongType(key, value, "a table, like { keys = \"VolumeUp\" }") }
+        return TableReader(table: inner, array: array, index: index, diagnostics: diagnostics, within: key)
     }
 
     func has(_ key: String) -> Bool { table[key] != nil }

@@ -15,11 +15,15 @@ public struct GestureEvent: Equatable, Sendable {
     public var scale: Double?
     /// rotate: radians since it began, clockwise positive (y points down).
     public var rotation: Double?
+    /// pan: how far the centroid has moved since the fingers came down, in mm (x to the
+    /// right, y downwards): what scrolling and steps follow.
+    public var translation: Point?
     /// swipe, pan: mm/s; pinch: scale/s; rotate: rad/s.
     public var velocity: Double?
 
     public init(name: String, type: GestureType, phase: GesturePhase, time: Timestamp, fingers: Int, location: Point,
-                direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
+                direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, translation: Point? = nil,
+                velocity: Double? = nil) {
         self.name = name
         self.type = type
         self.phase = phase
@@ -29,6 +33,7 @@ public struct GestureEvent: Equatable, Sendable {
         self.direction = direction
         self.scale = scale
         self.rotation = rotation
+        self.translation = translation
         self.velocity = velocity
     }
 }

@@ -162,16 +162,19 @@ public class GestureRecognizer {
     /// Asks to be recognized (discrete) or to begin (continuous); `quality` in 0…1
     /// decides between gestures that decide in the same frame.
     func requestRecognition(quality: Double = 1, direction: Direction? = nil, scale: Double? = nil,
-                            rotation: Double? = nil, velocity: Double? = nil) {
+                            rotation: Double? = nil, translation: Point? = nil, velocity: Double? = nil) {
         guard state == .possible, request == nil else { return }
         let phase: GesturePhase = spec.type.isContinuous ? .began : .recognized
-        request = (makeEvent(phase, direction: direction, scale: scale, rotation: rotation, velocity: velocity), quality)
+        request = (makeEvent(phase, direction: direction, scale: scale, rotation: rotation, translation: translation,
+                             velocity: velocity), quality)
     }
 
     /// A continuous gesture's next step.
-    func change(direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
+    func change(direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, translation: Point? = nil,
+                velocity: Double? = nil) {
         guard apply(.change, "changed") else { return }
-        let event = makeEvent(.changed, direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+        let event = makeEvent(.changed, direction: direction, scale: scale, rotation: rotation, translation: translation,
+                              velocity: velocity)
         output.events.append(event)
         lastEvent = event
     }
@@ -215,9 +218,10 @@ public class GestureRecognizer {
     // MARK: Measures
 
     func makeEvent(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil,
-                   rotation: Double? = nil, velocity: Double? = nil) -> GestureEvent {
+                   rotation: Double? = nil, translation: Point? = nil, velocity: Double? = nil) -> GestureEvent {
         GestureEvent(name: spec.name, type: spec.type, phase: phase, time: output.now, fingers: mostFingersDown,
-                     location: centroid(), direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+                     location: centroid(), direction: direction, scale: scale, rotation: rotation, translation: translation,
+                     velocity: velocity)
     }
 
     /// The mean location of the touches down, or of all followed touches when none is.

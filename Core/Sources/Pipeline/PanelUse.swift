@@ -22,7 +22,7 @@ public enum PanelUse: Equatable, Sendable {
 
         public var description: String {
             switch self {
-            case .twin: "a gestured twin, not a touchscreen to read"
+            case .twin: "a gestured twin or virtual device, not a touchscreen to read"
             case .rule: "ignored by a [[device]] rule"
             case .noPositionAxes: "no position axes, not a touchscreen"
             }

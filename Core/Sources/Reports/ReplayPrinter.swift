@@ -141,24 +141,51 @@ public struct ReplayPrinter {
     }
 
     private func line(for action: Action) -> String {
-        switch (format, action) {
-        case (.jsonl, .run(let command)):
+        switch format {
+        case .jsonl:
             var json = JSONLine()
             json.add("file", file)
-            json.add("run", command.binding)
-            json.add("command", command.command.text)
+            switch action {
+            case .run(let command):
+                json.add("run", command.binding)
+                json.add("command", command.command.text)
+            case .signal(let event, let device, let step):
+                json.add("signal", event.name)
+                json.add("phase", event.phase.rawValue)
+                json.add("device", device)
+                if let step {
+                    json.add("step", step.delta)
+                    json.add("steps", step.net)
+                }
+            case .keys(let binding, let keys):
+                json.add("keys", binding)
+                json.add("pressed", keys.text)
+            case .click(let binding, let click, let location):
+                json.add("click", binding)
+                json.add("button", click.button.rawValue)
+                json.add("count", click.count)
+                json.add("x", location.x, decimals: 4)
+                json.add("y", location.y, decimals: 4)
+            case .scroll(let turn):
+                json.add("scroll", turn.binding)
+                json.add("vertical", turn.vertical)
+                json.add("horizontal", turn.horizontal)
+            }
             return json.line
-        case (.jsonl, .signal(let event, let device)):
-            var json = JSONLine()
-            json.add("file", file)
-            json.add("signal", event.name)
-            json.add("phase", event.phase.rawValue)
-            json.add("device", device)
-            return json.line
-        case (.text, .run(let command)):
-            return "\(file)  run \(command.binding): \(command.command.text)"
-        case (.text, .signal(let event, let device)):
-            return "\(file)  signal \(event.name) \(event.phase.rawValue) on '\(device)'"
+        case .text:
+            switch action {
+            case .run(let command):
+                return "\(file)  run \(command.binding): \(command.command.text)"
+            case .signal(let event, let device, let step):
+                let stepped = step.map { " step \($0.delta > 0 ? "+" : "")\($0.delta) (\($0.net) since began)" } ?? ""
+                return "\(file)  signal \(event.name) \(event.phase.rawValue) on '\(device)'\(stepped)"
+            case .keys(let binding, let keys):
+                return "\(file)  keys \(binding): \(keys.text)"
+            case .click(let binding, let click, let location):
+                return "\(file)  click \(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"
+            case .scroll(let turn):
+                return "\(file)  scroll \(turn.binding): vertical=\(turn.vertical) horizontal=\(turn.horizontal)"
+            }
         }
     }
 }

@@ -10,11 +10,11 @@ import TouchCore
     }
 
     @Test func aDiscreteGestureRunsItsCommandAndSignalsWhenRecognized() {
-        let table = BindingTable([Binding(gesture: "confirm", command: "echo ok", signal: true, maxRunning: 2)])
+        var table = BindingTable([Binding(gesture: "confirm", command: "echo ok", signal: true, maxRunning: 2)])
         let recognized = event("confirm", .recognized, type: .checkmark)
         let actions = table.actions(for: recognized, device: "Panel")
         #expect(actions.count == 2)
-        #expect(actions.first == .signal(recognized, device: "Panel"))
+        #expect(actions.first == .signal(recognized, device: "Panel", step: nil))
         guard case .run(let command) = actions.last else {
             Issue.record("no command: \(actions)")
             return
@@ -27,17 +27,17 @@ import TouchCore
     }
 
     @Test func aContinuousGestureSignalsEveryPhaseButRunsOnlyOnItsPhases() {
-        let table = BindingTable([Binding(gesture: "scroll", command: "step", signal: true, commandPhases: [.began, .ended])])
+        var table = BindingTable([Binding(gesture: "scroll", command: "step", signal: true, commandPhases: [.began, .ended])])
         let phases: [GesturePhase] = [.began, .changed, .changed, .ended]
         let runs = phases.map { phase in
             table.actions(for: event("scroll", phase), device: "P").filter { if case .run = $0 { true } else { false } }.count
         }
         #expect(runs == [1, 0, 0, 1])
-        #expect(phases.allSatisfy { table.actions(for: event("scroll", $0), device: "P").contains(.signal(event("scroll", $0), device: "P")) })
+        #expect(phases.allSatisfy { table.actions(for: event("scroll", $0), device: "P").contains(.signal(event("scroll", $0), device: "P", step: nil)) })
     }
 
     @Test func unboundOrQuietGesturesDoNothing() {
-        let table = BindingTable([Binding(gesture: "quiet"), Binding(gesture: "ran", command: "true")])
+        var table = BindingTable([Binding(gesture: "quiet"), Binding(gesture: "ran", command: "true")])
         #expect(table.actions(for: event("other", .ended), device: "P").isEmpty)
         #expect(table.actions(for: event("quiet", .ended), device: "P").isEmpty)
         // Cancelled is never a command phase by default: a gesture that did not finish does nothing.
@@ -67,7 +67,7 @@ import TouchCore
         let event = GestureEvent(name: "g", type: .tap, phase: .recognized, time: Timestamp(microseconds: 0), fingers: 1, location: Point(x: 0, y: 0))
         #expect(binding.command(for: event) == .shell("logger $GESTURE_NAME"))
         binding = Binding(gesture: "g")
-        binding.exec = ["printf", "%s\\n", "a b"]
+        binding.actions.exec = ["printf", "%s\\n", "a b"]
         #expect(binding.command(for: event) == .direct(["printf", "%s\\n", "a b"]))
     }
 }

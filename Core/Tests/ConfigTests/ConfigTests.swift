@@ -238,7 +238,7 @@ func projectFile(_ path: String) throws -> String {
         #expect(shipped.gestures.first { $0.name == "maintenance-menu" }?.region.name == "service-strip")
         #expect(shipped.devices.allSatisfy { $0.sizeMM == nil })
         // Its commands work for the system service too, which has no session bus for notify-send.
-        #expect(shipped.bindings.compactMap(\.command).allSatisfy { !$0.contains("notify-send") })
+        #expect(shipped.bindings.compactMap(\.actions.command).allSatisfy { !$0.contains("notify-send") })
         #expect(try parse(try projectFile("config/strokes-eval.toml")).gestures.map(\.name)
             == ["checkmark", "chevron-up", "chevron-down", "chevron-left", "chevron-right"])
         #expect(try parse(Configuration.defaultText).gestures.count == 10)
@@ -304,7 +304,7 @@ func projectFile(_ path: String) throws -> String {
             let outcome = try #require(ParseOutcome(decoding: ParseOutcome.configuration(configuration).encoded))
             #expect(outcome == .configuration(configuration))
         }
-        let refused = ParseOutcome(parsing: Array("[[gesture]]\nname = 3\n".utf8), file: "x.toml")
+        let refused = ParseOutcome(parsing: Array("[[gesture]]\nname = 3\n".utf8), file: "x.toml", keyCodes: KeyCodes())
         #expect(ParseOutcome(decoding: refused.encoded) == refused)
         #expect(throws: ConfigErrors.self) { try refused.get() }
         #expect(ParseOutcome(decoding: Array("toml.hpp:15481: Assertion failed".utf8)) == nil)
@@ -338,7 +338,7 @@ func projectFile(_ path: String) throws -> String {
 @Suite struct ExecConfigTests {
     @Test func execGivesTheWordsAndExcludesCommand() throws {
         let config = try parse("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nexec = [\"printf\", \"%s\\\\n\", \"a b\"]\n")
-        #expect(config.bindings[0].exec == ["printf", "%s\\n", "a b"])
+        #expect(config.bindings[0].actions.exec == ["printf", "%s\\n", "a b"])
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ncommand = \"x\"\nexec = [\"x\"]\n")
             == ["test.toml:5: error: gesture[1].exec: a gesture has a command or exec, not both"])
         #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nexec = []\n").first?.contains("expected the program and its arguments") == true)

@@ -55,11 +55,13 @@ class ContinuousRecognizer: GestureRecognizer {
     }
 
     /// Starts (through the arbiter) or continues the gesture with these values.
-    func send(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, velocity: Double? = nil) {
+    func send(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil,
+              translation: Point? = nil, velocity: Double? = nil) {
         if phase == .began {
-            requestRecognition(quality: 1, direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+            requestRecognition(quality: 1, direction: direction, scale: scale, rotation: rotation, translation: translation,
+                               velocity: velocity)
         } else {
-            change(direction: direction, scale: scale, rotation: rotation, velocity: velocity)
+            change(direction: direction, scale: scale, rotation: rotation, translation: translation, velocity: velocity)
         }
     }
 

@@ -23,6 +23,7 @@ final class PanRecognizer: ContinuousRecognizer {
         let c = centroid()
         let speed = seconds > 0 ? millimetres(c - previous) / seconds : 0
         previous = c
-        send(phase, direction: Direction(of: translationMM), velocity: speed)
+        let translation = translationMM
+        send(phase, direction: Direction(of: translation), translation: translation, velocity: speed)
     }
 }

@@ -1,0 +1,29 @@
+/// What a binding does when its gesture fires, or one of its steps when crossed: any of
+/// a command (or `exec`'s exact words), a D-Bus signal, a key sequence and a click.
+public struct BoundActions: Codable, Equatable, Sendable {
+    /// `command` as written (see `CommandForm` for how it starts).
+    public var command: String?
+    public var exec: [String]?
+    public var signal: Bool
+    public var keys: KeySequence?
+    public var click: Click?
+
+    public init(command: String? = nil, exec: [String]? = nil, signal: Bool = false, keys: KeySequence? = nil,
+                click: Click? = nil) {
+        self.command = command
+        self.exec = exec
+        self.signal = signal
+        self.keys = keys
+        self.click = click
+    }
+
+    /// The command to start, if any.
+    public var commandForm: CommandForm? {
+        if let exec { return .direct(exec) }
+        return command.map(CommandForm.init)
+    }
+
+    public var isEmpty: Bool { command == nil && exec == nil && !signal && keys == nil && click == nil }
+    /// Whether performing them needs gestured's virtual devices (keys, clicks).
+    public var needsVirtualDevices: Bool { keys != nil || click != nil }
+}

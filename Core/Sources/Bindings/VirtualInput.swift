@@ -1,0 +1,55 @@
+import TouchCore
+
+/// The kernel events gestured's virtual keyboard and pointer send for an action, as a
+/// real keyboard or mouse sends them: every change followed by its SYN_REPORT. Pure, so
+/// what reaches applications is decided and tested here; the OS edge only writes it.
+public enum VirtualInput {
+    /// The pointer's absolute axes span the touchscreen: 0 at its left and top edges,
+    /// `pointerMaximum` at the right and bottom (as a QEMU USB tablet's).
+    public static let pointerMaximum: Int32 = 65_535
+
+    static let relWheel: UInt16 = 0x08, relHWheel: UInt16 = 0x06
+    static let relWheelHiRes: UInt16 = 0x0b, relHWheelHiRes: UInt16 = 0x0c
+    public static let relative: UInt16 = 0x02
+    public static let wheelCodes = [relHWheel, relWheel, relWheelHiRes, relHWheelHiRes]
+
+    /// Each chord pressed in order and released in reverse, one after the other.
+    public static func append(_ keys: KeySequence, to events: inout [InputEvent]) {
+        for chord in keys.chords {
+            for code in chord { appendChange(EventType.key, code, 1, to: &events) }
+            for code in chord.reversed() { appendChange(EventType.key, code, 0, to: &events) }
+        }
+    }
+
+    /// The pointer moved to `location` (normalized over the touchscreen, clamped to it),
+    /// then the button pressed and released `count` times.
+    public static func append(_ click: Click, at location: Point, to events: inout [InputEvent]) {
+        func axis(_ fraction: Double) -> Int32 {
+            Int32((min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(pointerMaximum)).rounded())
+        }
+        events.append(InputEvent(time: Timestamp(microseconds: 0), type: EventType.abs, code: AbsCode.x, value: axis(location.x)))
+        appendChange(EventType.abs, AbsCode.y, axis(location.y), to: &events)
+        for _ in 0..<max(1, min(click.count, 2)) {
+            appendChange(EventType.key, click.button.code, 1, to: &events)
+            appendChange(EventType.key, click.button.code, 0, to: &events)
+        }
+    }
+
+    /// One frame of wheel movement: the high-resolution units, and whole notches for
+    /// applications that read only those.
+    public static func append(_ turn: ScrollAction, to events: inout [InputEvent]) {
+        let values: [(UInt16, Int)] = [(relWheelHiRes, turn.vertical), (relHWheelHiRes, turn.horizontal),
+                                       (relWheel, turn.verticalDetents), (relHWheel, turn.horizontalDetents)]
+        let before = events.count
+        for (code, value) in values where value != 0 {
+            events.append(InputEvent(time: Timestamp(microseconds: 0), type: relative, code: code, value: Int32(clamping: value)))
+        }
+        if events.count > before { appendChange(nil, 0, 0, to: &events) }
+    }
+
+    /// An event and the SYN_REPORT that ends its frame (only the report for a nil type).
+    private static func appendChange(_ type: UInt16?, _ code: UInt16, _ value: Int32, to events: inout [InputEvent]) {
+        if let type { events.append(InputEvent(time: Timestamp(microseconds: 0), type: type, code: code, value: value)) }
+        events.append(InputEvent(time: Timestamp(microseconds: 0), type: EventType.syn, code: SynCode.report, value: 0))
+    }
+}

@@ -1,0 +1,106 @@
+import Bindings
+import Config
+import Gestures
+import Testing
+
+/// keys, click, scroll and steps as the configuration takes them; key names from a table
+/// the test gives (the daemon's come from libevdev).
+@Suite struct ActionConfigTests {
+    static let keyCodes = KeyCodes(byName: ["KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56, "KEY_RIGHT": 106, "KEY_C": 46, "KEY_V": 47,
+                                            "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_ENTER": 28, "BTN_LEFT": 0x110])
+
+    func parsed(_ text: String) throws -> Configuration {
+        try Configuration.parse(text, file: "test.toml", keyCodes: Self.keyCodes)
+    }
+
+    func refusals(_ text: String) -> [String] {
+        do {
+            _ = try parsed(text)
+            return []
+        } catch {
+            return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
+        }
+    }
+
+    @Test func keysAreChordsOfKernelNamesAndModifiers() throws {
+        let config = try parsed("""
+            [[gesture]]
+            name = "next"
+            type = "swipe"
+            keys = "ctrl+alt+Right"
+
+            [[gesture]]
+            name = "copy-paste"
+            type = "checkmark"
+            keys = ["CTRL+c", "ctrl + KEY_V"]
+            """)
+        #expect(config.bindings[0].actions.keys == KeySequence(written: ["ctrl+alt+Right"], chords: [[29, 56, 106]]))
+        #expect(config.bindings[1].actions.keys?.chords == [[29, 46], [29, 47]])
+    }
+
+    @Test func anUnknownKeyIsLocatedWithWhatItCouldBe() {
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"ctrl+Rigth\"\n")
+            == [#"test.toml:4: error: gesture[1].keys: no key is named "Rigth" (did you mean "RIGHT"?); names are the kernel's KEY_ names without KEY_ (Right, VolumeUp, F5, Enter), or ctrl, alt, shift, super, altgr"#])
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"ctrl+\"\n").first?.contains("an empty key name") == true)
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = []\n").first?.contains("empty; expected keys") == true)
+        // Buttons are click's: BTN_LEFT is no key.
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"BTN_LEFT\"\n").count == 1)
+    }
+
+    @Test func clicksAndDoubleClicks() throws {
+        let config = try parsed("""
+            [[gesture]]
+            name = "menu"
+            type = "long-press"
+            click = "right"
+
+            [[gesture]]
+            name = "open"
+            type = "tap"
+            taps = 2
+            click = "left"
+            double = true
+            """)
+        #expect(config.bindings.map(\.actions.click) == [Click(.right), Click(.left, count: 2)])
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\ndouble = true\n")
+            == ["test.toml:4: error: gesture[1].double: goes with click, like click = \"left\""])
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nclick = \"side\"\n").count == 1)
+    }
+
+    @Test func stepsTakeAnyActionInInlineTables() throws {
+        let config = try parsed("""
+            [[gesture]]
+            name = "volume"
+            type = "rotate"
+            step = 15
+            increase = { keys = "VolumeUp" }
+            decrease = { command = "pactl set-sink-volume @DEFAULT_SINK@ -5%", signal = true }
+
+            [[gesture]]
+            name = "scroll"
+            type = "pan"
+            fingers = 2
+            scroll = true
+            scroll_mm = 5
+            """)
+        let steps = try #require(config.bindings[0].steps)
+        #expect(steps.size == 15 && steps.increase.keys?.chords == [[115]])
+        #expect(steps.decrease.command != nil && steps.decrease.signal)
+        #expect(config.bindings[1].scroll == Scroll(mmPerDetent: 5))
+        #expect(config.bindings[1].needsVirtualDevices && config.bindings[0].needsVirtualDevices)
+    }
+
+    @Test func stepsAreRefusedWhereTheyCannotBeWithTheirLine() {
+        #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"rotate\"\nstep = 15\nincrease = { keys = \"VolumeUp\" }\n")
+            == [#"test.toml:1: error: gesture[1].decrease: missing; step needs both increase and decrease, like decrease = { keys = "VolumeDown" }"#])
+        #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"pinch\"\nstep = 0.9\nincrease = { keys = \"VolumeUp\" }\ndecrease = { keys = \"VolumeDown\" }\n")
+            == ["test.toml:4: error: gesture[1].step: 0.9 is not over 1; expected a scale factor over 1, like 1.1 for every 10 %"])
+        #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"rotate\"\nstep = 15\nincrease = { keys = \"Volumeup\", typo = 1 }\ndecrease = {}\n")
+            == ["test.toml:5: error: gesture[1].increase.typo: unknown setting; increase takes command, exec, signal, keys, click, double",
+                "test.toml:6: error: gesture[1].decrease: empty; expected what a step does: command, exec, keys, click or signal"])
+        #expect(refusals("[[gesture]]\nname = \"t\"\ntype = \"tap\"\nstep = 1\n").first?.contains("tap gesture has no step") == true)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll_mm = 3\n")
+            == ["test.toml:4: error: gesture[1].scroll_mm: goes with scroll = true"])
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 1e9\n").count == 1)
+    }
+}
