@@ -1,6 +1,6 @@
 """Recordings the daemon tests generate: evemu files of a 13.3" panel (3840x2160, 13 units
 per mm) with touches placed in millimetres, at 100 frames a second."""
-import re
+import math, re
 
 def key_bits():
     """EV_KEY bitmask lines with only BTN_TOUCH (330: byte 41, bit 2), as evemu writes them."""
@@ -115,6 +115,45 @@ def three_finger_swipe_down(origin=(120, 40), length=60):
     for i in range(steps + 1):
         r.frame({s: (ox + 20 * s, oy + 2 * i) for s in range(3)})
     r.frame({0: None, 1: None, 2: None})
+    return r
+
+def three_finger_swipe_right(origin=(60, 50), length=80):
+    r = Recording()
+    ox, oy = origin
+    for i in range(int(length / 2) + 1):
+        r.frame({s: (ox + 2 * i, oy + 20 * s) for s in range(3)})
+    r.frame({0: None, 1: None, 2: None})
+    return r
+
+def long_press(at=(100, 60), ms=900):
+    """One finger held still: a frame every 100 ms, as a panel that repeats positions."""
+    r = Recording()
+    for _ in range(ms // 100 + 1):
+        r.frame({0: at}, advance_ms=100)
+    r.frame({0: None})
+    return r
+
+def rotation(center=(150, 80), radius=30, turns=((0, 90),), step_deg=1):
+    """Two fingers opposite each other turning through each (from, to) in degrees,
+    clockwise for a rising angle (y points down), a frame per step."""
+    r = Recording()
+    angles = []
+    for start, end in turns:
+        direction = 1 if end >= start else -1
+        angles += list(range(start, end + direction, direction * step_deg))
+    for a in angles:
+        c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
+        r.frame({0: (center[0] - radius * c, center[1] - radius * s), 1: (center[0] + radius * c, center[1] + radius * s)})
+    r.frame({0: None, 1: None})
+    return r
+
+def two_finger_pan(origin=(120, 30), down_mm=80, steps=80):
+    """Two fingers 20 mm apart moving straight down."""
+    r = Recording()
+    for i in range(steps + 1):
+        y = origin[1] + down_mm * i / steps
+        r.frame({0: (origin[0], y), 1: (origin[0] + 20, y)})
+    r.frame({0: None, 1: None})
     return r
 
 def tap(at=(150, 100)):

@@ -167,7 +167,7 @@ public final class Daemon {
         case .keys(let binding, let keys):
             virtualInput(binding) { (devices) throws(Errno) in try devices.press(keys) }
         case .click(let binding, let click, let location):
-            virtualInput(binding) { (devices) throws(Errno) in try devices.click(click, at: location) }
+            virtualInput(binding) { (devices) throws(Errno) in try devices.click(click, at: location, now: monotonicMicroseconds()) }
         case .scroll(let turn):
             virtualInput(turn.binding) { (devices) throws(Errno) in try devices.scroll(turn) }
         case .run(let command):
@@ -190,6 +190,7 @@ public final class Daemon {
             if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
         }
         runner.enforceTimeouts(now: now)
+        if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
@@ -197,6 +198,7 @@ public final class Daemon {
             nextWatchdog = now + watchdogInterval
         }
         if case .recording = options.source, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle,
+           virtual?.nextDeadline == nil,
            pendingReload == nil {
             logger.info("replay finished")
             loop.running = false
@@ -208,6 +210,7 @@ public final class Daemon {
         }
         if let screen = replayScreen { consider(replay?.nextTime.map(screen.monotonic)) }
         consider(runner.nextDeadline)
+        consider(virtual?.nextDeadline)
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }

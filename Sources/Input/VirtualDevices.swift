@@ -15,6 +15,8 @@ public final class VirtualDevices {
     private let keyboard: UinputDevice
     private let pointer: UinputDevice
     private var events: [InputEvent] = []
+    /// A double click's second click, and when it is due (monotonic µs).
+    private var secondClick: (due: Int64, click: Click, location: Point)?
 
     /// Needs write access to /dev/uinput, as isolation does.
     public init() throws(Errno) {
@@ -52,9 +54,24 @@ public final class VirtualDevices {
         try keyboard.write(events)
     }
 
-    public func click(_ click: Click, at location: Point) throws(Errno) {
+    /// One click now; a double click's second `VirtualInput.doubleClickGapMicroseconds`
+    /// later (see `writeDue`).
+    public func click(_ click: Click, at location: Point, now: Int64) throws(Errno) {
         events.removeAll(keepingCapacity: true)
         VirtualInput.append(click, at: location, to: &events)
+        secondClick = click.count > 1 ? (now + VirtualInput.doubleClickGapMicroseconds, click, location) : nil
+        try pointer.write(events)
+    }
+
+    /// When `writeDue` has something to write.
+    public var nextDeadline: Int64? { secondClick?.due }
+
+    /// A double click's second click, once due.
+    public func writeDue(now: Int64) throws(Errno) {
+        guard let second = secondClick, second.due <= now else { return }
+        secondClick = nil
+        events.removeAll(keepingCapacity: true)
+        VirtualInput.append(second.click, at: second.location, to: &events)
         try pointer.write(events)
     }
 

@@ -21,18 +21,21 @@ public enum VirtualInput {
         }
     }
 
+    /// Between the clicks of a double click: applications (libinput) take a press that
+    /// comes within 25 ms of a release for the button bouncing, and drop it.
+    public static let doubleClickGapMicroseconds: Int64 = 60_000
+
     /// The pointer moved to `location` (normalized over the touchscreen, clamped to it),
-    /// then the button pressed and released `count` times.
+    /// then the button pressed and released: one click; a double click's second comes
+    /// `doubleClickGapMicroseconds` later.
     public static func append(_ click: Click, at location: Point, to events: inout [InputEvent]) {
         func axis(_ fraction: Double) -> Int32 {
             Int32((min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(pointerMaximum)).rounded())
         }
         events.append(InputEvent(time: Timestamp(microseconds: 0), type: EventType.abs, code: AbsCode.x, value: axis(location.x)))
         appendChange(EventType.abs, AbsCode.y, axis(location.y), to: &events)
-        for _ in 0..<max(1, min(click.count, 2)) {
-            appendChange(EventType.key, click.button.code, 1, to: &events)
-            appendChange(EventType.key, click.button.code, 0, to: &events)
-        }
+        appendChange(EventType.key, click.button.code, 1, to: &events)
+        appendChange(EventType.key, click.button.code, 0, to: &events)
     }
 
     /// One frame of wheel movement: the high-resolution units, and whole notches for

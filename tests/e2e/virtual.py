@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Keys, clicks, steps and scrolling in a real kernel (inside scripts/vm-run, as root):
+gesture recordings played on a uinput panel the daemon isolates, and `libinput
+debug-events` reading gestured's virtual keyboard and pointer as an application would.
+    tests/e2e/virtual.py GESTURED"""
+import os, re, subprocess, sys, tempfile, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import HEADER, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+
+gestured = os.path.abspath(sys.argv[1])
+work = tempfile.mkdtemp(prefix="virtual.")
+config_path = os.path.join(work, "gestured.toml")
+with open(config_path, "w") as f:
+    f.write('''[daemon]
+bus = "none"
+isolate = true
+
+[[gesture]]
+name = "next-desktop"
+type = "swipe"
+fingers = 3
+direction = "right"
+keys = "ctrl+alt+Right"
+
+[[gesture]]
+name = "context-menu"
+type = "long-press"
+click = "right"
+
+[[gesture]]
+name = "open"
+type = "tap"
+taps = 2
+click = "left"
+double = true
+
+[[gesture]]
+name = "volume"
+type = "rotate"
+min_rotation = 0.05
+step = 15
+increase = { keys = "VolumeUp" }
+decrease = { keys = "VolumeDown" }
+
+[[gesture]]
+name = "scroll"
+type = "pan"
+fingers = 2
+scroll = true
+''')
+
+
+class Reader:
+    """libinput debug-events on one device, keys shown."""
+    def __init__(self, node):
+        self.process = subprocess.Popen(["libinput", "debug-events", "--show-keycodes", "--device", node],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=lambda: self.lines.extend(iter(self.process.stdout.readline, "")), daemon=True).start()
+        wait_for(30, lambda: any("DEVICE_ADDED" in l for l in self.lines))
+
+    def since(self, mark, kind):
+        return [l for l in self.lines[mark:] if kind in l]
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+def keys(lines):
+    """'KEY_LEFTCTRL pressed' for each KEYBOARD_KEY line."""
+    out = []
+    for l in lines:
+        m = re.search(r"(KEY_\w+) \(\d+\) (pressed|released)", l)
+        if m:
+            out.append(m.group(1) + " " + m.group(2))
+    return out
+
+
+def settle():
+    time.sleep(1.0)
+
+
+panel = Panel(HEADER)
+log = open(os.path.join(work, "daemon.log"), "a+")
+daemon = subprocess.Popen([gestured, "run", "--config", config_path, "--verbose"], stdout=log, stderr=log)
+text = lambda: open(log.name).read()
+found = re.compile(r"virtual keyboard and pointer for [^:]*: (/dev/input/event\d+), (/dev/input/event\d+)")
+check("the daemon makes its virtual keyboard and pointer", wait_for(20, lambda: found.search(text())))
+check("and isolates the panel", wait_for(20, lambda: twins_in(text(), panel)))
+if not found.search(text()) or not twins_in(text(), panel):
+    sys.exit("--- daemon log\n" + text())
+keyboard_node, pointer_node = found.search(text()).groups()
+keyboard, pointer, twin = Reader(keyboard_node), Reader(pointer_node), Twin(twins_in(text(), panel)[-1])
+check("libinput takes them for a keyboard and a pointer",
+      any("keyboard" in l for l in keyboard.lines if "DEVICE_ADDED" in l)
+      and any("pointer" in l for l in pointer.lines if "DEVICE_ADDED" in l))
+check("gestured reads neither", wait_for(5, lambda: keyboard_node + ": a gestured twin or virtual device" in text()
+                                         or keyboard_node + ": '" not in text()) and pointer_node + ": '" not in text())
+
+# 1. A three-finger swipe right: ctrl, alt, Right pressed in order, released in reverse; the
+# twin's touches cancelled.
+mark, twin_mark = len(keyboard.lines), twin.mark()
+panel.play(three_finger_swipe_right().text())
+settle()
+pressed = keys(keyboard.since(mark, "KEYBOARD_KEY"))
+check("three fingers right: %s" % ", ".join(pressed), pressed == [
+    "KEY_LEFTCTRL pressed", "KEY_LEFTALT pressed", "KEY_RIGHT pressed",
+    "KEY_RIGHT released", "KEY_LEFTALT released", "KEY_LEFTCTRL released"])
+seen = twin.touch_events(twin_mark)
+check("and the swipe's touches are cancelled on the twin (%d TOUCH_CANCEL)" % seen.count("TOUCH_CANCEL"),
+      seen.count("TOUCH_CANCEL") == 3)
+
+# 2. A long press at (100, 60) mm on a 295 × 166 mm panel: a right click there.
+mark = len(pointer.lines)
+panel.play(long_press(at=(100, 60)).text())
+settle()
+motion = [re.search(r"([\d.]+)/\s*([\d.]+)", l) for l in pointer.since(mark, "POINTER_MOTION_ABSOLUTE")]
+buttons = [re.search(r"(BTN_\w+) \(\d+\) (pressed|released)", l).groups() for l in pointer.since(mark, "POINTER_BUTTON")]
+at = tuple(float(v) for v in motion[-1].groups()) if motion and motion[-1] else None
+expected = (100 / (3839 / 13) * 100, 60 / (2159 / 13) * 100)
+check("a long press: the pointer moves to the finger (%s%%, expected %.2f/%.2f%%)" % (at, *expected),
+      at is not None and abs(at[0] - expected[0]) <= 1 and abs(at[1] - expected[1]) <= 1)
+check("and clicks right there (%s)" % buttons, buttons == [("BTN_RIGHT", "pressed"), ("BTN_RIGHT", "released")])
+
+# 2b. A double tap: a double left click.
+mark = len(pointer.lines)
+panel.play(two_taps(150).text())
+settle()
+buttons = [re.search(r"(BTN_\w+) \(\d+\) (pressed|released)", l).groups() for l in pointer.since(mark, "POINTER_BUTTON")]
+check("a double tap: two left clicks (%s)" % buttons, buttons == [("BTN_LEFT", "pressed"), ("BTN_LEFT", "released")] * 2)
+
+# 3. Two fingers turning 90° clockwise and back, step 15: six VolumeUp, then six VolumeDown.
+mark = len(keyboard.lines)
+panel.play(rotation(turns=((0, 90), (90, 0))).text())
+settle()
+volume = [k.split()[0] for k in keys(keyboard.since(mark, "KEYBOARD_KEY")) if k.endswith("pressed")]
+check("a quarter turn and back in steps of 15°: %d VolumeUp then %d VolumeDown"
+      % (volume.count("KEY_VOLUMEUP"), volume.count("KEY_VOLUMEDOWN")),
+      volume == ["KEY_VOLUMEUP"] * 6 + ["KEY_VOLUMEDOWN"] * 6)
+
+# 4. Two fingers panning 80 mm down, 8 mm a notch: the wheel turns ten notches up (natural).
+mark = len(pointer.lines)
+panel.play(two_finger_pan(down_mm=80).text())
+settle()
+v120 = [float(m.group(1)) for m in (re.search(r"vert\s+-?[\d.]+/(-?[\d.]+)", l) for l in pointer.since(mark, "POINTER_SCROLL_WHEEL")) if m]
+check("a two-finger pan of 80 mm scrolls %.0f units (1200 expected within 5 %%, content following the fingers)" % sum(v120),
+      abs(abs(sum(v120)) - 1200) <= 60 and sum(v120) < 0)
+
+daemon.terminate()
+check("SIGTERM: it exits 0", daemon.wait(timeout=10) == 0)
+check("and its virtual devices are gone", wait_for(5, lambda: not os.path.exists(keyboard_node) and not os.path.exists(pointer_node)))
+released = keys(keyboard.lines)
+check("no key was left down (%d pressed, %d released)" % (sum(k.endswith("pressed") for k in released), sum(k.endswith("released") for k in released)),
+      sum(k.endswith("pressed") for k in released) == sum(k.endswith("released") for k in released))
+check("with no bug logged", ": bug: " not in text())
+for reader in (keyboard, pointer):
+    reader.close()
+twin.close()
+if failures():
+    print("--- daemon log\n" + text()[-4000:])
+    print("--- pointer\n" + "".join(pointer.lines[-30:]))
+sys.exit(1 if failures() else 0)
