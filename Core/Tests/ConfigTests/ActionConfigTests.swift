@@ -103,4 +103,14 @@ import Testing
             == ["test.toml:4: error: gesture[1].scroll_mm: goes with scroll = true"])
         #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 1e9\n").count == 1)
     }
+
+    @Test func theShippedExamplesAreValidOnceUncommented() throws {
+        let text = try projectFile("config/gestured.toml")
+        let start = try #require(text.range(of: "# Keys, clicks and steps"))
+        let end = try #require(text.range(of: "# A shape of your own"))
+        let examples = text[start.lowerBound..<end.lowerBound].split(separator: "\n").filter { $0.hasPrefix("# ") && !$0.hasPrefix("# Keys") && !$0.hasPrefix("# desktop") }
+        let config = try parsed(examples.map { $0.dropFirst(2) }.joined(separator: "\n"))
+        #expect(config.gestures.map(\.name) == ["next-desktop", "context-menu", "volume", "wheel"])
+        #expect(config.bindings.allSatisfy { $0.needsVirtualDevices })
+    }
 }
