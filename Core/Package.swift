@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["TouchCore", "Gestures", "Bindings", "Pipeline", "Config", "Delivery"]),
 
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "TouchCore"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "Bindings", "TouchCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Gestures", "TouchCore"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),

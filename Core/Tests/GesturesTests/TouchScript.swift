@@ -104,7 +104,11 @@ struct TouchScript {
     /// Every step of the script through a pipeline with these gestures, then the
     /// deadlines still pending, as the daemon would run them.
     func steps(_ specs: [GestureSpec], explain: Bool = false) -> [Step] {
-        let pipeline = try! TouchscreenPipeline(Self.panel, config: Configuration(gestures: specs))
+        steps(Configuration(gestures: specs), explain: explain)
+    }
+
+    func steps(_ config: Configuration, explain: Bool = false) -> [Step] {
+        let pipeline = try! TouchscreenPipeline(Self.panel, config: config)
         pipeline.explaining = explain
         var steps: [Step] = []
         for input in inputs + [.deadline(Timestamp(microseconds: .max))] { pipeline.step(input) { steps.append($0) } }
