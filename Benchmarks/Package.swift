@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "TouchCore", package: "Core"),
                 .product(name: "Config", package: "Core"),
                 .product(name: "Pipeline", package: "Core"),
+                .product(name: "Bindings", package: "Core"),
             ],
             path: "Benchmarks/StepBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

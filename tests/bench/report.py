@@ -1,11 +1,12 @@
 """BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
-markdown) and the VM's figures (tests/bench/vm_bench.py).
-    python3 tests/bench/report.py CORE.md VM.json COMMAND BINARY
+markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py).
+    python3 tests/bench/report.py CORE.md VM.json KEYS.json COMMAND BINARY
 """
 import datetime, json, os, platform, re, subprocess, sys
 
-core_path, vm_path, command, binary = sys.argv[1:5]
+core_path, vm_path, keys_path, command, binary = sys.argv[1:6]
 vm = json.load(open(vm_path))
+keys = json.load(open(keys_path))
 
 
 def cpu_model():
@@ -75,13 +76,32 @@ print("```")
 print("\n".join(l for l in vm["smaps_idle_one_screen"].splitlines()[1:] if re.match(r"(Rss|Pss|Shared|Private|Anonymous)", l)))
 print("```")
 print()
+print("## Keys: gestured's virtual keyboard beside ydotool")
+print()
+print(f"The same swipe, {keys['swipes']} times, bound to `keys = \"ctrl+Right\"` (gestured's own virtual "
+      "keyboard) and then to `command = \"ydotool key ctrl+Right\"` (Debian 12's ydotool 0.1.8, which has "
+      "no ydotoold: each call makes its own uinput device, waits for it and writes), in the same boot; the "
+      "time from the lift's frame to the first key press a reader of the input devices gets (the kernel's time "
+      "stamp on the event, as libinput reads it; `tests/bench/vm_keys.py`).")
+print()
+print("| binding | p50 | p99 | missed |")
+print("|---|---|---|---|")
+g, y = keys["keys"], keys["ydotool"]
+print(f"| `keys` | {ms(g['p50_ms'])} | {ms(g['p99_ms'])} | {g['missed']} |")
+if y:
+    print(f"| `ydotool key` | {ms(y['p50_ms'])} | {ms(y['p99_ms'])} | {y['missed']} |")
+    print(f"| ydotool ÷ keys | {ratio(y['p50_ms'], g['p50_ms'])} | {ratio(y['p99_ms'], g['p99_ms'])} | |")
+else:
+    print("| `ydotool key` | not installed | | |")
+print()
 print("## The pure core, on this machine (ordo-one/benchmark)")
 print()
 print("One iteration of a `throughput` benchmark is one kernel event through the whole "
       "pipeline (decoder, the built-in configuration's ten recognizers, arbiter, bindings): "
       "its throughput row is events a second, and Malloc (total) the heap allocations an event. "
       "`frame to actions` is one three-finger frame (ten events); `stroke lift` the lift of a "
-      "checkmark, where the stroke recognizers judge it.")
+      "checkmark, where the stroke recognizers judge it; `stepped rotation` one frame of a rotation "
+      "bound to keys in steps, each frame crossing a step (its Malloc row: the allocations a key action costs).")
 print()
 # ordo-one's markdown: keep the tables, drop its progress lines and banner.
 text = open(core_path).read()

@@ -1,5 +1,7 @@
 import Benchmark
+import Bindings
 import Config
+import Foundation
 import Pipeline
 import TouchCore
 
@@ -47,6 +49,28 @@ func checkmark(id: Int32 = 1, at start: Int64 = 0) -> (stroke: [InputEvent], lif
     return (stroke, events)
 }
 
+/// Two fingers 40 mm apart turning 15° a frame about the panel's middle, without end.
+func turning(frames: Int) -> [InputEvent] {
+    var events: [InputEvent] = []
+    var t: Int64 = 0
+    func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+        events.append(InputEvent(time: Timestamp(microseconds: t), type: type, code: code, value: value))
+    }
+    for frame in 0..<frames {
+        let angle = Double(frame * 15) * Double.pi / 180
+        for finger in 0..<2 {
+            let sign = finger == 0 ? -1.0 : 1.0
+            add(EventType.abs, AbsCode.mtSlot, Int32(finger))
+            if frame == 0 { add(EventType.abs, AbsCode.mtTrackingID, Int32(finger + 1)) }
+            add(EventType.abs, AbsCode.mtPositionX, Int32(1920 + sign * 260 * cos(angle)))
+            add(EventType.abs, AbsCode.mtPositionY, Int32(1080 + sign * 260 * sin(angle)))
+        }
+        add(EventType.syn, SynCode.report, 0)
+        t += 8000
+    }
+    return events
+}
+
 let panel = DeviceDescription(name: "bench", axes: [
     AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
     AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3839, resolution: 13),
@@ -79,6 +103,33 @@ let benchmarks: @Sendable () -> Void = {
                 for e in steady[base..<(base + 10)] {
                     pipeline.step(.event(e)) { blackHole($0.actions.count + $0.twin.count) }
                 }
+            }
+        }
+    }
+
+    // A rotation bound to keys in 15° steps, turning a step a frame: each frame crosses
+    // a boundary and asks for a key chord (what `keys` costs the step).
+    Benchmark("stepped rotation: frame to a key action (15° a frame, step = 15)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let config = try! Configuration.parse("""
+            [[gesture]]
+            name = "volume"
+            type = "rotate"
+            step = 15
+            increase = { keys = "VolumeUp" }
+            decrease = { keys = "VolumeDown" }
+            """, file: "bench.toml", keyCodes: KeyCodes(byName: ["KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114]))
+        let events = turning(frames: 1200)
+        let pipeline = try! TouchscreenPipeline(panel, config: config)
+        let warmUp = 9 + 49 * 7  // the first frame has 9 events (tracking ids), the others 7
+        var keys = 0
+        for e in events.prefix(warmUp) { pipeline.step(.event(e)) { keys += $0.actions.count } }
+        precondition(keys >= 40, "the rotation should ask for a key chord a frame, asked for \(keys) in 50 frames")
+        let steady = Array(events.dropFirst(warmUp))
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let base = (i % 1000) * 7
+            for e in steady[base..<(base + 7)] {
+                pipeline.step(.event(e)) { blackHole($0.actions.count) }
             }
         }
     }
