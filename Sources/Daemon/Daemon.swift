@@ -165,10 +165,13 @@ public final class Daemon {
         case .signal(let event, let device, let step):
             bus?.emit(event, device: device, step: step, now: monotonicMicroseconds())
         case .keys(let binding, let keys):
+            logger.debug("\(binding): keys \(keys.text)")
             virtualInput(binding) { (devices) throws(Errno) in try devices.press(keys) }
         case .click(let binding, let click, let location):
+            logger.debug("\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))")
             virtualInput(binding) { (devices) throws(Errno) in try devices.click(click, at: location, now: monotonicMicroseconds()) }
         case .scroll(let turn):
+            logger.debug("\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")
             virtualInput(turn.binding) { (devices) throws(Errno) in try devices.scroll(turn) }
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }

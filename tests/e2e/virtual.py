@@ -153,6 +153,24 @@ check("a two-finger pan of 80 mm scrolls %.0f units (1200 expected within 5 %%, 
 daemon.terminate()
 check("SIGTERM: it exits 0", daemon.wait(timeout=10) == 0)
 check("and its virtual devices are gone", wait_for(5, lambda: not os.path.exists(keyboard_node) and not os.path.exists(pointer_node)))
+
+# Killed (SIGKILL) mid-rotation: the kernel removes the devices; nothing stays pressed.
+daemon = subprocess.Popen([gestured, "run", "--config", config_path], stdout=log, stderr=log)
+check("restarted, it makes its devices again", wait_for(20, lambda: len(found.findall(text())) > 1))
+keyboard_node, pointer_node = found.findall(text())[-1]
+killed_reader = Reader(keyboard_node)
+playing = threading.Thread(target=panel.play, args=(rotation(turns=((0, 360),)).text(),))
+playing.start()
+wait_for(10, lambda: any("KEY_VOLUMEUP" in l for l in killed_reader.lines))
+daemon.kill()
+daemon.wait()
+playing.join()
+check("SIGKILL mid-rotation: its devices are gone", wait_for(5, lambda: not os.path.exists(keyboard_node)))
+killed = keys(killed_reader.lines)
+check("and every key pressed was released (%d pressed, %d released)" % (sum(k.endswith("pressed") for k in killed), sum(k.endswith("released") for k in killed)),
+      sum(k.endswith("pressed") for k in killed) >= 1
+      and sum(k.endswith("pressed") for k in killed) == sum(k.endswith("released") for k in killed))
+killed_reader.close()
 released = keys(keyboard.lines)
 check("no key was left down (%d pressed, %d released)" % (sum(k.endswith("pressed") for k in released), sum(k.endswith("released") for k in released)),
       sum(k.endswith("pressed") for k in released) == sum(k.endswith("released") for k in released))
