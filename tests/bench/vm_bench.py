@@ -10,7 +10,8 @@ With SWIPES 0, only the idle figures (to compare builds).
 import fcntl, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+from common import summary, swipe  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
 
@@ -26,24 +27,6 @@ for program in (listen, emit):
     subprocess.run(["cc", "-O2", "-o", program, os.path.join(here, os.path.basename(program) + ".c"), "-lsystemd"], check=True)
 stamps = os.path.join(work, "stamps.txt")
 figures = {"swipes": swipes}
-
-
-def swipe():
-    """150 mm to the right in 0.3 s, then the lift."""
-    r = Recording()
-    for i in range(31):
-        r.frame({0: (60 + 5 * i, 100)})
-    r.frame({0: None})
-    return r.text()
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
-
-
-def summary(ms, expected):
-    return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "n": len(ms), "missed": expected - len(ms)}
 
 
 def proc_status(pid):

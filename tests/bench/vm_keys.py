@@ -9,26 +9,14 @@ each call makes its own uinput device), in the same boot.
 import fcntl, json, os, re, shutil, signal, struct, subprocess, sys, tempfile, threading, time
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+from common import summary, swipe  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
 
 gestured, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 work = tempfile.mkdtemp()
-
-
-def swipe():
-    r = Recording()
-    for i in range(31):
-        r.frame({0: (60 + 5 * i, 100)})
-    r.frame({0: None})
-    return r.text()
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
 
 
 class KeyWatcher:
@@ -105,7 +93,7 @@ def measure(binding, gap_s):
         after = [t for t in watcher.presses if lift <= t < until]
         if after:
             ms.append((min(after) - lift) / 1e6)
-    return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "n": len(ms), "missed": swipes - len(ms)}
+    return summary(ms, swipes)
 
 
 panel = Panel(Recording().text())
