@@ -44,6 +44,19 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                 _ = GestureEnvironment.assignments(event, device: "extreme")
                 _ = GestureFields.numbers(event).map { fixed($0.1, decimals: 4) }
             }
+            // What the virtual keyboard and pointer would be sent.
+            var written: [InputEvent] = []
+            for action in step.actions {
+                switch action {
+                case .keys(_, let keys): VirtualInput.append(keys, to: &written)
+                case .click(_, let click, let location): VirtualInput.append(click, at: location, to: &written)
+                case .scroll(let turn): VirtualInput.append(turn, to: &written)
+                case .run, .signal: break
+                }
+            }
+            if let last = written.last, last.type != EventType.syn || last.code != SynCode.report {
+                violated("virtual input that does not end in SYN_REPORT: \(written)")
+            }
         }
         _ = picture.svg()
         return 0
@@ -103,9 +116,14 @@ func extremeConfiguration(size: String, choice: Int) -> String {
                                     "min_duration_ms = \(pick(tiny, "3600000"))"])
     gesture("swipe", "swipe", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick(tiny, "10000"))",
                                "min_speed_mm_s = \(pick(tiny, "100000"))"])
-    gesture("pan", "pan", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick("0", "10000"))"])
-    gesture("pinch", "pinch", ["fingers = \(pick("2", "10"))", "min_scale_change = \(pick("0", "100"))"])
-    gesture("rotate", "rotate", ["fingers = \(pick("2", "10"))", "min_rotation = \(pick("0", "100"))"])
+    // Steps at their finest and coarsest: the finest crosses the most boundaries a frame.
+    let stepped = ["increase = { signal = true, click = \"left\", double = true }", "decrease = { signal = true }"]
+    gesture("pan", "pan", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick("0", "10000"))", "scroll = true",
+                           "scroll_mm = \(pick(tiny, "1000"))", "step = \(pick(tiny, "10000"))"] + stepped)
+    gesture("pinch", "pinch", ["fingers = \(pick("2", "10"))", "min_scale_change = \(pick("0", "100"))",
+                               "step = \(pick("1.0000000000000002", "100"))"] + stepped)
+    gesture("rotate", "rotate", ["fingers = \(pick("2", "10"))", "min_rotation = \(pick("0", "100"))",
+                                 "step = \(pick(tiny, "3600"))"] + stepped)
     gesture("edge", "edge-swipe", ["edge = \"left\"", "edge_range = [\(pick("0.5, 0.5000001", "0, 1"))]",
                                    "edge_zone_mm = \(pick(tiny, "10000"))", "min_distance_mm = \(pick(tiny, "10000"))"])
     gesture("check", "checkmark", ["min_size_mm = \(pick(tiny, "10000"))"])
