@@ -1,8 +1,10 @@
-"""What the VM benchmarks share: the swipe they time, and percentiles."""
-import os, sys
+"""What the VM benchmarks share: the swipe they time, playing it, and percentiles."""
+import fcntl, os, struct, sys, time
 
-sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")]
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from fixtures import Recording  # noqa: E402
+from uinput_panel import EVENT, EVIOCSCLOCKID  # noqa: E402
 
 
 def swipe():
@@ -21,3 +23,25 @@ def percentile(values, p):
 
 def summary(ms, expected):
     return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "n": len(ms), "missed": expected - len(ms)}
+
+
+def play_swipes(panel, count, gap_s):
+    """Plays the swipe `count` times, `gap_s` apart (the player stays out of the way of
+    what is measured); returns when the kernel took each lift's frame (monotonic ns, the
+    time stamp a reader of the panel gets with it)."""
+    reader = os.open(panel.node, os.O_RDONLY | os.O_NONBLOCK)
+    fcntl.ioctl(reader, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+    lifts, text = [], swipe()
+    for _ in range(count):
+        panel.play(text)
+        time.sleep(gap_s)
+        data = b""
+        while True:
+            try:
+                data += os.read(reader, EVENT.size * 256)
+            except BlockingIOError:
+                break
+        reports = [(sec, usec) for sec, usec, typ, code, _ in EVENT.iter_unpack(data) if typ == 0 and code == 0]
+        lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
+    os.close(reader)
+    return lifts

@@ -7,13 +7,13 @@ start and context switches while idle.
     python3 tests/bench/vm_bench.py GESTURED OUT.json [SWIPES]
 With SWIPES 0, only the idle figures (to compare builds).
 """
-import fcntl, json, os, re, signal, socket, struct, subprocess, sys, tempfile, time
+import json, os, re, signal, socket, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import summary, swipe  # noqa: E402
+from common import play_swipes as common_play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
-from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
+from uinput_panel import Panel, wait_for  # noqa: E402
 
 gestured, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 60
@@ -86,24 +86,8 @@ class Daemon:
 
 
 def play_swipes(panel):
-    """Plays the swipes, 0.6 s apart; returns when the kernel took each lift's frame
-    (monotonic ns, the time stamp a reader of the panel gets with it)."""
-    reader = os.open(panel.node, os.O_RDONLY | os.O_NONBLOCK)
-    fcntl.ioctl(reader, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
-    lifts, text = [], swipe()
-    for _ in range(swipes):
-        panel.play(text)
-        time.sleep(0.6)  # this process stays out of the way of what is measured
-        data = b""
-        while True:
-            try:
-                data += os.read(reader, EVENT.size * 256)
-            except BlockingIOError:
-                break
-        reports = [(sec, usec) for sec, usec, typ, code, _ in EVENT.iter_unpack(data) if typ == 0 and code == 0]
-        lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
+    lifts = common_play_swipes(panel, swipes, 0.6)
     time.sleep(1)
-    os.close(reader)
     return lifts
 
 

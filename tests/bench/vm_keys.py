@@ -6,11 +6,11 @@ reads it), for gestured's own `keys = "ctrl+Right"` and for the same binding don
 each call makes its own uinput device), in the same boot.
     python3 tests/bench/vm_keys.py GESTURED OUT.json [SWIPES]
 """
-import fcntl, json, os, re, shutil, signal, struct, subprocess, sys, tempfile, threading, time
+import fcntl, json, os, shutil, signal, struct, subprocess, sys, tempfile, threading, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import summary, swipe  # noqa: E402
+from common import play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
 
@@ -53,26 +53,6 @@ class KeyWatcher:
             time.sleep(0.001)
 
 
-def play(panel, gap_s):
-    """The swipes, `gap_s` apart; the kernel's time of each lift's frame (monotonic ns)."""
-    reader = os.open(panel.node, os.O_RDONLY | os.O_NONBLOCK)
-    fcntl.ioctl(reader, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
-    lifts, text = [], swipe()
-    for _ in range(swipes):
-        panel.play(text)
-        time.sleep(gap_s)
-        data = b""
-        while True:
-            try:
-                data += os.read(reader, EVENT.size * 256)
-            except BlockingIOError:
-                break
-        reports = [(sec, usec) for sec, usec, typ, code, _ in EVENT.iter_unpack(data) if typ == 0 and code == 0]
-        lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
-    os.close(reader)
-    return lifts
-
-
 def measure(binding, gap_s):
     config = os.path.join(work, "gestured.toml")
     with open(config, "w") as f:
@@ -82,7 +62,7 @@ def measure(binding, gap_s):
     wait_for(20, lambda: panel.node + ": '" in open(log).read())
     watcher = KeyWatcher(ignore=[panel.node])
     time.sleep(1)
-    lifts = play(panel, gap_s)
+    lifts = play_swipes(panel, swipes, gap_s)
     time.sleep(gap_s)
     watcher.stopped = True
     daemon.send_signal(signal.SIGTERM)
