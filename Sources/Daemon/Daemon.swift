@@ -30,7 +30,10 @@ public final class Daemon {
     var touchscreens: [String: Touchscreen] = [:]
     var replay: RecordingSource?
     /// The touchscreen the replay stands in for.
-    var replayScreen: Touchscreen?
+    var replayScreen: Touchscreen? {
+        guard case .recording(let path, _, _) = options.source else { return nil }
+        return touchscreens[path]
+    }
     var udev: Udev?
     /// The node `--device` names: the only one read.
     var onlyNode: String?

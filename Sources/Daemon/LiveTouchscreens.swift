@@ -125,8 +125,8 @@ extension Daemon {
     func remove(_ screen: Touchscreen, why: String) {
         feed(.cancel(screen.deviceTime(monotonicMicroseconds())), to: screen)
         if let device = screen.device { loop.unwatch(device.fd) }
+        if screen === replayScreen { replay = nil }
         touchscreens[screen.node] = nil
-        if screen === replayScreen { replay = nil; replayScreen = nil }
         logger.info("\(screen.node): '\(screen.name)' \(why)")
     }
 

@@ -51,7 +51,6 @@ extension Daemon {
         pipeline.explaining = explaining
         let screen = Touchscreen(node: path, pipeline: pipeline, device: nil, origin: monotonicMicroseconds(), speed: speed)
         touchscreens[path] = screen
-        replayScreen = screen
         replay = RecordingSource(recording, rounds: rounds)
         logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
     }

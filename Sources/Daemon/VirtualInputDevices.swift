@@ -7,7 +7,7 @@ import SystemPackage
 /// binds keys, clicks or scrolling (never for a monitor), removed when it no longer does.
 extension Daemon {
     func makeOrRemoveVirtualDevices(for config: Configuration) {
-        let needing = options.mode == .service ? BindingTable(config.bindings).needingVirtualDevices : []
+        let needing = options.mode == .service ? config.bindings.filter(\.needsVirtualDevices).map(\.gesture) : []
         guard !needing.isEmpty else {
             virtual = nil
             return

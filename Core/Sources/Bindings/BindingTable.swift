@@ -33,9 +33,6 @@ public struct BindingTable: Sendable {
     /// Whether any binding emits signals: the daemon connects to the bus at start then.
     public var signals: Bool { byGesture.values.contains(where: \.signals) }
 
-    /// The bindings that need gestured's virtual keyboard and pointer, by name.
-    public var needingVirtualDevices: [String] { byGesture.values.filter(\.needsVirtualDevices).map(\.gesture).sorted() }
-
     /// The actions of one event on one device, signal first: a listener hears of the
     /// gesture before the command it starts can act.
     public mutating func actions(for event: GestureEvent, device: String) -> [Action] {
@@ -79,8 +76,8 @@ public struct BindingTable: Sendable {
     private mutating func follow(_ binding: Binding, _ event: GestureEvent, _ device: String, to actions: inout [Action]) {
         guard var state = progress[event.name] else { return }
         if let scroll = binding.scroll, let translation = event.translation {
-            actions.append(.scroll(Self.wheel(binding.gesture, to: translation, scroll, &state)))
-            if case .scroll(let turn) = actions.last, turn.vertical == 0, turn.horizontal == 0 { actions.removeLast() }
+            let turn = Self.wheel(binding.gesture, to: translation, scroll, &state)
+            if turn.vertical != 0 || turn.horizontal != 0 { actions.append(.scroll(turn)) }
         }
         if let steps = binding.steps, let position = Self.position(event, steps, &state) {
             crossings.removeAll(keepingCapacity: true)

@@ -197,7 +197,6 @@ public final class TouchDelivery {
     }
 
     private func winner(of events: [GestureEvent], among recognizers: [GestureRecognizer]) -> GestureSpec? {
-        guard !events.isEmpty else { return nil }
         for event in events where event.phase == .recognized || event.phase == .began {
             if let r = recognizers.first(where: { $0.spec.name == event.name }) { return r.spec }
         }
