@@ -5,6 +5,10 @@ public struct KeySequence: Codable, Equatable, Sendable {
     public var written: [String]
     public var chords: [[UInt16]]
 
+    /// What one gesture may press: the loop writes it all in one wake-up.
+    public static let mostChords = 32
+    public static let mostKeysInAChord = 8
+
     public init(written: [String], chords: [[UInt16]]) {
         self.written = written
         self.chords = chords

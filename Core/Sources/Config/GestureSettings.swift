@@ -153,9 +153,17 @@ extension Configuration {
             t.report("keys", "empty; expected keys to press, like \"ctrl+alt+Right\" or [\"ctrl+c\", \"ctrl+v\"]")
             return nil
         }
+        // All of a sequence is written in one wake-up of the loop: keep it a keyboard's worth.
+        guard written.count <= KeySequence.mostChords else {
+            t.report("keys", "\(written.count) chords; at most \(KeySequence.mostChords) a gesture (a command can type more)")
+            return nil
+        }
         var chords: [[UInt16]] = []
         for chord in written {
             switch keyCodes.chord(chord) {
+            case .success(let codes) where codes.count > KeySequence.mostKeysInAChord:
+                t.report("keys", "\"\(chord)\" holds \(codes.count) keys; at most \(KeySequence.mostKeysInAChord) at once")
+                return nil
             case .success(let codes): chords.append(codes)
             case .failure(let unknown):
                 let what = unknown.name.isEmpty ? "an empty key name in \"\(chord)\"" : "no key is named \"\(unknown.name)\""

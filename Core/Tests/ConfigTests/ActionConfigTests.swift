@@ -38,11 +38,19 @@ import Testing
         #expect(config.bindings[1].actions.keys?.chords == [[29, 46], [29, 47]])
     }
 
-    @Test func anUnknownKeyIsLocatedWithWhatItCouldBe() {
+    @Test func anUnknownKeyOrTooLongASequenceIsLocated() throws {
         #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"ctrl+Rigth\"\n")
             == [#"test.toml:4: error: gesture[1].keys: no key is named "Rigth" (did you mean "RIGHT"?); names are the kernel's KEY_ names without KEY_ (Right, VolumeUp, F5, Enter), or ctrl, alt, shift, super, altgr"#])
         #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"ctrl+\"\n").first?.contains("an empty key name") == true)
         #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = []\n").first?.contains("empty; expected keys") == true)
+        // A sequence is bounded: the loop writes it in one wake-up.
+        let many = (0..<33).map { _ in "\"ctrl+c\"" }.joined(separator: ", ")
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = [\(many)]\n")
+            == ["test.toml:4: error: gesture[1].keys: 33 chords; at most 32 a gesture (a command can type more)"])
+        #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"\(Array(repeating: "c", count: 9).joined(separator: "+"))\"\n")
+            == [#"test.toml:4: error: gesture[1].keys: "c+c+c+c+c+c+c+c+c" holds 9 keys; at most 8 at once"#])
+        #expect(try parsed("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = [\((0..<32).map { _ in "\"ctrl+c\"" }.joined(separator: ", "))]\n")
+            .bindings[0].actions.keys?.chords.count == 32)
         // Buttons are click's: BTN_LEFT is no key.
         #expect(refusals("[[gesture]]\nname = \"n\"\ntype = \"tap\"\nkeys = \"BTN_LEFT\"\n").count == 1)
     }
