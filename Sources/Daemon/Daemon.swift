@@ -22,6 +22,8 @@ public final class Daemon {
     let timer: FileDescriptor
     let signals: FileDescriptor
     var config: Configuration
+    /// The mode, the pause and the lock: what every pipeline's gate is.
+    var control: ModeController
     let runner: CommandRunner
     var bus: BusEmitter?
     /// The virtual keyboard and pointer, while bindings need them.
@@ -56,6 +58,7 @@ public final class Daemon {
         // (systemctl reload right after start) waits for the loop instead of killing.
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         config = try Self.loadConfig(options.configPath, logger: logger)
+        control = ModeController(config)
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
         runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
@@ -100,6 +103,7 @@ public final class Daemon {
     /// The daemon-wide settings: log level, command limits and user, the bus.
     func apply(_ config: Configuration) throws {
         self.config = config
+        if let change = control.reconfigure(config, at: now) { controlChanged([change]) }
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
         runner.logger.logLevel = logger.logLevel
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
@@ -146,6 +150,9 @@ public final class Daemon {
     private func perform(_ step: Step, of screen: Touchscreen) {
         if let show = options.showStep, !step.isQuiet { show(screen.node, screen.pipeline.geometry, step) }
         for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
+        // Modes and pauses are decisions, not effects: monitor follows them too.
+        if !step.events.isEmpty { control.gestureFired(at: now) }
+        controlChanged(step.actions.compactMap { control.perform($0, at: now) })
         guard options.mode == .service else { return }
         // What someone waits for first (signals, commands, the twin), the log after.
         for action in step.actions { perform(action) }
@@ -176,10 +183,33 @@ public final class Daemon {
         case .scroll(let turn):
             logger.debug("\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")
             virtualInput(turn.binding) { (devices) throws(Errno) in try devices.scroll(turn) }
+        case .mode, .pause:
+            break  // the controller's (see perform(_:of:))
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
             watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
         }
+    }
+
+    /// The controller's clock: the monotonic one, or the recording's (played at its speed).
+    var now: Timestamp {
+        let monotonic = monotonicMicroseconds()
+        return replayScreen?.deviceTime(monotonic) ?? Timestamp(microseconds: monotonic)
+    }
+
+    /// When the pause or the mode runs out, on the monotonic clock.
+    var controlDeadline: Int64? {
+        control.nextDeadline.map { replayScreen?.monotonic($0) ?? $0.microseconds }
+    }
+
+    /// Says what changed and gives every touchscreen the new gate, for its next sequence.
+    func controlChanged(_ changes: [ControlChange]) {
+        guard !changes.isEmpty else { return }
+        for change in changes {
+            logger.info("\(change)")
+            options.showControl?(change)
+        }
+        for screen in touchscreens.values { screen.pipeline.setGate(control.gate) }
     }
 
     func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, _ handler: @escaping () -> Void) {
@@ -196,6 +226,7 @@ public final class Daemon {
             if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
         }
         runner.enforceTimeouts(now: now)
+        if let due = controlDeadline, due <= now { controlChanged(control.advance(to: self.now)) }
         if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process() }
@@ -216,6 +247,7 @@ public final class Daemon {
         }
         if let screen = replayScreen { consider(replay?.nextTime.map(screen.monotonic)) }
         consider(runner.nextDeadline)
+        consider(controlDeadline)
         consider(virtual?.nextDeadline)
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)

@@ -32,6 +32,8 @@ public struct DaemonOptions {
     /// Every step that did something, with its touchscreen's node and geometry, as it is
     /// made: what `monitor` and `run --print` print.
     public var showStep: ((_ node: String, _ geometry: DeviceGeometry, _ step: Step) -> Void)?
+    /// Every mode switch, pause, resume and lock change, as it is made.
+    public var showControl: ((ControlChange) -> Void)?
 
     public init() {}
 }

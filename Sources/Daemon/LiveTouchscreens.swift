@@ -90,7 +90,8 @@ extension Daemon {
         }
         let pipeline: TouchscreenPipeline
         do {
-            pipeline = try TouchscreenPipeline(device.description, config: config, kernelState: device.touchState, isolated: twin != nil)
+            pipeline = try TouchscreenPipeline(device.description, config: config, kernelState: device.touchState, isolated: twin != nil,
+                                               gate: control.gate)
         } catch {
             return logger.error("\(node): '\(device.description.name)' cannot be read: \(error)")
         }

@@ -77,6 +77,7 @@ struct Replay: ParsableCommand {
                     picture = TouchPicture(title: path, size: geometry.size)
                 }
                 defer { if let svg, let picture { failed = !write(picture, to: svg) || failed } }
+                playback.onControl = { _, change in printer.print(change) }
                 try playback.play(recording) { step in
                     printer.print(step)
                     picture?.add(step)

@@ -70,6 +70,7 @@ struct Run: ParsableCommand {
         if printSteps {
             let watcher = StepWatcher(printing, showActions: true)
             options.showStep = { watcher.show($0, $1, $2) }
+            options.showControl = { watcher.show($0) }
         }
         let daemon: Daemon
         do {

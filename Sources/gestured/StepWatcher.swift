@@ -20,6 +20,14 @@ final class StepWatcher {
         self.svg = svg
     }
 
+    /// Under every touchscreen's name (each takes it at its next sequence); under
+    /// "gestured" before any has shown a step.
+    func show(_ change: ControlChange) {
+        if printers.isEmpty { ReplayPrinter(file: "gestured", format: printing.format) { [output] in output.write(line: $0) }.print(change) }
+        for node in printers.keys.sorted() { printers[node]?.print(change) }
+        output.flush()
+    }
+
     func show(_ node: String, _ geometry: DeviceGeometry, _ step: Step) {
         if printers[node] == nil {
             var printer = ReplayPrinter(file: node, format: printing.format) { [output] in output.write(line: $0) }

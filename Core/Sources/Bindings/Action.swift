@@ -15,4 +15,8 @@ public enum Action: Equatable, Sendable {
     case click(binding: String, Click, at: Point)
     /// Turn gestured's virtual pointer's wheels.
     case scroll(ScrollAction)
+    /// Switch every touchscreen to another mode's gestures, from its next touch sequence.
+    case mode(binding: String, ModeSwitch)
+    /// Let every touch through untouched for `seconds`: nothing fires.
+    case pause(binding: String, seconds: Double)
 }

@@ -70,6 +70,8 @@ public struct BindingTable: Sendable {
             actions.append(.run(CommandAction(binding: binding.gesture, command: command, environment: environment,
                                               maxRunning: binding.maxRunning)))
         }
+        if let mode = bound.mode { actions.append(.mode(binding: binding.gesture, mode)) }
+        if let seconds = bound.pauseSeconds { actions.append(.pause(binding: binding.gesture, seconds: seconds)) }
     }
 
     /// A continuous gesture's steps crossed and wheel turned since its last event.

@@ -1,5 +1,6 @@
 /// What a binding does when its gesture fires, or one of its steps when crossed: any of
-/// a command (or `exec`'s exact words), a D-Bus signal, a key sequence and a click.
+/// a command (or `exec`'s exact words), a D-Bus signal, a key sequence and a click; for a
+/// gesture (not a step), a mode switch and a pause.
 public struct BoundActions: Codable, Equatable, Sendable {
     /// `command` as written (see `CommandForm` for how it starts).
     public var command: String?
@@ -7,6 +8,8 @@ public struct BoundActions: Codable, Equatable, Sendable {
     public var signal: Bool
     public var keys: KeySequence?
     public var click: Click?
+    public var mode: ModeSwitch?
+    public var pauseSeconds: Double?
 
     public init(command: String? = nil, exec: [String]? = nil, signal: Bool = false, keys: KeySequence? = nil,
                 click: Click? = nil) {
@@ -23,7 +26,9 @@ public struct BoundActions: Codable, Equatable, Sendable {
         return command.map(CommandForm.init)
     }
 
-    public var isEmpty: Bool { command == nil && exec == nil && !signal && keys == nil && click == nil }
+    public var isEmpty: Bool {
+        command == nil && exec == nil && !signal && keys == nil && click == nil && mode == nil && pauseSeconds == nil
+    }
     /// Whether performing them needs gestured's virtual devices (keys, clicks).
     public var needsVirtualDevices: Bool { keys != nil || click != nil }
 }

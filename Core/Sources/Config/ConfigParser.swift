@@ -4,7 +4,7 @@ import TOMLKit
 import TouchCore
 
 extension Configuration {
-    static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms"]
+    static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
@@ -69,6 +69,7 @@ extension Configuration {
             parsed.append((spec, table))
         }
         checkReferences(parsed, declared: declared)
+        checkModesEntered(config, parsed.map(\.1))
         checkWaitingCycles(parsed)
         config.devices = section(root, "device", diagnostics).compactMap { parseDevice($0, declared: declared) }
         if !diagnostics.errors.isEmpty {
@@ -115,6 +116,7 @@ extension Configuration {
         }
         d.isolate = t.bool("isolate") ?? false
         if let delay = t.number("max_delay_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.maxDelayMS = delay }
+        parseDaemonModes(t, into: &d)
         t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
     }

@@ -15,6 +15,12 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     public var isolate = false
     /// The longest an isolated panel's frames are held while a gesture may still take them.
     public var maxDelayMS = 1000.0
+    /// The mode at start, and the one a mode's timeout returns to.
+    public var mode = GestureSpec.defaultMode
+    /// Modes no gesture enters, for the control interface's SetMode.
+    public var modes: [String] = []
+    /// How long a mode other than the start mode lasts without a gesture (nil: until switched).
+    public var modeTimeoutSeconds: Double?
 
     public init() {}
 }

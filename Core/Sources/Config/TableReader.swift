@@ -56,6 +56,19 @@ struct TableReader {
         return s
     }
 
+    /// A list of names (see `name`), none empty.
+    func names(_ key: String) -> [String]? {
+        guard let list = strings(key) else { return nil }
+        for s in list {
+            if s.isEmpty { report(key, "holds an empty name"); return nil }
+            if let control = s.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                report(key, "holds a name with a control character (U+\(hex(UInt16(truncatingIfNeeded: control.value), digits: 4))); a name is one line of printable text")
+                return nil
+            }
+        }
+        return list
+    }
+
     /// One of `allowed`, with a suggestion when misspelt.
     func choice(_ key: String, _ allowed: [String], required: Bool = false, requiredBy: String? = nil, what: String = "") -> String? {
         let list = allowed.joined(separator: ", ")

@@ -11,6 +11,10 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var requiresFailureOf: [String] = []
     /// Names of gestures this one may be recognized together with.
     public var simultaneousWith: [String] = []
+    /// The modes it fires in (`GestureSpec.everyMode` for all of them).
+    public var modes: [String] = [GestureSpec.defaultMode]
+    /// Whether it still fires while the session is locked.
+    public var whenLocked = false
 
     /// Touch delivery to the twin of an isolated panel, with UIKit's names and defaults:
     /// recognized, it cancels the touches the twin already got; while it may succeed, the
@@ -52,6 +56,15 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     /// (1 − angle / 90°, 1 for the same shape; see `StrokeMatcher`).
     public var templates: [StrokeTemplate] = []
     public var minSimilarity = 0.75
+
+    /// The mode a gesture without `modes` fires in, and the one the daemon starts in.
+    public static let defaultMode = "default"
+    /// In `modes`: every mode.
+    public static let everyMode = "*"
+
+    public func fires(inMode mode: String) -> Bool {
+        modes.contains(mode) || modes.contains(Self.everyMode)
+    }
 
     public init(name: String, type: GestureType) {
         self.name = name

@@ -10,6 +10,9 @@ public struct Playback {
     public var reloads: [(time: Timestamp, config: Configuration)] = []
     /// Built-in stroke templates this person drew are left out (held-out evaluation).
     public var leftOutPerson: String?
+    /// Each mode switch and pause the gestures make, with its time, as the daemon makes
+    /// them (on the recording's clock).
+    public var onControl: (Timestamp, ControlChange) -> Void = { _, _ in }
 
     public init(config: Configuration) {
         self.config = config
@@ -32,16 +35,27 @@ public struct Playback {
         let leftOut = leftOutPerson.map { pipeline.leaveOutStrokeTemplates(of: $0) } ?? false
         var reloads = reloads[...]
         var cancelled = 0
+        var control = ModeController(config)
+        func take(_ changes: [ControlChange], at time: Timestamp) {
+            guard !changes.isEmpty else { return }
+            for change in changes { onControl(time, change) }
+            pipeline.setGate(control.gate)
+        }
         func run(_ input: PipelineInput) {
+            if let due = control.nextDeadline, due <= input.time { take(control.advance(to: due), at: due) }
             pipeline.step(input) { step in
                 if case .cancel = input { cancelled += step.frame?.touches.count ?? 0 }
                 if !step.isQuiet || !step.bugs.isEmpty { body(step) }
+                let time = step.input.time
+                if !step.events.isEmpty { control.gestureFired(at: time) }
+                take(step.actions.compactMap { control.perform($0, at: time) }, at: time)
             }
         }
         for event in recording.events {
             while let reload = reloads.first, reload.time <= event.time {
                 reloads = reloads.dropFirst()
                 run(.deadline(reload.time))
+                take(control.reconfigure(reload.config, at: reload.time).map { [$0] } ?? [], at: reload.time)
                 do { try pipeline.reload(reload.config) } catch {
                     // The new configuration ignores the device: the daemon lets it go.
                     run(.cancel(event.time))

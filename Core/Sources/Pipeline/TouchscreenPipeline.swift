@@ -17,10 +17,14 @@ public final class TouchscreenPipeline {
     private var decoder: TouchDecoder
     /// What the twin gets, when the configuration isolates this panel (see `TouchDelivery`).
     public let isolation: TouchDelivery?
-    /// The recognizers and bindings in force, and those of a reload waiting for the
-    /// sequence in flight to end: the two always change together.
+    /// The recognizers and bindings in force, and those of a reload or a gate change
+    /// waiting for the sequence in flight to end: the two always change together.
     private var current: Setup
     private var pending: Setup?
+    /// The last configuration given, as it applies to this device, and the last gate:
+    /// what `pending` (or `current`) was made from.
+    private var applied: Applied
+    public private(set) var gate: GestureGate
     private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -33,29 +37,45 @@ public final class TouchscreenPipeline {
         case noPositionAxes
     }
 
-    /// A configuration as it applies to this device.
-    private struct Setup {
+    /// A configuration as it applies to this device: its rule and geometry.
+    private struct Applied {
+        var config: Configuration
+        var rule: DeviceRule?
         var geometry: DeviceGeometry
-        var arbiter: Arbiter
-        var bindings: BindingTable
 
         init(_ device: DeviceDescription, _ config: Configuration) throws(Refusal) {
             let rule = config.rule(for: device)
             if rule?.ignore == true { throw .ignored }
             guard let geometry = TouchscreenPipeline.geometry(device, rule: rule) else { throw .noPositionAxes }
+            self.config = config
+            self.rule = rule
             self.geometry = geometry
-            arbiter = Arbiter(gestures: config.gestures(for: rule), geometry: geometry)
-            bindings = BindingTable(config.bindings)
+        }
+    }
+
+    /// The recognizers of the gestures the gate admits, and the bindings.
+    private struct Setup {
+        var geometry: DeviceGeometry
+        var arbiter: Arbiter
+        var bindings: BindingTable
+
+        init(_ applied: Applied, _ gate: GestureGate) {
+            geometry = applied.geometry
+            arbiter = Arbiter(gestures: applied.config.gestures(for: applied.rule).filter(gate.admits), geometry: geometry)
+            bindings = BindingTable(applied.config.bindings)
         }
     }
 
     /// `kernelState`: what a live device holds already (see `KernelTouchState`).
     /// `isolated`: what the daemon made of it (see `PanelPolicy`); by default, what the
-    /// service would do under this configuration.
+    /// service would do under this configuration. `gate`: by default, the start mode's
+    /// gestures.
     public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil,
-                isolated: Bool? = nil) throws(Refusal) {
+                isolated: Bool? = nil, gate: GestureGate? = nil) throws(Refusal) {
         self.device = device
-        current = try Setup(device, config)
+        applied = try Applied(device, config)
+        self.gate = gate ?? GestureGate(mode: config.daemon.mode)
+        current = Setup(applied, self.gate)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
@@ -177,7 +197,17 @@ public final class TouchscreenPipeline {
     /// it; the new ones take the next sequence (at once when none is in flight). Throws,
     /// changing nothing, when the new configuration does not take this device.
     public func reload(_ config: Configuration) throws(Refusal) {
-        pending = try Setup(device, config)
+        applied = try Applied(device, config)
+        pending = Setup(applied, gate)
+        takeReloadBetweenSequences()
+    }
+
+    /// Another mode, a pause or a lock: the gestures it admits take the next sequence (at
+    /// once when none is in flight), never one under way.
+    public func setGate(_ gate: GestureGate) {
+        guard gate != self.gate else { return }
+        self.gate = gate
+        pending = Setup(applied, gate)
         takeReloadBetweenSequences()
     }
 

@@ -38,6 +38,31 @@ public struct ReplayPrinter {
         for bug in step.bugs { write("\(file)  bug: \(bug)") }
     }
 
+    /// A mode switch, a pause, a resume or a lock change: one line.
+    public func print(_ change: ControlChange) {
+        switch format {
+        case .text:
+            write("\(file)  \(change)")
+        case .jsonl:
+            var json = JSONLine()
+            json.add("file", file)
+            switch change.kind {
+            case .mode(let from, let to):
+                json.add("control", "mode")
+                json.add("from", from)
+                json.add("to", to)
+            case .paused(let seconds):
+                json.add("control", "paused")
+                json.add("seconds", seconds, decimals: 3)
+            case .resumed: json.add("control", "resumed")
+            case .locked: json.add("control", "locked")
+            case .unlocked: json.add("control", "unlocked")
+            }
+            json.add("reason", change.reason)
+            write(json.line)
+        }
+    }
+
     /// One line per touch phase change: every began, moved, ended and cancelled, and
     /// stationary when a touch stops moving.
     private mutating func print(_ frame: TouchFrame) {
@@ -170,6 +195,12 @@ public struct ReplayPrinter {
                 json.add("scroll", turn.binding)
                 json.add("vertical", turn.vertical)
                 json.add("horizontal", turn.horizontal)
+            case .mode(let binding, let change):
+                json.add("mode", binding)
+                json.add("to", change.mode)
+            case .pause(let binding, let seconds):
+                json.add("pause", binding)
+                json.add("seconds", seconds, decimals: 3)
             }
             return json.line
         case .text:
@@ -185,6 +216,10 @@ public struct ReplayPrinter {
                 return "\(file)  click \(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"
             case .scroll(let turn):
                 return "\(file)  scroll \(turn.binding): vertical=\(turn.vertical) horizontal=\(turn.horizontal)"
+            case .mode(let binding, let change):
+                return "\(file)  mode \(binding): \(change.mode)"
+            case .pause(let binding, let seconds):
+                return "\(file)  pause \(binding): \(fixed(seconds, decimals: 3)) s"
             }
         }
     }

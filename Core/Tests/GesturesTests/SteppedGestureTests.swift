@@ -19,7 +19,7 @@ import TouchCore
                 switch action {
                 case .keys(_, let keys): out.append(keys.text)
                 case .scroll(let turn): out.append("wheel \(turn.vertical) \(turn.horizontal) \(turn.verticalDetents)")
-                case .run, .signal, .click: break
+                case .run, .signal, .click, .mode, .pause: break
                 }
             }
         }

@@ -51,7 +51,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                 case .keys(_, let keys): VirtualInput.append(keys, to: &written)
                 case .click(_, let click, let location): VirtualInput.append(click, at: location, to: &written)
                 case .scroll(let turn): VirtualInput.append(turn, to: &written)
-                case .run, .signal: break
+                case .run, .signal, .mode, .pause: break
                 }
             }
             if let last = written.last, last.type != EventType.syn || last.code != SynCode.report {

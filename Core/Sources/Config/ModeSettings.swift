@@ -1,0 +1,65 @@
+import Bindings
+import Gestures
+
+/// Modes: which gestures fire when (`modes`, `when_locked`), the gestures that switch mode
+/// or pause (`mode`, `mode_timeout_s`, `pause_s`), and `[daemon]`'s start mode.
+extension Configuration {
+    static let modeKeys = ["modes", "when_locked", "mode", "mode_timeout_s", "pause_s"]
+    /// The longest a mode lasts without a gesture, or a pause, that a setting may ask for.
+    public static let longestControlSeconds = 86_400.0
+    static let longestControl = Limit(longestControlSeconds, "a day")
+
+    /// Every mode: the start mode, those `[daemon] modes` declares, those gestures fire in
+    /// and those they switch to, in that order.
+    public var modes: [String] {
+        var seen = Set<String>(), all: [String] = []
+        func add(_ mode: String) {
+            if mode != GestureSpec.everyMode, seen.insert(mode).inserted { all.append(mode) }
+        }
+        add(daemon.mode)
+        daemon.modes.forEach(add)
+        for gesture in gestures { gesture.modes.forEach(add) }
+        for binding in bindings { binding.actions.mode.map { add($0.mode) } }
+        return all
+    }
+
+    static func parseModes(_ t: TableReader, into spec: inout GestureSpec, _ actions: inout BoundActions) {
+        if let modes = t.names("modes") {
+            if modes.isEmpty { t.report("modes", "empty; list the modes it fires in, like [\"maintenance\"], or [\"*\"] for all") } else { spec.modes = modes }
+        }
+        spec.whenLocked = t.bool("when_locked") ?? false
+        if let mode = t.name("mode") {
+            if mode == GestureSpec.everyMode { t.report("mode", "\"*\" is every mode, not one to switch to") } else {
+                actions.mode = ModeSwitch(mode: mode, timeoutSeconds: t.number("mode_timeout_s", allowingZero: false, atMost: longestControl))
+            }
+        } else if t.has("mode_timeout_s"), !t.has("mode") {
+            t.report("mode_timeout_s", "goes with mode, like mode = \"maintenance\"")
+        }
+        actions.pauseSeconds = t.number("pause_s", allowingZero: false, atMost: longestControl)
+    }
+
+    static func parseDaemonModes(_ t: TableReader, into d: inout DaemonSettings) {
+        if let mode = t.name("mode") {
+            if mode == GestureSpec.everyMode { t.report("mode", "\"*\" is every mode; the daemon starts in one, like \"default\"") } else { d.mode = mode }
+        }
+        if let modes = t.names("modes") {
+            if modes.contains(GestureSpec.everyMode) { t.report("modes", "\"*\" is every mode, not one of them") } else { d.modes = modes }
+        }
+        d.modeTimeoutSeconds = t.number("mode_timeout_s", allowingZero: false, atMost: longestControl)
+    }
+
+    /// A mode gestures fire in that nothing enters (no gesture's `mode`, not the start
+    /// mode, not declared for SetMode) is a mistake: those gestures could never fire.
+    static func checkModesEntered(_ config: Configuration, _ tables: [TableReader]) {
+        var entered = Set([config.daemon.mode] + config.daemon.modes + [GestureSpec.everyMode])
+        for binding in config.bindings { binding.actions.mode.map { entered.insert($0.mode) } }
+        var reported = Set<String>()
+        for (spec, table) in zip(config.gestures, tables) {
+            for mode in spec.modes where !entered.contains(mode) && reported.insert(mode).inserted {
+                // Suggested among a few: comparing thousands of unentered modes to thousands of entered ones would be slow.
+                let hint = entered.count <= 64 ? suggestion(for: mode, among: entered.subtracting([GestureSpec.everyMode])) : ""
+                table.report("modes", "no gesture enters mode \"\(mode)\"\(hint): give one mode = \"\(mode)\", or list it in [daemon] modes for the control interface's SetMode")
+            }
+        }
+    }
+}

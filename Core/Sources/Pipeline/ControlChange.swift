@@ -1,0 +1,26 @@
+import TouchCore
+
+/// A change to what may fire, with why: what the log and `monitor` say.
+public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case mode(from: String, to: String)
+        case paused(seconds: Double)
+        case resumed
+        case locked
+        case unlocked
+    }
+
+    public var kind: Kind
+    /// Who asked: a gesture's name, "the control interface", "the timeout", logind.
+    public var reason: String
+
+    public var description: String {
+        switch kind {
+        case .mode(let from, let to): "mode: \(from) → \(to) (\(reason))"
+        case .paused(let seconds): "paused for \(fixed(seconds, decimals: 3)) s: every touch passes through (\(reason))"
+        case .resumed: "resumed: gestures fire again (\(reason))"
+        case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
+        case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
+        }
+    }
+}

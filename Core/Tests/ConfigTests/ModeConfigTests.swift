@@ -1,0 +1,100 @@
+import Bindings
+import Config
+import Gestures
+import Testing
+
+/// modes, when_locked, mode, mode_timeout_s, pause_s and [daemon]'s mode settings.
+@Suite struct ModeConfigTests {
+    func refusals(_ text: String) -> [String] {
+        do {
+            _ = try Configuration.parse(text, file: "test.toml")
+            return []
+        } catch {
+            return error.errors.map(\.description)
+        }
+    }
+
+    @Test func modesAndSwitchesAreRead() throws {
+        let config = try Configuration.parse("""
+            [daemon]
+            mode = "kiosk"
+            modes = ["call"]
+            mode_timeout_s = 60
+
+            [[gesture]]
+            name = "enter"
+            type = "long-press"
+            fingers = 5
+            modes = ["kiosk"]
+            mode = "maintenance"
+            mode_timeout_s = 30
+
+            [[gesture]]
+            name = "fix"
+            type = "tap"
+            modes = ["maintenance", "call"]
+
+            [[gesture]]
+            name = "escape"
+            type = "tap"
+            fingers = 4
+            modes = ["*"]
+            when_locked = true
+            pause_s = 0.5
+            """, file: "test.toml")
+        #expect(config.daemon.mode == "kiosk" && config.daemon.modeTimeoutSeconds == 60)
+        #expect(config.modes == ["kiosk", "call", "maintenance"])
+        #expect(config.bindings[0].actions.mode == ModeSwitch(mode: "maintenance", timeoutSeconds: 30))
+        #expect(config.gestures[2].whenLocked && config.gestures[2].fires(inMode: "anything"))
+        #expect(config.bindings[2].actions.pauseSeconds == 0.5)
+        #expect(!config.gestures[1].fires(inMode: "kiosk"))
+    }
+
+    @Test func aModeNoGestureEntersIsRefused() {
+        let errors = refusals("""
+            [[gesture]]
+            name = "enter"
+            type = "tap"
+            mode = "maintenance"
+
+            [[gesture]]
+            name = "fix"
+            type = "tap"
+            modes = ["maintenence"]
+            """)
+        #expect(errors == [#"test.toml:9: error: gesture[2].modes: no gesture enters mode "maintenence" (did you mean "maintenance"?): give one mode = "maintenence", or list it in [daemon] modes for the control interface's SetMode"#])
+        // The start mode needs no entering gesture; nor does one declared for SetMode.
+        #expect(refusals("[daemon]\nmode = \"kiosk\"\nmodes = [\"call\"]\n[[gesture]]\nname = \"a\"\ntype = \"tap\"\nmodes = [\"kiosk\", \"call\"]\n").isEmpty)
+    }
+
+    @Test func theExtremesAreRefusedWithTheirLine() {
+        let cases: [(String, String)] = [
+            ("mode = \"m\"\nmode_timeout_s = 0", "mode_timeout_s: expected a number more than 0 and at most 86400 (a day), found 0"),
+            ("mode = \"m\"\nmode_timeout_s = -1", "found -1"),
+            ("mode = \"m\"\nmode_timeout_s = 86401", "found 86401"),
+            ("mode = \"m\"\nmode_timeout_s = 1e308", "at most 86400"),
+            ("mode = \"m\"\nmode_timeout_s = nan", "at most 86400"),
+            ("pause_s = 0", "pause_s: expected a number more than 0"),
+            ("pause_s = inf", "at most 86400"),
+            ("pause_s = \"10\"", "pause_s: expected a number"),
+            ("mode_timeout_s = 5", "mode_timeout_s: goes with mode"),
+            ("mode = \"*\"", "\"*\" is every mode"),
+            ("mode = \"\"", "mode: empty"),
+            ("mode = \"a\\nb\"", "control character"),
+            ("modes = []", "modes: empty"),
+            ("modes = [\"\"]", "modes: holds an empty name"),
+            ("modes = \"default\"", "modes: expected an array of strings"),
+            ("when_locked = 1", "when_locked: expected true or false"),
+        ]
+        for (settings, expected) in cases {
+            let errors = refusals("[[gesture]]\nname = \"g\"\ntype = \"tap\"\n\(settings)\n")
+            let line = 3 + settings.split(separator: "\n").count  // the setting's own, the last
+            #expect(errors.contains { $0.contains(expected) && $0.hasPrefix("test.toml:\(line):") }, "\(settings): \(errors)")
+        }
+        for (settings, expected) in [("mode = \"*\"", "every mode"), ("modes = [\"*\"]", "not one of them"),
+                                     ("mode_timeout_s = 0", "more than 0"), ("mode_timeout_s = 1e9", "at most 86400")] {
+            let errors = refusals("[daemon]\n\(settings)\n")
+            #expect(errors.contains { $0.contains(expected) && $0.hasPrefix("test.toml:2:") }, "\(settings): \(errors)")
+        }
+    }
+}
