@@ -43,12 +43,13 @@ run: build
 
 # The pure core's tests (without the system libraries' headers), the adapters' tests,
 # then the daemon end to end on generated recordings with real peers (/bin/sh, a private
-# dbus-daemon, dbus-monitor, busctl), and replay's pictures in a headless Chromium.
+# dbus-daemon, dbus-monitor, busctl; modes and the control interface), and replay's pictures in a headless Chromium.
 test: deps
 	scripts/test-core
 	$(SWIFT) build
 	$(SWIFT) test
 	python3 tests/test_daemon.py .build/debug/gestured
+	python3 tests/test_control.py .build/debug/gestured
 	python3 tests/svg_screenshots.py .build/debug/gestured
 	scripts/check-units
 

@@ -1,15 +1,43 @@
 #pragma once
+#include <string.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
 
-// sd-bus builds its object tables with macros; this one exports the Gesture signal on
-// PATH under INTERFACE so `busctl introspect` shows it.
-static inline int gestured_bus_add_gesture_object(sd_bus *bus, const char *path, const char *interface) {
-    static const sd_bus_vtable vtable[] = {
+// sd-bus builds its object tables with macros for constant handlers; Swift's handlers are
+// known at run time, so the table is filled then and kept (sd-bus holds on to it). One
+// method handler and one property getter take every member, by name. The methods are
+// marked unprivileged: the bus policy (dbus/) decides who may call them, as sd-bus would
+// otherwise ask for CAP_SYS_ADMIN on the system bus.
+static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
+                                          sd_bus_message_handler_t method, sd_bus_property_get_t property,
+                                          void *userdata) {
+    static sd_bus_vtable vtable[12];
+    const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
+    const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_SIGNAL_WITH_NAMES("Gesture", "sssa{sv}",
                                  SD_BUS_PARAM(name) SD_BUS_PARAM(type) SD_BUS_PARAM(phase) SD_BUS_PARAM(values), 0),
+        SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("Reload", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_PROPERTY("Mode", "s", property, 0, changes),
+        SD_BUS_PROPERTY("Modes", "as", property, 0, changes),
+        SD_BUS_PROPERTY("Paused", "b", property, 0, changes),
+        SD_BUS_PROPERTY("Gestures", "a(ssas)", property, 0, changes),
+        SD_BUS_PROPERTY("Devices", "a(ssb)", property, 0, changes),
         SD_BUS_VTABLE_END,
     };
-    return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, NULL);
+    _Static_assert(sizeof filled == sizeof vtable, "the table's size");
+    memcpy(vtable, filled, sizeof filled);
+    return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, userdata);
+}
+
+// The variadic calls Swift cannot make.
+static inline int gestured_bus_reply_empty(sd_bus_message *call) {
+    return sd_bus_reply_method_return(call, NULL);
+}
+
+static inline int gestured_bus_emit_changed(sd_bus *bus, const char *path, const char *interface, const char *property) {
+    return sd_bus_emit_properties_changed(bus, path, interface, property, NULL);
 }

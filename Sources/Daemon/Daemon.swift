@@ -25,11 +25,13 @@ public final class Daemon {
     /// The mode, the pause and the lock: what every pipeline's gate is.
     var control: ModeController
     let runner: CommandRunner
-    var bus: BusEmitter?
+    var bus: BusService?
     /// The virtual keyboard and pointer, while bindings need them.
     var virtual: VirtualDevices?
     /// By event node; a replay's is its path.
-    var touchscreens: [String: Touchscreen] = [:]
+    var touchscreens: [String: Touchscreen] = [:] {
+        didSet { bus?.announce([.devices]) }
+    }
     var replay: RecordingSource?
     /// The touchscreen the replay stands in for.
     var replayScreen: Touchscreen? {
@@ -50,6 +52,8 @@ public final class Daemon {
     /// A SIGHUP's configuration being parsed by its helper, and whether another came meanwhile.
     var pendingReload: PendingReload?
     var reloadAgain = false
+    /// The control interface's Reload calls, answered when it is applied or rejected.
+    var reloadCallers: [(BusControlError?) -> Void] = []
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -109,21 +113,23 @@ public final class Daemon {
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
         runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
         let wanted = options.mode == .monitor ? .none : options.bus ?? config.daemon.bus
-        let kind: BusEmitter.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
+        let kind: BusService.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
             if let old = bus?.currentWatch { loop.unwatch(old.fd) }
-            bus = kind.map { BusEmitter(kind: $0, logger: logger) }
+            bus = kind.map { BusService(kind: $0, logger: logger) }
             bus?.onWatchChange = { [unowned self] old, new in
                 if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
                 guard let new else { return }
                 if old?.fd == new.fd {
                     loop.setWritable(new.fd, new.writable)
                 } else {
-                    watch(new.fd, "the bus", writable: new.writable) { [unowned self] in bus?.process() }
+                    watch(new.fd, "the bus", writable: new.writable) { [unowned self] in bus?.process(now: monotonicMicroseconds()) }
                 }
             }
-            if BindingTable(config.bindings).signals { bus?.connect(now: monotonicMicroseconds()) }
+            bus?.control = self
+            bus?.connect(now: monotonicMicroseconds())
         }
+        bus?.announce([.modes, .gestures])
         makeOrRemoveVirtualDevices(for: config)
         for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
@@ -210,6 +216,15 @@ public final class Daemon {
             options.showControl?(change)
         }
         for screen in touchscreens.values { screen.pipeline.setGate(control.gate) }
+        var changed: [BusService.Property] = []
+        for change in changes {
+            switch change.kind {
+            case .mode: changed.append(.mode)
+            case .paused, .resumed: changed.append(.paused)
+            case .locked, .unlocked: break
+            }
+        }
+        bus?.announce(changed)
     }
 
     func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, _ handler: @escaping () -> Void) {
@@ -229,7 +244,7 @@ public final class Daemon {
         if let due = controlDeadline, due <= now { controlChanged(control.advance(to: self.now)) }
         if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
-        if let deadline = bus?.nextDeadline, deadline <= now { bus?.process() }
+        if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval

@@ -96,8 +96,10 @@ extension Daemon {
             if udev != nil { enumerate() }
             let milliseconds = Double(monotonicMicroseconds() - started) / 1000
             logger.info("reload: \(path): \(next.gestures.count) gestures (applied in \(fixed(milliseconds, decimals: 1)) ms)")
+            answerReloadCallers(nil)
         } catch {
             logger.error("reload: rejected, keeping the running configuration:\n\(error)")
+            answerReloadCallers("rejected, the running configuration stays:\n\(error)")
         }
     }
 }

@@ -42,7 +42,6 @@ public struct Playback {
             pipeline.setGate(control.gate)
         }
         func run(_ input: PipelineInput) {
-            if let due = control.nextDeadline, due <= input.time { take(control.advance(to: due), at: due) }
             pipeline.step(input) { step in
                 if case .cancel = input { cancelled += step.frame?.touches.count ?? 0 }
                 if !step.isQuiet || !step.bugs.isEmpty { body(step) }
@@ -61,6 +60,12 @@ public struct Playback {
                     run(.cancel(event.time))
                     return leftOut
                 }
+            }
+            // As the daemon's timer: the pause's end or the mode's timeout when due, not at
+            // the recording's end.
+            if let due = control.nextDeadline, due <= event.time {
+                run(.deadline(due))
+                take(control.advance(to: due), at: due)
             }
             run(.event(event))
         }

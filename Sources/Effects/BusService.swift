@@ -7,16 +7,18 @@ import Gestures
 import Logging
 import SystemPackage
 
-/// Emits `org.gestured.Gestured1.Gesture(name, type, phase, values a{sv})` on the system
-/// or session bus through sd-bus, without ever waiting for it: signals are queued and
+/// gestured on the system or session bus through sd-bus: the object
+/// `/org/gestured/Gestured1` with the `Gesture(name, type, phase, values a{sv})` signal and
+/// the control interface (see `BusControl`), without ever waiting for the bus: signals,
+/// replies and property changes are queued and
 /// written when the bus's descriptor has room (the loop watches it for that), the name is
 /// requested asynchronously, and nothing is flushed in between. A missing bus is logged
-/// once and tried again when a gesture needs it, at most every `retry` (doubling up to a
-/// minute while it stays away), never on a timer. A bus that stops reading (a stalled
+/// once and tried again every `retry` (doubling up to a minute while it stays away), and
+/// when a gesture needs it. A bus that stops reading (a stalled
 /// dbus-daemon) costs bounded memory: sd-bus holds at most `busQueueLimit` signals, the
 /// rest wait in `SignalQueue`, which drops the oldest `changed` first and counts what it
-/// drops, said at most once a minute.
-public final class BusEmitter {
+/// drops, said at most once a minute; property changes wait as a set of names.
+public final class BusService {
     static let name = "org.gestured.Gestured1"
     static let path = "/org/gestured/Gestured1"
     static let interface = "org.gestured.Gestured1"
@@ -38,7 +40,7 @@ public final class BusEmitter {
     private var bus: OpaquePointer?
     private var reportedDown = false
     private var retryAt: Int64 = 0
-    private var retryDelay = BusEmitter.firstRetryMicroseconds
+    private var retryDelay = BusService.firstRetryMicroseconds
     private var watching: Watch?
     private var pending = SignalQueue()
     /// Queued behind another owner of the name: its NameAcquired is news worth a line.
@@ -46,6 +48,10 @@ public final class BusEmitter {
     private var droppedReportedAt: Int64?
     /// The name request's and NameAcquired's handles, released with the connection.
     private var slots: [OpaquePointer] = []
+    /// Property changes not yet announced: the bus had no room.
+    private var owedChanges: [Property] = []
+    /// The daemon, for the control interface's calls and properties.
+    public weak var control: BusControl?
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -68,8 +74,14 @@ public final class BusEmitter {
         var handle: OpaquePointer?
         var rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
         guard rc >= 0, let handle else { return down("cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))", now: now) }
-        rc = gestured_bus_add_gesture_object(handle, Self.path, Self.interface)
         let me = Unmanaged.passUnretained(self).toOpaque()
+        rc = gestured_bus_add_object(handle, Self.path, Self.interface, { message, userdata, error in
+            guard let message, let userdata else { return -EINVAL }
+            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().call(message, error: error)
+        }, { _, _, _, property, reply, userdata, _ in
+            guard let property, let reply, let userdata else { return -EINVAL }
+            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply)
+        }, me)
         var acquired: OpaquePointer?, request: OpaquePointer?
         if rc >= 0 {
             // Owned by another process (a second gestured), the name is queued for: the
@@ -77,14 +89,14 @@ public final class BusEmitter {
             rc = sd_bus_match_signal_async(handle, &acquired, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                            "NameAcquired", { message, userdata, _ in
                 guard let message, let userdata else { return 0 }
-                Unmanaged<BusEmitter>.fromOpaque(userdata).takeUnretainedValue().nameAcquired(message)
+                Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().nameAcquired(message)
                 return 0
             }, nil, me)
         }
         if rc >= 0 {
             rc = sd_bus_request_name_async(handle, &request, Self.name, UInt64(SD_BUS_NAME_QUEUE), { reply, userdata, _ in
                 guard let reply, let userdata else { return 0 }
-                Unmanaged<BusEmitter>.fromOpaque(userdata).takeUnretainedValue().nameReplied(reply)
+                Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().nameReplied(reply)
                 return 0
             }, me)
         }
@@ -131,10 +143,14 @@ public final class BusEmitter {
         logger.info("D-Bus: now the owner of \(Self.name) on the \(kind) bus")
     }
 
-    /// Handles what the bus has for us (replies, introspection calls) and writes what is
-    /// queued, as far as it goes without waiting; drops a dead connection.
-    public func process() {
-        guard let bus else { return }
+    /// Handles what the bus has for us (method calls, replies, introspection) and writes
+    /// what is queued, as far as it goes without waiting; drops a dead connection, and
+    /// connects again when its retry is due.
+    public func process(now: Int64) {
+        guard let bus else {
+            connect(now: now)
+            return
+        }
         while true {
             let rc = sd_bus_process(bus, nil)
             if rc == 0 { break }
@@ -149,7 +165,8 @@ public final class BusEmitter {
     /// When sd-bus next needs `process()` even if nothing arrives (a reply's timeout),
     /// on the monotonic clock in microseconds.
     public var nextDeadline: Int64? {
-        guard let bus else { return nil }
+        // Down, the control interface is looked for again at the next retry.
+        guard let bus else { return control != nil && reportedDown ? retryAt : nil }
         var usec: UInt64 = 0
         guard sd_bus_get_timeout(bus, &usec) > 0, usec != UInt64.max else { return nil }
         return Int64(clamping: usec)
@@ -159,7 +176,14 @@ public final class BusEmitter {
     public var currentWatch: Watch? { watching }
 
     /// Whether signals are still queued for the bus.
-    public var hasQueuedOutput: Bool { !pending.isEmpty || (watching?.writable ?? false) }
+    public var hasQueuedOutput: Bool { !pending.isEmpty || !owedChanges.isEmpty || (watching?.writable ?? false) }
+
+    /// Announces properties' new values with PropertiesChanged, when the bus has room.
+    public func announce(_ properties: [Property]) {
+        for property in properties where !owedChanges.contains(property) { owedChanges.append(property) }
+        sendPending()
+        updateWatch()
+    }
 
     /// Gives queued signals up to `microseconds` to go out: at exit, so the last gestures
     /// of a replay or before a stop are not lost.
@@ -168,7 +192,7 @@ public final class BusEmitter {
         let end = now() + microseconds
         while hasQueuedOutput, now() < end {
             _ = sd_bus_wait(bus, UInt64(max(0, end - now())))
-            process()
+            process(now: now())
         }
         droppedReportedAt = nil
         reportDropped(now: now())
@@ -184,8 +208,14 @@ public final class BusEmitter {
         updateWatch()
     }
 
-    /// Hands queued signals to sd-bus while it holds fewer than `busQueueLimit` unwritten.
+    /// Hands property changes, then queued signals, to sd-bus while it holds fewer than
+    /// `busQueueLimit` unwritten.
     private func sendPending() {
+        while let bus, let property = owedChanges.first, hasRoom(bus) {
+            owedChanges.removeFirst()
+            let rc = property.rawValue.withCString { gestured_bus_emit_changed(bus, Self.path, Self.interface, $0) }
+            if rc < 0 { logger.warning("D-Bus: cannot announce the change of \(property.rawValue): \(Errno(rawValue: -rc))") }
+        }
         while let bus, !pending.isEmpty {
             var queued: UInt64 = 0
             guard sd_bus_get_n_queued_write(bus, &queued) >= 0, queued < Self.busQueueLimit,
@@ -242,7 +272,12 @@ public final class BusEmitter {
         onWatchChange(old, next)
     }
 
-    private func appendString(_ m: OpaquePointer, _ s: String) -> Bool {
+    private func hasRoom(_ bus: OpaquePointer) -> Bool {
+        var queued: UInt64 = 0
+        return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued < Self.busQueueLimit
+    }
+
+    func appendString(_ m: OpaquePointer, _ s: String) -> Bool {
         s.withCString { sd_bus_message_append_basic(m, Character("s").asCChar, $0) >= 0 }
     }
 
@@ -287,6 +322,7 @@ public final class BusEmitter {
         sd_bus_close_unref(bus)
         self.bus = nil
         pending = SignalQueue()
+        owedChanges = []
         updateWatch()
     }
 }

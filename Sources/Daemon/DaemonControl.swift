@@ -1,0 +1,69 @@
+import Config
+import Effects
+import Gestures
+import Pipeline
+import TouchCore
+
+/// The control interface's calls, as the loop's own: each changes the controller and
+/// every pipeline's gate as a gesture's action would, and is said in the log.
+extension Daemon: BusControl {
+    /// Reload calls waiting for their answer; beyond these, a call is answered at once.
+    static let mostReloadCallers = 16
+
+    public var controlProperties: ControlProperties {
+        ControlProperties(
+            mode: control.gate.mode, modes: control.modes, paused: control.gate.paused,
+            gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
+            devices: touchscreens.keys.sorted().compactMap { node in
+                touchscreens[node].map { .init(node: node, name: $0.name, isolated: $0.twin != nil) }
+            })
+    }
+
+    public func setMode(_ mode: String) throws(BusControlError) {
+        do {
+            controlChanged(try control.setMode(mode, at: now, why: "the control interface").map { [$0] } ?? [])
+        } catch {
+            throw BusControlError("UnknownMode", "\(error)")
+        }
+    }
+
+    public func pause(seconds: UInt32) throws(BusControlError) {
+        do {
+            controlChanged([try control.pause(checking: Double(seconds), at: now, why: "the control interface")])
+        } catch {
+            throw BusControlError("OutOfRange", "\(error)")
+        }
+    }
+
+    public func resume() {
+        controlChanged(control.resume(why: "the control interface").map { [$0] } ?? [])
+    }
+
+    public func reload(_ done: @escaping (BusControlError?) -> Void) {
+        guard options.configPath != nil else { return done(BusControlError("NoConfiguration", "gestured runs without a configuration file: nothing to reload")) }
+        guard reloadCallers.count < Self.mostReloadCallers else {
+            return done(BusControlError("Busy", "\(Self.mostReloadCallers) reloads are waiting already; try again once they are answered"))
+        }
+        reloadCallers.append(done)
+        reload()
+    }
+
+    /// The outcome of a reload, to the callers waiting for it (none while another follows).
+    func answerReloadCallers(_ failure: String?) {
+        guard !reloadAgain else { return }
+        let callers = reloadCallers
+        reloadCallers = []
+        for done in callers { done(failure.map { BusControlError("Rejected", $0) }) }
+    }
+}
+
+extension ModeController.Refusal: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unknownMode(let mode, let known):
+            "no mode \"\(mode)\"; the configuration's modes are \(known.map { "\"\($0)\"" }.joined(separator: ", "))"
+        case .pauseOutOfRange(let seconds):
+            "a pause of \(fixed(seconds, decimals: 0)) s; expected from 1 to \(fixed(Configuration.longestControlSeconds, decimals: 0)) seconds"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the control interface (`org.gestured.Gestured1`'s methods and properties) asks of
+/// the daemon. Every call comes from the loop, inside `BusService.process()`.
+public protocol BusControl: AnyObject {
+    var controlProperties: ControlProperties { get }
+    func setMode(_ mode: String) throws(BusControlError)
+    func pause(seconds: UInt32) throws(BusControlError)
+    func resume()
+    /// Starts a reload; `done` gets nil once it is applied, or why it was not.
+    func reload(_ done: @escaping (BusControlError?) -> Void)
+}
+
+/// A D-Bus error for the caller: `org.gestured.Gestured1.Error.<name>` and a message.
+public struct BusControlError: Error, Equatable {
+    public var name: String
+    public var message: String
+
+    public init(_ name: String, _ message: String) {
+        self.name = "\(BusService.interface).Error.\(name)"
+        self.message = message
+    }
+}
+
+/// The properties' values, read when a client asks or a change is announced.
+public struct ControlProperties {
+    public struct Gesture {
+        public var name, type: String
+        public var modes: [String]
+        public init(name: String, type: String, modes: [String]) {
+            self.name = name
+            self.type = type
+            self.modes = modes
+        }
+    }
+
+    public struct Device {
+        public var node, name: String
+        public var isolated: Bool
+        public init(node: String, name: String, isolated: Bool) {
+            self.node = node
+            self.name = name
+            self.isolated = isolated
+        }
+    }
+
+    public var mode: String
+    public var modes: [String]
+    public var paused: Bool
+    public var gestures: [Gesture]
+    public var devices: [Device]
+
+    public init(mode: String, modes: [String], paused: Bool, gestures: [Gesture], devices: [Device]) {
+        self.mode = mode
+        self.modes = modes
+        self.paused = paused
+        self.gestures = gestures
+        self.devices = devices
+    }
+}
+
+extension BusService {
+    /// The properties, by name, as the vtable lists them.
+    public enum Property: String, CaseIterable, Sendable {
+        case mode = "Mode", modes = "Modes", paused = "Paused", gestures = "Gestures", devices = "Devices"
+    }
+
+    /// A method call; its signature sd-bus checked against the vtable already.
+    func call(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let control else { return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.Failed", "gestured is starting") }
+        let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+        do throws(BusControlError) {
+            switch member {
+            case "SetMode":
+                var mode: UnsafePointer<CChar>?
+                guard sd_bus_message_read_basic(message, Character("s").asCChar, &mode) > 0, let mode else { return -EINVAL }
+                try control.setMode(String(cString: mode))
+            case "Pause":
+                var seconds: UInt32 = 0
+                guard sd_bus_message_read_basic(message, Character("u").asCChar, &seconds) > 0 else { return -EINVAL }
+                try control.pause(seconds: seconds)
+            case "Resume":
+                control.resume()
+            case "Reload":
+                // Answered once the reload is applied or rejected; the loop goes on meanwhile.
+                sd_bus_message_ref(message)
+                control.reload { [weak self] failure in self?.answer(message, failure) }
+                return 1
+            default:
+                return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member)")
+            }
+        } catch {
+            return sd_bus_error_set(reply, error.name, error.message)
+        }
+        return gestured_bus_reply_empty(message)
+    }
+
+    /// A deferred answer; the call's reference is let go.
+    private func answer(_ call: OpaquePointer, _ failure: BusControlError?) {
+        defer { sd_bus_message_unref(call) }
+        guard let failure else { _ = gestured_bus_reply_empty(call); return }
+        failure.name.withCString { name in
+            failure.message.withCString { text in
+                var error = sd_bus_error(name: name, message: text, _need_free: 0)
+                _ = sd_bus_reply_method_error(call, &error)
+            }
+        }
+    }
+
+    /// A property's value into `reply`.
+    func read(_ name: String, into reply: OpaquePointer) -> Int32 {
+        guard let control, let property = Property(rawValue: name) else { return -ENOENT }
+        let values = control.controlProperties
+        var ok: Bool
+        switch property {
+        case .mode: ok = appendString(reply, values.mode)
+        case .modes: ok = appendStrings(reply, values.modes)
+        case .paused:
+            var paused: Int32 = values.paused ? 1 : 0
+            ok = sd_bus_message_append_basic(reply, Character("b").asCChar, &paused) >= 0
+        case .gestures:
+            ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssas)") >= 0
+            for g in values.gestures where ok {
+                ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssas") >= 0
+                    && appendString(reply, g.name) && appendString(reply, g.type) && appendStrings(reply, g.modes)
+                    && sd_bus_message_close_container(reply) >= 0
+            }
+            ok = ok && sd_bus_message_close_container(reply) >= 0
+        case .devices:
+            ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssb)") >= 0
+            for d in values.devices where ok {
+                var isolated: Int32 = d.isolated ? 1 : 0
+                ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssb") >= 0
+                    && appendString(reply, d.node) && appendString(reply, d.name)
+                    && sd_bus_message_append_basic(reply, Character("b").asCChar, &isolated) >= 0
+                    && sd_bus_message_close_container(reply) >= 0
+            }
+            ok = ok && sd_bus_message_close_container(reply) >= 0
+        }
+        return ok ? 1 : -ENOMEM
+    }
+
+    private func appendStrings(_ m: OpaquePointer, _ strings: [String]) -> Bool {
+        sd_bus_message_open_container(m, Character("a").asCChar, "s") >= 0
+            && strings.allSatisfy { appendString(m, $0) }
+            && sd_bus_message_close_container(m) >= 0
+    }
+}

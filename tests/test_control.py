@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Modes, pauses and the control interface through the daemon's real loop: `run --replay`
+beside `replay`, and org.gestured.Gestured1's methods and properties on a private bus
+with busctl and dbus-monitor.
+
+    tests/test_control.py GESTURED
+"""
+import os, re, subprocess, sys, time, unittest
+import test_daemon
+from fixtures import Recording
+from test_daemon import Harness
+
+MODES = """[daemon]
+bus = "session"
+mode_timeout_s = 5
+
+[[gesture]]
+name = "enter"
+type = "tap"
+fingers = 2
+mode = "maintenance"
+
+[[gesture]]
+name = "ordinary"
+type = "tap"
+
+[[gesture]]
+name = "fix"
+type = "tap"
+modes = ["maintenance"]
+
+[[gesture]]
+name = "hold"
+type = "long-press"
+fingers = 3
+modes = ["*"]
+pause_s = 2
+"""
+
+OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
+
+def two_finger_tap(rec):
+    rec.frame({0: (100, 100), 1: (130, 100)}, advance_ms=50)
+    rec.frame({0: None, 1: None})
+
+def three_finger_hold(rec, ms=800):
+    for _ in range(ms // 10):
+        rec.frame({s: (80 + 30 * s, 100) for s in range(3)})
+    rec.frame({s: None for s in range(3)})
+
+class Modes(Harness):
+    def fired(self, config, rec, speed=1):
+        """`run --replay --print` and `replay`: the gesture and mode lines of each."""
+        cfg = self.write("modes.toml", config.replace('bus = "session"', 'bus = "none"'))
+        path = rec.save(self.path("rec.evemu"))
+        looped = subprocess.run([test_daemon.GESTURED, "run", "--config", cfg, "--replay", path, "--speed", str(speed), "--print"],
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(looped.returncode, 0, looped.stderr)
+        replayed = subprocess.run([test_daemon.GESTURED, "replay", "--config", cfg, path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(replayed.returncode, 0, replayed.stderr)
+        keep = lambda out: [line.split("  ", 1)[1] for line in out.splitlines() if " gesture " in line or "  mode:" in line
+                            or "  paused" in line or "  resumed" in line]
+        return keep(looped.stdout), keep(replayed.stdout), looped.stderr
+
+    @staticmethod
+    def names(lines):
+        """A gesture line's name, or a control line up to its reason."""
+        return [m.group(1) if (m := re.match(r"\S+\s+gesture (\S+)", line)) else line.split(" (")[0] for line in lines]
+
+    def test_the_entering_gesture_switches_other_modes_stay_quiet_and_the_timeout_returns(self):
+        rec = Recording()
+        rec.tap()
+        rec.wait(500)
+        two_finger_tap(rec)
+        rec.wait(500)
+        rec.tap()
+        rec.wait(6000)  # past the 5 s timeout
+        rec.tap()
+        looped, replayed, log = self.fired(MODES, rec, speed=2)
+        self.assertEqual(self.names(looped), ["ordinary", "enter", "mode: default → maintenance", "fix",
+                                 "mode: maintenance → default", "ordinary"], looped)
+        self.assertEqual([l for l in looped if "gesture" in l], [l for l in replayed if "gesture" in l])
+        self.assertIn("mode: maintenance → default (5.000 s without a gesture)", log)
+
+    def test_a_switch_mid_gesture_waits_for_the_lift(self):
+        """A held finger enters maintenance at 500 ms while it drags a pan of the default
+        mode: the pan goes on to its end; the next drag is maintenance's."""
+        config = """[daemon]
+bus = "none"
+[[gesture]]
+name = "enter"
+type = "long-press"
+mode = "maintenance"
+simultaneous_with = ["drag"]
+[[gesture]]
+name = "drag"
+type = "pan"
+min_distance_mm = 0
+[[gesture]]
+name = "fix"
+type = "pan"
+modes = ["maintenance"]
+"""
+        rec = Recording()
+        for i in range(120):  # still for 800 ms, then 40 mm right
+            rec.frame({0: (100 + max(0, i - 80), 100)})
+        rec.frame({0: None})
+        rec.wait(300)
+        for i in range(40):
+            rec.frame({0: (100 + i, 60)})
+        rec.frame({0: None})
+        looped, replayed, _ = self.fired(config, rec)
+        self.assertEqual(looped, replayed)
+        phases = [" ".join(line.split()[2:5:2]) if " gesture " in line else line.split(" (")[0] for line in looped]
+        changed = phases.count("drag changed")
+        ends = [p for p in phases if p != "drag changed" and p != "fix changed"]
+        self.assertEqual(ends, ["drag began", "enter recognized", "mode: default → maintenance", "drag ended",
+                                "fix began", "fix ended"], ends)
+        after_switch = phases[phases.index("mode: default → maintenance"):].count("drag changed")
+        self.assertGreater(after_switch, 30, changed)  # the drag went on after the switch, to its lift
+
+    def test_check_refuses_a_mode_nothing_enters(self):
+        cfg = self.write("bad.toml", '[[gesture]]\nname = "fix"\ntype = "tap"\nmodes = ["maintenance"]\n')
+        r = subprocess.run([test_daemon.GESTURED, "check", cfg], capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f'{cfg}:4: error: gesture[1].modes: no gesture enters mode "maintenance"', r.stderr + r.stdout)
+
+class ControlInterface(Harness):
+    def busctl(self, *args, check=True):
+        r = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, env=self.env, timeout=10)
+        if check:
+            self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
+    def call(self, method, *args, check=True):
+        return self.busctl("call", *OBJECT, method, *args, check=check)
+
+    def get(self, prop):
+        return self.busctl("get-property", *OBJECT, prop).stdout.strip()
+
+    def test_methods_properties_and_their_changes(self):
+        self.start_bus()
+        changes = subprocess.Popen(["dbus-monitor", "--session", "type='signal',interface='org.freedesktop.DBus.Properties',"
+                                    "path='/org/gestured/Gestured1'"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True, env=self.env)
+        rec = Recording()
+        rec.tap()
+        rec.wait(30_000)
+        rec.tap()
+        cfg = self.write("gestured.toml", MODES)
+        daemon = self.start_daemon(cfg, rec)
+        self.addCleanup(daemon.kill)
+        for _ in range(50):
+            if self.busctl("status", "org.gestured.Gestured1", check=False).returncode == 0:
+                break
+            time.sleep(0.1)
+        self.assertEqual(self.get("Mode"), 's "default"')
+        self.assertEqual(self.get("Modes"), 'as 2 "default" "maintenance"')
+        self.assertEqual(self.get("Paused"), "b false")
+        self.assertEqual(self.get("Gestures"), 'a(ssas) 4 "enter" "tap" 1 "default" "ordinary" "tap" 1 "default" '
+                                               '"fix" "tap" 1 "maintenance" "hold" "long-press" 1 "*"')
+        self.assertEqual(self.get("Devices"), f'a(ssb) 1 "{self.path("rec.evemu")}" "gestured test panel" false')
+
+        self.call("SetMode", "s", "maintenance")
+        self.assertEqual(self.get("Mode"), 's "maintenance"')
+        self.call("Pause", "u", "30")
+        self.assertEqual(self.get("Paused"), "b true")
+        self.call("Resume")
+        self.assertEqual(self.get("Paused"), "b false")
+        self.call("Reload")
+
+        # Bad arguments: a D-Bus error each, and the daemon goes on.
+        for args, error in [(("SetMode", "s", "nope"), 'no mode "nope"'), (("SetMode", "u", "3"), "expecting 's'"),
+                            (("Pause", "u", "0"), "a pause of 0 s"), (("Pause", "u", "4294967295"), "a pause of 4294967295 s"),
+                            (("Pause", "s", "ten"), "expecting 'u'"), (("SetMode", "s", ""), 'no mode ""')]:
+            r = self.call(*args, check=False)
+            self.assertNotEqual(r.returncode, 0, args)
+            self.assertIn(error, r.stderr, args)
+        r = self.busctl("set-property", *OBJECT, "Mode", "s", "default", check=False)
+        self.assertNotEqual(r.returncode, 0)
+
+        # A broken file: Reload answers with its located error, and the configuration stays.
+        self.write("gestured.toml", MODES + "[[gesture]]\nname = 3\n")
+        r = self.call("Reload", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{cfg}:", r.stderr)
+        self.assertEqual(self.get("Mode"), 's "maintenance"')
+        self.assertIsNone(daemon.poll())
+
+        time.sleep(0.3)
+        changes.terminate()
+        seen = changes.communicate()[0]
+        for prop in ["Mode", "Paused", "Modes", "Gestures"]:
+            self.assertIn(f'string "{prop}"', seen, prop)
+        self.assertIn('string "maintenance"', seen)
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    test_daemon.GESTURED = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
