@@ -11,7 +11,7 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           void *userdata) {
-    static sd_bus_vtable vtable[12];
+    static sd_bus_vtable vtable[13];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -24,6 +24,7 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_PROPERTY("Mode", "s", property, 0, changes),
         SD_BUS_PROPERTY("Modes", "as", property, 0, changes),
         SD_BUS_PROPERTY("Paused", "b", property, 0, changes),
+        SD_BUS_PROPERTY("Locked", "b", property, 0, changes),
         SD_BUS_PROPERTY("Gestures", "a(ssas)", property, 0, changes),
         SD_BUS_PROPERTY("Devices", "a(ssb)", property, 0, changes),
         SD_BUS_VTABLE_END,

@@ -39,6 +39,8 @@ public final class Daemon {
         return touchscreens[path]
     }
     var udev: Udev?
+    /// Whether the session is locked, for live touchscreens.
+    var logind: LogindWatcher?
     /// The node `--device` names: the only one read.
     var onlyNode: String?
     var saidWaiting = false
@@ -118,13 +120,7 @@ public final class Daemon {
             if let old = bus?.currentWatch { loop.unwatch(old.fd) }
             bus = kind.map { BusService(kind: $0, logger: logger) }
             bus?.onWatchChange = { [unowned self] old, new in
-                if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
-                guard let new else { return }
-                if old?.fd == new.fd {
-                    loop.setWritable(new.fd, new.writable)
-                } else {
-                    watch(new.fd, "the bus", writable: new.writable) { [unowned self] in bus?.process(now: monotonicMicroseconds()) }
-                }
+                rewatch(old, new, "the bus") { [unowned self] in bus?.process(now: monotonicMicroseconds()) }
             }
             bus?.control = self
             bus?.connect(now: monotonicMicroseconds())
@@ -221,10 +217,21 @@ public final class Daemon {
             switch change.kind {
             case .mode: changed.append(.mode)
             case .paused, .resumed: changed.append(.paused)
-            case .locked, .unlocked: break
+            case .locked, .unlocked: changed.append(.locked)
             }
         }
         bus?.announce(changed)
+    }
+
+    /// A bus connection's descriptor, or whether it waits to write, changed.
+    func rewatch(_ old: BusService.Watch?, _ new: BusService.Watch?, _ what: String, _ handler: @escaping () -> Void) {
+        if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
+        guard let new else { return }
+        if old?.fd == new.fd {
+            loop.setWritable(new.fd, new.writable)
+        } else {
+            watch(new.fd, what, writable: new.writable, handler)
+        }
     }
 
     func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, _ handler: @escaping () -> Void) {
@@ -245,6 +252,7 @@ public final class Daemon {
         if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
+        if let deadline = logind?.nextDeadline, deadline <= now { logind?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
@@ -266,6 +274,7 @@ public final class Daemon {
         consider(virtual?.nextDeadline)
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
+        consider(logind?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed

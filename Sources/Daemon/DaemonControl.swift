@@ -12,7 +12,7 @@ extension Daemon: BusControl {
 
     public var controlProperties: ControlProperties {
         ControlProperties(
-            mode: control.gate.mode, modes: control.modes, paused: control.gate.paused,
+            mode: control.gate.mode, modes: control.modes, paused: control.gate.paused, locked: control.gate.locked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: touchscreens.keys.sorted().compactMap { node in
                 touchscreens[node].map { .init(node: node, name: $0.name, isolated: $0.twin != nil) }

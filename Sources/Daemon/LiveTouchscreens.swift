@@ -1,3 +1,4 @@
+import Effects
 import Input
 import Pipeline
 import SystemIO
@@ -9,6 +10,7 @@ import TouchCore
 extension Daemon {
     func startLive(only node: String?) {
         onlyNode = node
+        followTheLock()
         do {
             let udev = try Udev()
             self.udev = udev
@@ -17,6 +19,21 @@ extension Daemon {
             logger.warning("udev: cannot follow hotplug (\(error)); only the touchscreens present now are used")
         }
         enumerate()
+    }
+
+    /// logind's LockedHint: seat0's active session for the system service, the user's
+    /// own session for the user service (on the session bus).
+    private func followTheLock() {
+        let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
+        let logind = LogindWatcher(session, logger: logger)
+        logind.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "logind") { [unowned self] in self.logind?.process() }
+        }
+        logind.onChange = { [unowned self] locked, why in
+            controlChanged(control.setLocked(locked, why: why).map { [$0] } ?? [])
+        }
+        self.logind = logind
+        logind.start()
     }
 
     /// Opens every touchscreen present now that is not open yet.

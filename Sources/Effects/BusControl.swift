@@ -50,13 +50,16 @@ public struct ControlProperties {
     public var mode: String
     public var modes: [String]
     public var paused: Bool
+    /// The session in front of the panel is locked (logind): only when_locked gestures fire.
+    public var locked: Bool
     public var gestures: [Gesture]
     public var devices: [Device]
 
-    public init(mode: String, modes: [String], paused: Bool, gestures: [Gesture], devices: [Device]) {
+    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device]) {
         self.mode = mode
         self.modes = modes
         self.paused = paused
+        self.locked = locked
         self.gestures = gestures
         self.devices = devices
     }
@@ -65,7 +68,7 @@ public struct ControlProperties {
 extension BusService {
     /// The properties, by name, as the vtable lists them.
     public enum Property: String, CaseIterable, Sendable {
-        case mode = "Mode", modes = "Modes", paused = "Paused", gestures = "Gestures", devices = "Devices"
+        case mode = "Mode", modes = "Modes", paused = "Paused", locked = "Locked", gestures = "Gestures", devices = "Devices"
     }
 
     /// A method call; its signature sd-bus checked against the vtable already.
@@ -118,9 +121,9 @@ extension BusService {
         switch property {
         case .mode: ok = appendString(reply, values.mode)
         case .modes: ok = appendStrings(reply, values.modes)
-        case .paused:
-            var paused: Int32 = values.paused ? 1 : 0
-            ok = sd_bus_message_append_basic(reply, Character("b").asCChar, &paused) >= 0
+        case .paused, .locked:
+            var yes: Int32 = (property == .paused ? values.paused : values.locked) ? 1 : 0
+            ok = sd_bus_message_append_basic(reply, Character("b").asCChar, &yes) >= 0
         case .gestures:
             ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssas)") >= 0
             for g in values.gestures where ok {

@@ -117,8 +117,7 @@ public final class BusService {
     /// RequestName's answer: 1, the name is ours; 2, queued behind its owner; 4, ours
     /// already. An error (the bus policy) leaves signals going out without the name.
     private func nameReplied(_ reply: OpaquePointer) {
-        if sd_bus_message_is_method_error(reply, nil) > 0 {
-            let error = sd_bus_message_get_error(reply)?.pointee.message.map { String(cString: $0) } ?? "refused"
+        if let error = SDBus.error(of: reply) {
             // Signals still reach clients that match on the interface; say why the name is missing.
             return logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
         }
@@ -151,12 +150,8 @@ public final class BusService {
             connect(now: now)
             return
         }
-        while true {
-            let rc = sd_bus_process(bus, nil)
-            if rc == 0 { break }
-            if rc < 0 {
-                return disconnect(reason: "the \(kind) bus went away (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
-            }
+        if let error = SDBus.processAll(bus) {
+            return disconnect(reason: "the \(kind) bus went away (\(error)); will reconnect")
         }
         sendPending()
         updateWatch()
@@ -167,9 +162,7 @@ public final class BusService {
     public var nextDeadline: Int64? {
         // Down, the control interface is looked for again at the next retry.
         guard let bus else { return control != nil && reportedDown ? retryAt : nil }
-        var usec: UInt64 = 0
-        guard sd_bus_get_timeout(bus, &usec) > 0, usec != UInt64.max else { return nil }
-        return Int64(clamping: usec)
+        return SDBus.deadline(of: bus)
     }
 
     /// What the loop watches now; nil while not connected.
@@ -260,12 +253,7 @@ public final class BusService {
 
     /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
     private func updateWatch() {
-        var next: Watch?
-        if let bus {
-            let fd = sd_bus_get_fd(bus)
-            let events = sd_bus_get_events(bus)
-            if fd >= 0, events >= 0 { next = Watch(fd: FileDescriptor(rawValue: fd), writable: events & Int32(POLLOUT) != 0) }
-        }
+        let next = bus.flatMap(SDBus.watch)
         guard next != watching else { return }
         let old = watching
         watching = next

@@ -1,0 +1,41 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+/// What every sd-bus connection of the loop's needs: what to watch, when to come back,
+/// and handling all that arrived without waiting.
+enum SDBus {
+    /// The descriptor, and whether output waits for room; nil when sd-bus cannot say.
+    static func watch(of bus: OpaquePointer) -> BusService.Watch? {
+        let fd = sd_bus_get_fd(bus)
+        let events = sd_bus_get_events(bus)
+        guard fd >= 0, events >= 0 else { return nil }
+        return BusService.Watch(fd: FileDescriptor(rawValue: fd), writable: events & Int32(POLLOUT) != 0)
+    }
+
+    /// When sd-bus next needs processing even if nothing arrives (a reply's timeout), on
+    /// the monotonic clock in microseconds.
+    static func deadline(of bus: OpaquePointer) -> Int64? {
+        var usec: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &usec) > 0, usec != UInt64.max else { return nil }
+        return Int64(clamping: usec)
+    }
+
+    /// Handles everything queued, without waiting; the error of a connection that died.
+    static func processAll(_ bus: OpaquePointer) -> Errno? {
+        while true {
+            let rc = sd_bus_process(bus, nil)
+            if rc == 0 { return nil }
+            if rc < 0 { return Errno(rawValue: -rc) }
+        }
+    }
+
+    /// A call's error reply, in words; nil for a method return.
+    static func error(of reply: OpaquePointer) -> String? {
+        guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }
+        guard let error = sd_bus_message_get_error(reply)?.pointee else { return "refused" }
+        return error.message.map { String(cString: $0) } ?? error.name.map { String(cString: $0) } ?? "refused"
+    }
+}
