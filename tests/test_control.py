@@ -157,17 +157,29 @@ class ControlInterface(Harness):
         self.assertEqual(self.get("Mode"), 's "default"')
         self.assertEqual(self.get("Modes"), 'as 2 "default" "maintenance"')
         self.assertEqual(self.get("Paused"), "b false")
+        self.assertEqual(self.get("Locked"), "b false")  # a replay follows no lock
         self.assertEqual(self.get("Gestures"), 'a(ssas) 4 "enter" "tap" 1 "default" "ordinary" "tap" 1 "default" '
                                                '"fix" "tap" 1 "maintenance" "hold" "long-press" 1 "*"')
         self.assertEqual(self.get("Devices"), f'a(ssb) 1 "{self.path("rec.evemu")}" "gestured test panel" false')
 
         self.call("SetMode", "s", "maintenance")
         self.assertEqual(self.get("Mode"), 's "maintenance"')
+        status = subprocess.run([test_daemon.GESTURED, "status"], capture_output=True, text=True, env=self.env, timeout=30)
+        self.assertEqual(status.returncode, 0, status.stderr)
+        self.assertIn("gestured on the session bus\nmode:     maintenance (modes: default, maintenance)\n", status.stdout)
+        self.assertRegex(status.stdout, r"\n  ordinary +tap  modes: default  \(not in this mode\)\n")
+        self.assertRegex(status.stdout, r"\n  fix +tap  modes: maintenance\n")
         self.call("Pause", "u", "30")
         self.assertEqual(self.get("Paused"), "b true")
         self.call("Resume")
         self.assertEqual(self.get("Paused"), "b false")
         self.call("Reload")
+
+        # Without a daemon on the bus, status says so.
+        gone = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
+                              env=dict(self.env, DBUS_SESSION_BUS_ADDRESS="unix:path=" + self.path("no-bus")), timeout=30)
+        self.assertEqual(gone.returncode, 1)
+        self.assertIn("no running gestured answers", gone.stderr)
 
         # Bad arguments: a D-Bus error each, and the daemon goes on.
         for args, error in [(("SetMode", "s", "nope"), 'no mode "nope"'), (("SetMode", "u", "3"), "expecting 's'"),

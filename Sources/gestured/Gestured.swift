@@ -32,7 +32,7 @@ struct Gestured: ParsableCommand {
             touchscreens.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self, ParseConfig.self]
+        subcommands: [Run.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self, ParseConfig.self]
     )
 
     /// A reader that went away (`gestured replay | head`, a closed log pipe) is a write

@@ -1,0 +1,85 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+/// The running daemon's control interface, read by `gestured status`: a client that may
+/// wait (it is no loop), for a few seconds at most.
+public enum ControlClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The properties from the daemon on `kind`'s bus.
+    public static func read(_ kind: BusService.Kind) throws(Failure) -> ControlProperties {
+        var handle: OpaquePointer?
+        let rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
+        guard rc >= 0, let bus = handle else { throw Failure(description: "cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))") }
+        defer { sd_bus_flush_close_unref(bus) }
+        _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
+        return ControlProperties(
+            mode: try get(bus, "Mode", "s", readString),
+            modes: try get(bus, "Modes", "as", readStrings),
+            paused: try get(bus, "Paused", "b", readBool),
+            locked: try get(bus, "Locked", "b", readBool),
+            gestures: try get(bus, "Gestures", "a(ssas)") { (m) throws(Failure) in
+                try readArray(m, "(ssas)") { (m) throws(Failure) in
+                    ControlProperties.Gesture(name: try readString(m), type: try readString(m), modes: try readStrings(m))
+                }
+            },
+            devices: try get(bus, "Devices", "a(ssb)") { (m) throws(Failure) in
+                try readArray(m, "(ssb)") { (m) throws(Failure) in
+                    ControlProperties.Device(node: try readString(m), name: try readString(m), isolated: try readBool(m))
+                }
+            })
+    }
+
+    private static func get<T>(_ bus: OpaquePointer, _ property: String, _ type: String,
+                               _ parse: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let rc = sd_bus_get_property(bus, BusService.name, BusService.path, BusService.interface, property, &error, &reply, type)
+        guard rc >= 0, let reply else {
+            let why = error.message.map { String(cString: $0) } ?? "\(Errno(rawValue: -rc))"
+            throw Failure(description: "cannot read \(property): \(why)")
+        }
+        defer { sd_bus_message_unref(reply) }
+        return try parse(reply)
+    }
+
+    private static func readString(_ m: OpaquePointer) throws(Failure) -> String {
+        var s: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, Character("s").asCChar, &s) > 0, let s else { throw Failure(description: "an unreadable answer") }
+        return String(cString: s)
+    }
+
+    private static func readBool(_ m: OpaquePointer) throws(Failure) -> Bool {
+        var b: Int32 = 0
+        guard sd_bus_message_read_basic(m, Character("b").asCChar, &b) > 0 else { throw Failure(description: "an unreadable answer") }
+        return b != 0
+    }
+
+    private static func readStrings(_ m: OpaquePointer) throws(Failure) -> [String] {
+        guard sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 else { throw Failure(description: "an unreadable answer") }
+        var strings: [String] = []
+        while sd_bus_message_at_end(m, 0) == 0 { strings.append(try readString(m)) }
+        _ = sd_bus_message_exit_container(m)
+        return strings
+    }
+
+    /// An array of structs of `signature` (with its parentheses).
+    private static func readArray<T>(_ m: OpaquePointer, _ signature: String,
+                                     _ element: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> [T] {
+        guard sd_bus_message_enter_container(m, Character("a").asCChar, signature) > 0 else { throw Failure(description: "an unreadable answer") }
+        var all: [T] = []
+        let inner = String(signature.dropFirst().dropLast())
+        while sd_bus_message_enter_container(m, Character("r").asCChar, inner) > 0 {
+            all.append(try element(m))
+            _ = sd_bus_message_exit_container(m)
+        }
+        _ = sd_bus_message_exit_container(m)
+        return all
+    }
+}

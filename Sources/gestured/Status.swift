@@ -1,0 +1,63 @@
+import ArgumentParser
+import Effects
+import SystemIO
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the running daemon's mode, pause, lock, devices and gestures.",
+        discussion: """
+            Reads the control interface's properties (org.gestured.Gestured1 on the bus): \
+            the mode and the modes there are, whether gestures are paused or the session \
+            locked (then only gestures with when_locked fire), the touchscreens read (and \
+            which are isolated), and each gesture with the modes it fires in: why a \
+            gesture does not fire right now. Without --bus, the system bus first, then the \
+            session bus. Anyone may read them; changing them (SetMode, Pause, Resume, \
+            Reload) takes root or the gestured-control group on the system bus, e.g. \
+            busctl call org.gestured.Gestured1 /org/gestured/Gestured1 \
+            org.gestured.Gestured1 SetMode s maintenance.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The bus the daemon is on: system or session.", valueName: "BUS"))
+    var bus: BusChoice?
+
+    enum BusChoice: String, ExpressibleByArgument, CaseIterable {
+        case system, session
+    }
+
+    func run() throws {
+        let kinds: [BusService.Kind] = switch bus {
+        case .system: [.system]
+        case .session: [.session]
+        case nil: [.system, .session]
+        }
+        var failures: [String] = []
+        for kind in kinds {
+            do {
+                print(Self.text(try ControlClient.read(kind), on: kind), terminator: "")
+                return
+            } catch {
+                failures.append("the \(kind) bus: \(error)")
+            }
+        }
+        printError("gestured status: no running gestured answers (\(failures.joined(separator: "; ")))")
+        throw ExitCode.failure
+    }
+
+    static func text(_ p: ControlProperties, on kind: BusService.Kind) -> String {
+        var lines = ["gestured on the \(kind) bus",
+                     "mode:     \(p.mode) (modes: \(p.modes.joined(separator: ", ")))",
+                     "paused:   \(p.paused ? "yes: every touch passes through, nothing fires" : "no")",
+                     "locked:   \(p.locked ? "yes: only gestures with when_locked = true fire" : "no")",
+                     "devices:\(p.devices.isEmpty ? "  none" : "")"]
+        for device in p.devices { lines.append("  \(device.node)  \(device.name)\(device.isolated ? "  (isolated)" : "")") }
+        lines.append("gestures:\(p.gestures.isEmpty ? " none" : "")")
+        let width = min(p.gestures.map(\.name.count).max() ?? 0, 32)
+        for g in p.gestures {
+            let fires = g.modes.contains("*") || g.modes.contains(p.mode)
+            let padded = g.name.count < width ? g.name + String(repeating: " ", count: width - g.name.count) : g.name
+            lines.append("  \(padded)  \(g.type)  modes: \(g.modes.joined(separator: ", "))\(fires ? "" : "  (not in this mode)")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
