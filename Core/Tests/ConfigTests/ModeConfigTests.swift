@@ -50,6 +50,19 @@ import Testing
         #expect(!config.gestures[1].fires(inMode: "kiosk"))
     }
 
+    @Test func theShippedModeExamplesAreValidOnceUncommented() throws {
+        let text = try projectFile("config/gestured.toml")
+        let start = try #require(text.range(of: "# Modes: a kiosk's"))
+        let end = try #require(text.range(of: "# Keys, clicks and steps"))
+        // The settings and tables, not the prose above them.
+        let examples = text[start.lowerBound..<end.lowerBound].split(separator: "\n")
+            .filter { $0.hasPrefix("# [[") || ($0.hasPrefix("# ") && $0.dropFirst(2).prefix { $0 != " " }.allSatisfy { $0.isLetter || $0 == "_" }
+                                                 && $0.dropFirst(2).drop { $0 != " " }.hasPrefix(" = ")) }
+        let config = try Configuration.parse(examples.map { $0.dropFirst(2) }.joined(separator: "\n"), file: "example.toml")
+        #expect(config.gestures.map(\.name) == ["enter-maintenance", "maintenance-reboot", "let-touches-through"])
+        #expect(config.modes == ["default", "maintenance"])
+    }
+
     @Test func aModeNoGestureEntersIsRefused() {
         let errors = refusals("""
             [[gesture]]

@@ -79,7 +79,6 @@ import TouchCore
             "0.05 ordinary",
             "1.05 enter", "1.05 mode: default → maintenance (enter)",
             "2.05 fix", "3.05 fix",
-            "8.05 mode: maintenance → default (5.000 s without a gesture)",
         ])
     }
 

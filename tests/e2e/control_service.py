@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Modes, the control interface, the lock screen and pauses under the shipped unit and
+policy, inside scripts/vm-run-systemd (tests/e2e/service.sh has installed everything
+and configured the gestures below): who may call the methods, logind's real
+LockedHint on a seat0 session of a kiosk user, and what an isolated panel's twin gets
+while locked or paused."""
+import os, re, subprocess, sys, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import HEADER, checkmark, long_press, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+
+CONFIG = """[daemon]
+bus = "system"
+isolate = true
+modes = ["maintenance"]
+
+[[gesture]]
+name = "menu"
+type = "swipe"
+fingers = 3
+direction = "down"
+command = "echo menu opened"
+
+[[gesture]]
+name = "fix"
+type = "swipe"
+fingers = 3
+direction = "right"
+modes = ["maintenance"]
+command = "echo fixed"
+
+[[gesture]]
+name = "emergency"
+type = "long-press"
+when_locked = true
+command = "echo emergency"
+
+[[gesture]]
+name = "escape"
+type = "checkmark"
+pause_s = 4
+"""
+OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
+
+
+def journal():
+    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
+
+
+def count(text):
+    return journal().count(text)
+
+
+def as_user(user, *command):
+    """The command as `user`, with that user's groups (nobody: nogroup, none else)."""
+    ids = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] if user == "nobody" else [f"--reuid={user}", f"--regid={user}", "--init-groups"]
+    return subprocess.run(["setpriv", *ids, *command], capture_output=True, text=True, timeout=30)
+
+
+def busctl(user, *args):
+    return as_user(user, "busctl", "--system", *args)
+
+
+def swipe_reaches_the_twin_whole(twin, panel):
+    """A three-finger swipe down: (touches up, touches cancelled) on the twin, and whether menu fired."""
+    before = count("menu (swipe) recognized")
+    mark = twin.mark()
+    panel.play(three_finger_swipe_down().text())
+    time.sleep(1.5)
+    seen = twin.touch_events(mark)
+    return seen.count("TOUCH_UP"), seen.count("TOUCH_CANCEL"), count("menu (swipe) recognized") > before
+
+
+with open("/etc/gestured/gestured.toml", "w") as f:
+    f.write(CONFIG)
+subprocess.run(["systemctl", "reset-failed", "gestured"])
+subprocess.run(["systemctl", "start", "gestured"], check=True)
+panel = Panel(HEADER.replace("gestured test panel", "gestured kiosk panel"))
+check("the service isolates the kiosk's panel", wait_for(30, lambda: twins_in(journal(), panel)))
+if not twins_in(journal(), panel):
+    sys.exit(journal()[-3000:])
+twin = Twin(twins_in(journal(), panel)[-1])
+
+# Who may call: root and the gestured-control group; anyone reads.
+check("systemd-sysusers made the gestured-control group",
+      subprocess.run(["getent", "group", "gestured-control"], capture_output=True).returncode == 0)
+subprocess.run(["useradd", "--create-home", "--groups", "gestured-control", "kiosk"], check=True)
+called = busctl("kiosk", "call", *OBJECT, "SetMode", "s", "maintenance")
+check(f"a member of gestured-control may call SetMode ({called.stderr.strip()})", called.returncode == 0)
+check("the mode is maintenance", busctl("root", "get-property", *OBJECT, "Mode").stdout.strip() == 's "maintenance"')
+panel.play(three_finger_swipe_right().text())
+check("maintenance's gesture fires", wait_for(10, lambda: count("fix (swipe) recognized") == 1))
+refused = busctl("nobody", "call", *OBJECT, "SetMode", "s", "default")
+check(f"nobody is refused by the bus ({refused.stderr.strip()})", refused.returncode != 0 and "ccess denied" in refused.stderr)
+read = busctl("nobody", "get-property", *OBJECT, "Mode")
+check(f"nobody reads Mode ({read.stdout.strip()})", read.stdout.strip() == 's "maintenance"')
+check("root may call SetMode", busctl("root", "call", *OBJECT, "SetMode", "s", "default").returncode == 0)
+
+# The lock screen: a seat0 session of the kiosk user, made the active one.
+subprocess.run(["systemd-run", "--unit=kiosk-session", "-p", "PAMName=login", "-p", "User=kiosk", "-p", "TTYPath=/dev/tty2",
+                "-p", "StandardInput=tty-force", "sleep", "600"], check=True, capture_output=True)
+
+
+def kiosk_session(active=True):
+    """The kiosk user's session on seat0 (only when it is the active one)."""
+    if not active:
+        listed = subprocess.run(["loginctl", "list-sessions", "--no-legend"], capture_output=True, text=True).stdout
+        return next((line.split()[0] for line in listed.splitlines() if " kiosk " in f" {line} "), None)
+    out = subprocess.run(["loginctl", "show-seat", "seat0", "-p", "ActiveSession", "--value"], capture_output=True, text=True).stdout.strip()
+    if not out:
+        return None
+    user = subprocess.run(["loginctl", "show-session", out, "-p", "Name", "--value"], capture_output=True, text=True).stdout.strip()
+    return out if user == "kiosk" else None
+
+
+check("logind opens a session for the kiosk user on tty2", wait_for(30, lambda: kiosk_session(active=False)))
+# As chvt 2 would (kbd is not installed here): logind switches to the session's VT.
+subprocess.run(["loginctl", "activate", kiosk_session(active=False) or "?"])
+check("the kiosk's session is seat0's active one", wait_for(30, kiosk_session))
+session = kiosk_session()
+check("the service follows its lock", wait_for(15, lambda: re.search(r"logind: following the lock of session", journal())))
+
+
+def lock(hint):
+    path = subprocess.run(["busctl", "--system", "call", "org.freedesktop.login1", "/org/freedesktop/login1",
+                           "org.freedesktop.login1.Manager", "GetSession", "s", session or "?"], capture_output=True, text=True)
+    object_path = path.stdout.split('"')[1] if '"' in path.stdout else ""
+    return busctl("kiosk", "call", "org.freedesktop.login1", object_path, "org.freedesktop.login1.Session",
+                  "SetLockedHint", "b", "true" if hint else "false")
+
+
+locked = lock(True)
+check(f"the kiosk user sets LockedHint from its session ({locked.stderr.strip()})", locked.returncode == 0)
+check("the service says the session is locked", wait_for(10, lambda: count("session locked") == 1))
+up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
+check(f"locked: the swipe does not fire and reaches the twin whole ({up} up, {cancelled} cancelled)",
+      not fired and up == 3 and cancelled == 0)
+panel.play(long_press().text())
+check("locked: the when_locked gesture fires", wait_for(10, lambda: count("emergency: emergency") == 1))
+check("the kiosk user unlocks", lock(False).returncode == 0)
+check("the service says so", wait_for(10, lambda: count("session unlocked") == 1))
+up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
+check(f"unlocked: the swipe fires again and its touches are cancelled ({up} up, {cancelled} cancelled)",
+      fired and cancelled == 3)
+
+# Paused by a gesture: every touch reaches the twin whole, then gestures fire again.
+panel.play(checkmark().text())
+check("a checkmark pauses", wait_for(10, lambda: count("paused for 4.000 s") == 1))
+up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
+check(f"paused: the swipe reaches the twin whole ({up} up, {cancelled} cancelled)", not fired and up == 3 and cancelled == 0)
+check("the pause runs out", wait_for(10, lambda: count("resumed: gestures fire again (the pause ran out)") == 1))
+up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
+check(f"then the swipe fires again ({up} up, {cancelled} cancelled)", fired and cancelled == 3)
+check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
+
+twin.close()
+panel.destroy()
+subprocess.run(["systemctl", "stop", "gestured", "kiosk-session"])
+sys.exit(1 if failures() else 0)
