@@ -12,7 +12,8 @@ struct Monitor: ParsableCommand {
             Reads every touchscreen (or --device NODE) as the daemon would, with the same \
             configuration, and prints one line per recognizer state change with its reason \
             in words and units (why a gesture did not fire), per gesture event, and with \
-            --touches per touch phase. It only reads: it grabs nothing and runs no command \
+            --touches per touch phase, and each mode switch, pause and lock change with \
+            its reason (those its gestures make, and logind's lock). It only reads: it grabs nothing and runs no command \
             or signal, so the service goes on beside it. A panel the running service \
             isolates reaches no other reader: monitor says so. Hotplug and SIGHUP work as \
             in the daemon; Ctrl-C ends it.

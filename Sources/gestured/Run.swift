@@ -14,6 +14,11 @@ struct Run: ParsableCommand {
             needs read access to /dev/input/event* (root, the input group, or the service). \
             With [daemon] isolate = true it grabs each one and hands applications a uinput \
             twin with only the touches no gesture takes (needs write access to /dev/uinput).
+            On the bus it owns org.gestured.Gestured1: the Gesture signal, and the control \
+            interface (SetMode, Pause, Resume, Reload; the properties Mode, Modes, Paused, \
+            Locked, Gestures, Devices; see `gestured status`). It follows logind's \
+            LockedHint (seat0's active session; with --bus session, the user's own \
+            session): while locked only gestures with when_locked = true fire.
             With --replay, a recording stands in for a touchscreen, played at its recorded \
             pace (--speed times faster) through the real loop: timers, arbitration, \
             commands, D-Bus signals, SIGHUP reloads. The daemon then exits 0 once the \

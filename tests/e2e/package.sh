@@ -30,6 +30,7 @@ check "the bash completion completes subcommands" \
 check "the zsh and fish completions are there" test -s /usr/share/zsh/vendor-completions/_gestured -a -s /usr/share/fish/vendor_completions.d/gestured.fish
 check "gestured check /etc/gestured/gestured.toml passes" gestured check /etc/gestured/gestured.toml
 check "the service's user exists (sysusers)" id gestured
+check "and the gestured-control group, whose members may call the control interface" getent group gestured-control
 check "the service is not enabled on install" test "$(systemctl is-enabled gestured)" = disabled
 check "nor started" bash -c "! systemctl is-active -q gestured"
 
@@ -43,6 +44,7 @@ in_journal() { journalctl -u gestured --no-pager -o cat | grep -q -- "$1"; }
 check "and it reads the touchscreen, thanks to the package's udev rule" wait_for 15 in_journal "$node: 'gestured test panel'"
 evemu-play "$node" < "$dir/checkmark.evemu"
 check "a checkmark fires" wait_for 15 in_journal "confirm (checkmark) recognized"
+check "gestured status reads the service's mode over the system bus" bash -c "gestured status | grep -q '^mode:     default'"
 
 # An upgrade keeps the integrator's configuration.
 echo '# changed by the integrator' >> /etc/gestured/gestured.toml

@@ -17,14 +17,14 @@ public final class TouchscreenPipeline {
     private var decoder: TouchDecoder
     /// What the twin gets, when the configuration isolates this panel (see `TouchDelivery`).
     public let isolation: TouchDelivery?
-    /// The recognizers and bindings in force, and those of a reload or a gate change
-    /// waiting for the sequence in flight to end: the two always change together.
+    /// The recognizers and bindings in force: the two always change together, between
+    /// touch sequences.
     private var current: Setup
-    private var pending: Setup?
-    /// The last configuration given, as it applies to this device, and the last gate:
-    /// what `pending` (or `current`) was made from.
+    /// The last configuration given, as it applies to this device, and the last gate.
     private var applied: Applied
     public private(set) var gate: GestureGate
+    /// `current` was not made from them: made anew once no sequence is in flight.
+    private var stale = false
     private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -112,8 +112,9 @@ public final class TouchscreenPipeline {
 
     public var geometry: DeviceGeometry { current.geometry }
     public var fingersDown: Bool { decoder.fingersDown }
-    /// A reload waits for the sequence in flight.
-    public var reloadPending: Bool { pending != nil }
+    /// A reload or a gate change waits for the sequence in flight, or for the next one
+    /// to begin.
+    public var reloadPending: Bool { stale }
 
     /// Feeds one input, as keyd's `kbd_process_events` does: first every deadline due by
     /// its time, each in a step of its own at its own time, then the input itself; `body`
@@ -143,6 +144,7 @@ public final class TouchscreenPipeline {
     /// them): nothing to see.
     private func take(_ input: PipelineInput) -> Bool {
         output.frame = nil  // lets the decoder reuse the frame's storage in place
+        takeChangesBetweenSequences()
         var frameEnded = false, completed = false
         if case .event(let event) = input {
             isolation?.take(event)
@@ -166,7 +168,6 @@ public final class TouchscreenPipeline {
         }
         deliver(input, frameEnded: frameEnded)
         nextDeadline = Self.earlier(arbiter.nextDeadline, isolation?.nextDeadline)
-        takeReloadBetweenSequences()
         output.nextDeadline = nextDeadline
         return true
     }
@@ -198,17 +199,17 @@ public final class TouchscreenPipeline {
     /// changing nothing, when the new configuration does not take this device.
     public func reload(_ config: Configuration) throws(Refusal) {
         applied = try Applied(device, config)
-        pending = Setup(applied, gate)
-        takeReloadBetweenSequences()
+        stale = true
+        takeChangesBetweenSequences()
     }
 
-    /// Another mode, a pause or a lock: the gestures it admits take the next sequence (at
-    /// once when none is in flight), never one under way.
+    /// Another mode, a pause or a lock: the gestures it admits take the next sequence,
+    /// never one under way. They are made when it begins, so that a flood of changes
+    /// costs one setup.
     public func setGate(_ gate: GestureGate) {
         guard gate != self.gate else { return }
         self.gate = gate
-        pending = Setup(applied, gate)
-        takeReloadBetweenSequences()
+        stale = true
     }
 
     private func arbitrate(_ frame: TouchFrame) {
@@ -227,11 +228,11 @@ public final class TouchscreenPipeline {
         }
     }
 
-    private func takeReloadBetweenSequences() {
-        guard let next = pending, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
-        pending = nil
-        current = next
-        decoder.reorient(next.geometry)
-        nextDeadline = nil
+    private func takeChangesBetweenSequences() {
+        guard stale, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
+        stale = false
+        current = Setup(applied, gate)
+        decoder.reorient(current.geometry)
+        nextDeadline = isolation?.nextDeadline
     }
 }

@@ -172,7 +172,7 @@ import TouchCore
         let first = feed(pipeline, Self.drag(at: 0, id: 1, mm: 10, lift: true), gateAfterFirst: GestureGate(mode: "maintenance"))
         #expect(first.first == "pan began" && first.last == "pan ended", "\(first)")
         #expect(!first.contains { $0.hasPrefix("fix") })
-        #expect(pipeline.gate.mode == "maintenance" && !pipeline.reloadPending)
+        #expect(pipeline.gate.mode == "maintenance" && pipeline.reloadPending)  // made when the next sequence begins
         let second = feed(pipeline, Self.drag(at: 1, id: 2, mm: 10, lift: true))
         #expect(second.first == "fix began" && second.last == "fix ended")
     }

@@ -62,7 +62,7 @@ let devices = [
 ]
 
 /// The built-in gestures, and one of each type (a learned stroke too) with relations
-/// between them, isolated
+/// between them and across modes (the stream switches the gate), isolated
 /// (the twin's feed and UIKit's delivery run too).
 let configurations = [
     Configuration.makeDefault(),
@@ -84,10 +84,14 @@ let configurations = [
         name = "press"
         type = "long-press"
         fingers = 2
+        mode = "maintenance"
+        modes = ["*"]
+        when_locked = true
         [[gesture]]
         name = "swipe"
         type = "swipe"
         requires_failure_of = ["press"]
+        modes = ["maintenance"]
         [[gesture]]
         name = "pan"
         type = "pan"

@@ -36,6 +36,12 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
         let r = Array(records.prefix(7))
         records = records.dropFirst(7)
         time += shape.microseconds(r[2])
+        // One record in 32 switches what may fire (mode, pause, lock), as the daemon
+        // does at any moment: taken between sequences, never one under way.
+        if r[0] & 31 == 31 {
+            pipeline.setGate(GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0))
+            continue
+        }
         step(decode(r, at: Timestamp(microseconds: time), positions: shape.positions))
     }
     time += 1000
