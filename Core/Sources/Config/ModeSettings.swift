@@ -5,9 +5,21 @@ import Gestures
 /// or pause (`mode`, `mode_timeout_s`, `pause_s`), and `[daemon]`'s start mode.
 extension Configuration {
     static let modeKeys = ["modes", "when_locked", "mode", "mode_timeout_s", "pause_s"]
-    /// The longest a mode lasts without a gesture, or a pause, that a setting may ask for.
+    /// The longest a mode lasts without a gesture, or a pause, that a setting may ask for;
+    /// and the shortest, below which it would end before a finger could lift.
     public static let longestControlSeconds = 86_400.0
     static let longestControl = Limit(longestControlSeconds, "a day")
+    static let shortestControlSeconds = 0.1
+
+    /// `mode_timeout_s` or `pause_s`: from a tenth of a second to a day.
+    static func controlSeconds(_ t: TableReader, _ key: String) -> Double? {
+        guard let seconds = t.number(key, allowingZero: false, atMost: longestControl) else { return nil }
+        guard seconds >= shortestControlSeconds else {
+            t.report(key, "expected at least \(shortestControlSeconds) (a tenth of a second), found \(seconds)")
+            return nil
+        }
+        return seconds
+    }
 
     /// Every mode: the start mode, those `[daemon] modes` declares, those gestures fire in
     /// and those they switch to, in that order.
@@ -30,12 +42,12 @@ extension Configuration {
         spec.whenLocked = t.bool("when_locked") ?? false
         if let mode = t.name("mode") {
             if mode == GestureSpec.everyMode { t.report("mode", "\"*\" is every mode, not one to switch to") } else {
-                actions.mode = ModeSwitch(mode: mode, timeoutSeconds: t.number("mode_timeout_s", allowingZero: false, atMost: longestControl))
+                actions.mode = ModeSwitch(mode: mode, timeoutSeconds: controlSeconds(t, "mode_timeout_s"))
             }
         } else if t.has("mode_timeout_s"), !t.has("mode") {
             t.report("mode_timeout_s", "goes with mode, like mode = \"maintenance\"")
         }
-        actions.pauseSeconds = t.number("pause_s", allowingZero: false, atMost: longestControl)
+        actions.pauseSeconds = controlSeconds(t, "pause_s")
     }
 
     static func parseDaemonModes(_ t: TableReader, into d: inout DaemonSettings) {
@@ -45,7 +57,7 @@ extension Configuration {
         if let modes = t.names("modes") {
             if modes.contains(GestureSpec.everyMode) { t.report("modes", "\"*\" is every mode, not one of them") } else { d.modes = modes }
         }
-        d.modeTimeoutSeconds = t.number("mode_timeout_s", allowingZero: false, atMost: longestControl)
+        d.modeTimeoutSeconds = controlSeconds(t, "mode_timeout_s")
     }
 
     /// A mode gestures fire in that nothing enters (no gesture's `mode`, not the start

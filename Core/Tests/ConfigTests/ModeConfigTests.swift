@@ -63,6 +63,14 @@ import Testing
         #expect(config.modes == ["default", "maintenance"])
     }
 
+    @Test func theEndsOfTheRangesAreAccepted() throws {
+        for seconds in ["0.1", "86400", "86400.0"] {
+            let config = try Configuration.parse("[daemon]\nmode_timeout_s = \(seconds)\n[[gesture]]\nname = \"g\"\ntype = \"tap\"\n"
+                                                 + "mode = \"m\"\nmode_timeout_s = \(seconds)\npause_s = \(seconds)\n", file: "t.toml")
+            #expect(config.bindings[0].actions.pauseSeconds == Double(seconds))
+        }
+    }
+
     @Test func aModeNoGestureEntersIsRefused() {
         let errors = refusals("""
             [[gesture]]
@@ -88,6 +96,8 @@ import Testing
             ("mode = \"m\"\nmode_timeout_s = 1e308", "at most 86400"),
             ("mode = \"m\"\nmode_timeout_s = nan", "at most 86400"),
             ("pause_s = 0", "pause_s: expected a number more than 0"),
+            ("pause_s = 5e-324", "pause_s: expected at least 0.1 (a tenth of a second), found 5e-324"),
+            ("mode = \"m\"\nmode_timeout_s = 0.09", "mode_timeout_s: expected at least 0.1"),
             ("pause_s = inf", "at most 86400"),
             ("pause_s = \"10\"", "pause_s: expected a number"),
             ("mode_timeout_s = 5", "mode_timeout_s: goes with mode"),
