@@ -41,6 +41,8 @@ public final class Daemon {
     var udev: Udev?
     /// Whether the session is locked, for live touchscreens.
     var logind: LogindWatcher?
+    /// monitor: the running service's mode, pause and lock.
+    var service: ServiceFollower?
     /// The node `--device` names: the only one read.
     var onlyNode: String?
     var saidWaiting = false
@@ -253,6 +255,7 @@ public final class Daemon {
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
         if let deadline = logind?.nextDeadline, deadline <= now { logind?.process() }
+        if let deadline = service?.nextDeadline, deadline <= now { service?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
@@ -275,6 +278,7 @@ public final class Daemon {
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
         consider(logind?.nextDeadline)
+        consider(service?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed

@@ -11,6 +11,7 @@ extension Daemon {
     func startLive(only node: String?) {
         onlyNode = node
         followTheLock()
+        if options.mode == .monitor { followTheService() }
         do {
             let udev = try Udev()
             self.udev = udev
@@ -34,6 +35,26 @@ extension Daemon {
         }
         self.logind = logind
         logind.start()
+    }
+
+    /// monitor: the running service's mode, pause and lock, on the bus its configuration
+    /// names, so that what it shows is what the service does.
+    private func followTheService() {
+        let kind: BusService.Kind
+        switch options.bus ?? config.daemon.bus {
+        case .system: kind = .system
+        case .session: kind = .session
+        case .none: return
+        }
+        let follower = ServiceFollower(kind, logger: logger)
+        follower.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "the service's properties") { [unowned self] in service?.process() }
+        }
+        follower.onHeard = { [unowned self] heard in
+            controlChanged(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"))
+        }
+        service = follower
+        follower.start()
     }
 
     /// Opens every touchscreen present now that is not open yet.

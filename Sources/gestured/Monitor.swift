@@ -13,7 +13,8 @@ struct Monitor: ParsableCommand {
             configuration, and prints one line per recognizer state change with its reason \
             in words and units (why a gesture did not fire), per gesture event, and with \
             --touches per touch phase, and each mode switch, pause and lock change with \
-            its reason (those its gestures make, and logind's lock). It only reads: it grabs nothing and runs no command \
+            its reason (its gestures', logind's, and the running service's, which it \
+            follows on the bus its configuration names). It only reads: it grabs nothing and runs no command \
             or signal, so the service goes on beside it. A panel the running service \
             isolates reaches no other reader: monitor says so. Hotplug and SIGHUP work as \
             in the daemon; Ctrl-C ends it.

@@ -83,6 +83,12 @@ if not twins_in(journal(), panel):
     sys.exit(journal()[-3000:])
 twin = Twin(twins_in(journal(), panel)[-1])
 
+# monitor beside the service follows its mode, pause and lock.
+monitor_out = open("/tmp/monitor-control.txt", "w")
+monitor = subprocess.Popen(["gestured", "monitor", "--config", "/etc/gestured/gestured.toml"], stdout=monitor_out,
+                           stderr=subprocess.STDOUT, text=True)
+check("monitor follows the service", wait_for(15, lambda: "following the service on the system bus" in open("/tmp/monitor-control.txt").read()))
+
 # Who may call: root and the gestured-control group; anyone reads.
 check("systemd-sysusers made the gestured-control group",
       subprocess.run(["getent", "group", "gestured-control"], capture_output=True).returncode == 0)
@@ -154,6 +160,13 @@ check("the pause runs out", wait_for(10, lambda: count("resumed: gestures fire a
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
 check(f"then the swipe fires again ({up} up, {cancelled} cancelled)", fired and cancelled == 3)
 check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
+monitor.terminate()
+monitor.wait()
+shown = open("/tmp/monitor-control.txt").read()
+for line in ["mode: default → maintenance (the service)", "mode: maintenance → default (the service)",
+             "session locked: only gestures with when_locked = true fire", "session unlocked",
+             "paused: every touch passes through (the service)", "resumed: gestures fire again (the service)"]:
+    check(f"monitor shows: {line}", line in shown)
 
 twin.close()
 panel.destroy()

@@ -4,7 +4,8 @@ import TouchCore
 public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case mode(from: String, to: String)
-        case paused(seconds: Double)
+        /// For how long; nil when the service did not say (monitor follows it).
+        case paused(seconds: Double?)
         case resumed
         case locked
         case unlocked
@@ -17,7 +18,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .mode(let from, let to): "mode: \(from) → \(to) (\(reason))"
-        case .paused(let seconds): "paused for \(fixed(seconds, decimals: 3)) s: every touch passes through (\(reason))"
+        case .paused(let seconds):
+            "paused\(seconds.map { " for \(fixed($0, decimals: 3)) s" } ?? ""): every touch passes through (\(reason))"
         case .resumed: "resumed: gestures fire again (\(reason))"
         case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"

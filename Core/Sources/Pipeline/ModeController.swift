@@ -82,6 +82,24 @@ public struct ModeController: Sendable {
         return ControlChange(kind: locked ? .locked : .unlocked, reason: why)
     }
 
+    /// What the running service says of itself (`monitor` follows it): its mode, pause and
+    /// lock as they are, with no timeout of ours, as the service says when they end.
+    public mutating func follow(mode: String?, paused: Bool?, locked: Bool?, why: String) -> [ControlChange] {
+        var changes: [ControlChange] = []
+        if let mode, mode != gate.mode {
+            changes.append(ControlChange(kind: .mode(from: gate.mode, to: mode), reason: why))
+            gate.mode = mode
+            modeTimeout = nil
+        }
+        if let paused, paused != gate.paused {
+            gate.paused = paused
+            pausedUntil = nil
+            changes.append(ControlChange(kind: paused ? .paused(seconds: nil) : .resumed, reason: why))
+        }
+        if let locked, let change = setLocked(locked, why: why) { changes.append(change) }
+        return changes
+    }
+
     /// A gesture event: the mode's timeout starts again.
     public mutating func gestureFired(at time: Timestamp) {
         if let seconds = modeTimeout?.seconds { modeTimeout = (seconds, time + seconds * 1000) }

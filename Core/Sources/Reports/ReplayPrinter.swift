@@ -53,7 +53,7 @@ public struct ReplayPrinter {
                 json.add("to", to)
             case .paused(let seconds):
                 json.add("control", "paused")
-                json.add("seconds", seconds, decimals: 3)
+                if let seconds { json.add("seconds", seconds, decimals: 3) }
             case .resumed: json.add("control", "resumed")
             case .locked: json.add("control", "locked")
             case .unlocked: json.add("control", "unlocked")

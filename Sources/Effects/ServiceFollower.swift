@@ -1,0 +1,152 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemPackage
+
+/// What the running service says of its mode, pause and lock, for `monitor`: it reads
+/// the properties when the service appears, then follows their PropertiesChanged. Every
+/// call is asynchronous, on a connection of its own the loop watches; without a service
+/// (or a bus) it stays quiet and monitor decides alone.
+public final class ServiceFollower {
+    /// The values a message carried; nil for those it did not.
+    public struct Heard: Equatable, Sendable {
+        public var mode: String?
+        public var paused: Bool?
+        public var locked: Bool?
+    }
+
+    private let kind: BusService.Kind
+    private let logger: Logger
+    private var bus: OpaquePointer?
+    private var slots: [OpaquePointer] = []
+    private var watching: BusService.Watch?
+    public var onHeard: (Heard) -> Void = { _ in }
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    public init(_ kind: BusService.Kind, logger: Logger) {
+        self.kind = kind
+        self.logger = logger
+    }
+
+    deinit {
+        for slot in slots { sd_bus_slot_unref(slot) }
+        if let bus { sd_bus_close_unref(bus) }
+    }
+
+    public func start() {
+        var handle: OpaquePointer?
+        let rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
+        guard rc >= 0, let handle else {
+            return logger.info("monitor: no \(kind) bus (\(Errno(rawValue: -rc))): the service's mode is not followed")
+        }
+        bus = handle
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var changed: OpaquePointer?, owner: OpaquePointer?
+        let ok = sd_bus_match_signal_async(handle, &changed, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
+                                           "PropertiesChanged", { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
+            return 0
+        }, nil, me) >= 0 && sd_bus_match_signal_async(handle, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                       "org.freedesktop.DBus", "NameOwnerChanged", { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
+            return 0
+        }, nil, me) >= 0
+        slots = [changed, owner].compactMap { $0 }
+        guard ok else { return logger.warning("monitor: cannot follow the service's properties on the \(kind) bus") }
+        readAll()
+        updateWatch()
+    }
+
+    public func process() {
+        guard let bus else { return }
+        if let error = SDBus.processAll(bus) {
+            logger.info("monitor: the \(kind) bus went away (\(error)): the service's mode is no longer followed")
+            for slot in slots { sd_bus_slot_unref(slot) }
+            slots = []
+            sd_bus_close_unref(bus)
+            self.bus = nil
+        }
+        updateWatch()
+    }
+
+    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) }
+
+    /// GetAll on the service; an error (no service) says nothing.
+    private func readAll() {
+        guard let bus else { return }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
+                                             "GetAll") >= 0, let message else { return }
+        defer { sd_bus_message_unref(message) }
+        guard BusService.interface.withCString({ sd_bus_message_append_basic(message, Character("s").asCChar, $0) }) >= 0 else { return }
+        // Floating: the bus owns the call and drops it with the connection.
+        _ = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+            guard let reply, let userdata else { return 0 }
+            let follower = Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue()
+            if SDBus.error(of: reply) == nil, let heard = ServiceFollower.values(reply) {
+                follower.logger.info("monitor: following the service on the \(follower.kind) bus")
+                follower.onHeard(heard)
+            }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), 0)
+        updateWatch()
+    }
+
+    private func propertiesChanged(_ message: OpaquePointer) {
+        var interface: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Character("s").asCChar, &interface) > 0, let interface,
+              String(cString: interface) == BusService.interface, let heard = Self.values(message) else { return }
+        onHeard(heard)
+    }
+
+    /// The service started (again): what it says now.
+    private func ownerChanged(_ message: OpaquePointer) {
+        var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Character("s").asCChar, &name) > 0,
+              sd_bus_message_read_basic(message, Character("s").asCChar, &old) > 0,
+              sd_bus_message_read_basic(message, Character("s").asCChar, &new) > 0,
+              let name, String(cString: name) == BusService.name, let new, new.pointee != 0 else { return }
+        readAll()
+    }
+
+    /// Mode, Paused and Locked from an `a{sv}`; the other entries are skipped.
+    static func values(_ m: OpaquePointer) -> Heard? {
+        guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
+        var heard = Heard()
+        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
+            var key: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
+            switch String(cString: key) {
+            case "Mode":
+                var mode: UnsafePointer<CChar>?
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
+                      sd_bus_message_read_basic(m, Character("s").asCChar, &mode) > 0, let mode else { return nil }
+                heard.mode = String(cString: mode)
+                _ = sd_bus_message_exit_container(m)
+            case let flag where flag == "Paused" || flag == "Locked":
+                var value: Int32 = 0
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
+                      sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 else { return nil }
+                if flag == "Paused" { heard.paused = value != 0 } else { heard.locked = value != 0 }
+                _ = sd_bus_message_exit_container(m)
+            default:
+                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
+            }
+            _ = sd_bus_message_exit_container(m)
+        }
+        _ = sd_bus_message_exit_container(m)
+        return heard
+    }
+
+    private func updateWatch() {
+        let next = bus.flatMap(SDBus.watch)
+        guard next != watching else { return }
+        let old = watching
+        watching = next
+        onWatchChange(old, next)
+    }
+}
