@@ -253,11 +253,7 @@ public final class BusService {
 
     /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
     private func updateWatch() {
-        let next = bus.flatMap(SDBus.watch)
-        guard next != watching else { return }
-        let old = watching
-        watching = next
-        onWatchChange(old, next)
+        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
     }
 
     private func hasRoom(_ bus: OpaquePointer) -> Bool {

@@ -226,11 +226,7 @@ public final class LogindWatcher {
     }
 
     private func updateWatch() {
-        let next = bus.flatMap(SDBus.watch)
-        guard next != watching else { return }
-        let old = watching
-        watching = next
-        onWatchChange(old, next)
+        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
     }
 
     private func close() {

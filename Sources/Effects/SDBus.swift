@@ -15,6 +15,14 @@ enum SDBus {
         return BusService.Watch(fd: FileDescriptor(rawValue: fd), writable: events & Int32(POLLOUT) != 0)
     }
 
+    /// The watch now, when it is not `watching` any more: the loop is to be told.
+    static func rewatch(_ watching: inout BusService.Watch?, _ bus: OpaquePointer?) -> (old: BusService.Watch?, new: BusService.Watch?)? {
+        let next = bus.flatMap(watch)
+        guard next != watching else { return nil }
+        defer { watching = next }
+        return (watching, next)
+    }
+
     /// When sd-bus next needs processing even if nothing arrives (a reply's timeout), on
     /// the monotonic clock in microseconds.
     static func deadline(of bus: OpaquePointer) -> Int64? {

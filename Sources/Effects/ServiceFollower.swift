@@ -143,10 +143,6 @@ public final class ServiceFollower {
     }
 
     private func updateWatch() {
-        let next = bus.flatMap(SDBus.watch)
-        guard next != watching else { return }
-        let old = watching
-        watching = next
-        onWatchChange(old, next)
+        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
     }
 }
