@@ -175,6 +175,14 @@ class ControlInterface(Harness):
         self.assertEqual(self.get("Paused"), "b false")
         self.call("Reload")
 
+        # The display's rotation, set as a compositor's hook would.
+        self.assertEqual(self.get("Rotation"), "u 0")
+        self.busctl("set-property", *OBJECT, "Rotation", "u", "90")
+        self.assertEqual(self.get("Rotation"), "u 90")
+        bad = self.busctl("set-property", *OBJECT, "Rotation", "u", "45", check=False)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("a rotation of 45°", bad.stderr)
+
         # Without a daemon on the bus, status says so.
         gone = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
                               env=dict(self.env, DBUS_SESSION_BUS_ADDRESS="unix:path=" + self.path("no-bus")), timeout=30)
@@ -190,6 +198,7 @@ class ControlInterface(Harness):
             self.assertIn(error, r.stderr, args)
         r = self.busctl("set-property", *OBJECT, "Mode", "s", "default", check=False)
         self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not writable", r.stderr)
 
         # A broken file: Reload answers with its located error, and the configuration stays.
         self.write("gestured.toml", MODES + "[[gesture]]\nname = 3\n")
@@ -202,9 +211,36 @@ class ControlInterface(Harness):
         time.sleep(0.3)
         changes.terminate()
         seen = changes.communicate()[0]
-        for prop in ["Mode", "Paused", "Modes", "Gestures"]:
+        for prop in ["Mode", "Paused", "Modes", "Gestures", "Rotation"]:
             self.assertIn(f'string "{prop}"', seen, prop)
         self.assertIn('string "maintenance"', seen)
+
+class Rotation(Harness):
+    def test_an_external_rotation_turns_the_next_sequence(self):
+        """rotation = "external": a swipe toward the panel's left edge is "left"; once the
+        bus says the display is turned a quarter clockwise, the same swipe is "up"."""
+        self.start_bus()
+        rec = Recording()
+        def swipe_toward_the_panels_left():
+            for i in range(12):
+                rec.frame({0: (220 - 12 * i, 80)})
+            rec.frame({0: None})
+        swipe_toward_the_panels_left()
+        rec.wait(4000)
+        swipe_toward_the_panels_left()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\nrotation = "external"\n'
+                         '[[gesture]]\nname = "up"\ntype = "swipe"\ndirection = "up"\n'
+                         '[[gesture]]\nname = "left"\ntype = "swipe"\ndirection = "left"\n')
+        daemon = self.start_daemon(cfg, rec)
+        self.addCleanup(daemon.kill)
+        time.sleep(2)
+        r = subprocess.run(["busctl", "--user", "set-property", *OBJECT, "Rotation", "u", "90"], capture_output=True, text=True,
+                           env=self.env, timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        log = daemon.communicate(timeout=60)[1]
+        fired = re.findall(r"gestured test panel: (\w+) \(swipe\) recognized", log)
+        self.assertEqual(fired, ["left", "up"], log)
+        self.assertIn("display rotation: 90° clockwise for panels whose rotation is auto or external (the control interface)", log)
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

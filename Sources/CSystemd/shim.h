@@ -5,13 +5,13 @@
 
 // sd-bus builds its object tables with macros for constant handlers; Swift's handlers are
 // known at run time, so the table is filled then and kept (sd-bus holds on to it). One
-// method handler and one property getter take every member, by name. The methods are
-// marked unprivileged: the bus policy (dbus/) decides who may call them, as sd-bus would
+// method handler and one property getter take every member, by name; Rotation alone is
+// written. The methods and the setter are marked unprivileged: the bus policy (dbus/) decides who may call them, as sd-bus would
 // otherwise ask for CAP_SYS_ADMIN on the system bus.
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
-                                          void *userdata) {
-    static sd_bus_vtable vtable[13];
+                                          sd_bus_property_set_t set, void *userdata) {
+    static sd_bus_vtable vtable[14];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -27,6 +27,7 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_PROPERTY("Locked", "b", property, 0, changes),
         SD_BUS_PROPERTY("Gestures", "a(ssas)", property, 0, changes),
         SD_BUS_PROPERTY("Devices", "a(ssb)", property, 0, changes),
+        SD_BUS_WRITABLE_PROPERTY("Rotation", "u", property, set, 0, changes | SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_VTABLE_END,
     };
     _Static_assert(sizeof filled == sizeof vtable, "the table's size");

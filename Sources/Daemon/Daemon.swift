@@ -43,6 +43,10 @@ public final class Daemon {
     var logind: LogindWatcher?
     /// monitor: the running service's mode, pause and lock.
     var service: ServiceFollower?
+    /// The display's rotation (clockwise degrees), for panels whose rotation is auto or
+    /// external: from iio-sensor-proxy, or set on the bus.
+    var displayRotation = 0
+    var sensor: SensorProxyWatcher?
     /// The node `--device` names: the only one read.
     var onlyNode: String?
     var saidWaiting = false
@@ -129,6 +133,7 @@ public final class Daemon {
         }
         bus?.announce([.modes, .gestures])
         makeOrRemoveVirtualDevices(for: config)
+        if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }
         for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
 
@@ -220,9 +225,32 @@ public final class Daemon {
             case .mode: changed.append(.mode)
             case .paused, .resumed: changed.append(.paused)
             case .locked, .unlocked: changed.append(.locked)
+            case .rotated: changed.append(.rotation)
             }
         }
         bus?.announce(changed)
+    }
+
+    /// The display turned: every touchscreen measures its next sequence so (those whose
+    /// rotation is auto or external).
+    func displayRotated(_ degrees: Int, why: String) {
+        guard degrees != displayRotation else { return }
+        displayRotation = degrees
+        for screen in touchscreens.values { screen.pipeline.setDisplayRotation(degrees) }
+        controlChanged([ControlChange(kind: .rotated(degrees), reason: why)])
+    }
+
+    /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
+    private func followTheAccelerometer() {
+        let sensor = SensorProxyWatcher(logger: logger)
+        sensor.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
+        }
+        sensor.onRotation = { [unowned self] degrees, orientation in
+            displayRotated(degrees, why: "iio-sensor-proxy: \(orientation)")
+        }
+        self.sensor = sensor
+        sensor.start()
     }
 
     /// A bus connection's descriptor, or whether it waits to write, changed.
@@ -256,6 +284,7 @@ public final class Daemon {
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
         if let deadline = logind?.nextDeadline, deadline <= now { logind?.process() }
         if let deadline = service?.nextDeadline, deadline <= now { service?.process() }
+        if let deadline = sensor?.nextDeadline, deadline <= now { sensor?.process() }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
@@ -279,6 +308,7 @@ public final class Daemon {
         consider(bus?.nextDeadline)
         consider(logind?.nextDeadline)
         consider(service?.nextDeadline)
+        consider(sensor?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
         for screen in touchscreens.values { consider(screen.nextDeadline) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed

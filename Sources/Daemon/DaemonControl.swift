@@ -16,7 +16,8 @@ extension Daemon: BusControl {
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: touchscreens.keys.sorted().compactMap { node in
                 touchscreens[node].map { .init(node: node, name: $0.name, isolated: $0.twin != nil) }
-            })
+            },
+            rotation: displayRotation)
     }
 
     public func setMode(_ mode: String) throws(BusControlError) {
@@ -37,6 +38,13 @@ extension Daemon: BusControl {
 
     public func resume() {
         controlChanged(control.resume(why: "the control interface").map { [$0] } ?? [])
+    }
+
+    public func setRotation(_ degrees: UInt32) throws(BusControlError) {
+        guard [0, 90, 180, 270].contains(degrees) else {
+            throw BusControlError("OutOfRange", "a rotation of \(degrees)°; expected 0, 90, 180 or 270 (clockwise)")
+        }
+        displayRotated(Int(degrees), why: "the control interface")
     }
 
     public func reload(_ done: @escaping (BusControlError?) -> Void) {

@@ -52,6 +52,7 @@ extension Daemon {
         }
         follower.onHeard = { [unowned self] heard in
             controlChanged(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"))
+            if let degrees = heard.rotation { displayRotated(degrees, why: "the service") }
         }
         service = follower
         follower.start()
@@ -129,7 +130,7 @@ extension Daemon {
         let pipeline: TouchscreenPipeline
         do {
             pipeline = try TouchscreenPipeline(device.description, config: config, kernelState: device.touchState, isolated: twin != nil,
-                                               gate: control.gate)
+                                               gate: control.gate, displayRotation: displayRotation)
         } catch {
             return logger.error("\(node): '\(device.description.name)' cannot be read: \(error)")
         }

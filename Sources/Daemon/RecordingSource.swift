@@ -44,7 +44,7 @@ extension Daemon {
     func startReplay(_ path: String, speed: Double, rounds: Int) throws {
         let recording = try Recording.load(path)
         let pipeline: TouchscreenPipeline
-        do { pipeline = try TouchscreenPipeline(recording.description, config: config, gate: control.gate) } catch {
+        do { pipeline = try TouchscreenPipeline(recording.description, config: config, gate: control.gate, displayRotation: displayRotation) } catch {
             let why = error == .ignored ? PanelUse.IgnoredBecause.rule : .noPositionAxes
             throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(why)")
         }

@@ -10,6 +10,8 @@ public protocol BusControl: AnyObject {
     func setMode(_ mode: String) throws(BusControlError)
     func pause(seconds: UInt32) throws(BusControlError)
     func resume()
+    /// The display's rotation, for panels whose rotation is auto or external.
+    func setRotation(_ degrees: UInt32) throws(BusControlError)
     /// Starts a reload; `done` gets nil once it is applied, or why it was not.
     func reload(_ done: @escaping (BusControlError?) -> Void)
 }
@@ -54,14 +56,17 @@ public struct ControlProperties {
     public var locked: Bool
     public var gestures: [Gesture]
     public var devices: [Device]
+    /// The display's rotation in clockwise degrees.
+    public var rotation: Int
 
-    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device]) {
+    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device], rotation: Int) {
         self.mode = mode
         self.modes = modes
         self.paused = paused
         self.locked = locked
         self.gestures = gestures
         self.devices = devices
+        self.rotation = rotation
     }
 }
 
@@ -69,6 +74,7 @@ extension BusService {
     /// The properties, by name, as the vtable lists them.
     public enum Property: String, CaseIterable, Sendable {
         case mode = "Mode", modes = "Modes", paused = "Paused", locked = "Locked", gestures = "Gestures", devices = "Devices"
+        case rotation = "Rotation"
     }
 
     /// A method call; its signature sd-bus checked against the vtable already.
@@ -113,6 +119,15 @@ extension BusService {
         }
     }
 
+    /// Rotation written: checked by the daemon.
+    func write(_ name: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let control, Property(rawValue: name) == .rotation else { return -EPERM }
+        var degrees: UInt32 = 0
+        guard sd_bus_message_read_basic(value, Character("u").asCChar, &degrees) > 0 else { return -EINVAL }
+        do { try control.setRotation(degrees) } catch { return sd_bus_error_set(reply, error.name, error.message) }
+        return 1
+    }
+
     /// A property's value into `reply`.
     func read(_ name: String, into reply: OpaquePointer) -> Int32 {
         guard let control, let property = Property(rawValue: name) else { return -ENOENT }
@@ -132,6 +147,9 @@ extension BusService {
                     && sd_bus_message_close_container(reply) >= 0
             }
             ok = ok && sd_bus_message_close_container(reply) >= 0
+        case .rotation:
+            var degrees = UInt32(clamping: values.rotation)
+            ok = sd_bus_message_append_basic(reply, Character("u").asCChar, &degrees) >= 0
         case .devices:
             ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssb)") >= 0
             for d in values.devices where ok {

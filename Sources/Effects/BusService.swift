@@ -81,6 +81,9 @@ public final class BusService {
         }, { _, _, _, property, reply, userdata, _ in
             guard let property, let reply, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply)
+        }, { _, _, _, property, value, userdata, error in
+            guard let property, let value, let userdata else { return -EINVAL }
+            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().write(String(cString: property), from: value, error: error)
         }, me)
         var acquired: OpaquePointer?, request: OpaquePointer?
         if rc >= 0 {

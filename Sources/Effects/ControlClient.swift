@@ -32,7 +32,8 @@ public enum ControlClient {
                 try readArray(m, "(ssb)") { (m) throws(Failure) in
                     ControlProperties.Device(node: try readString(m), name: try readString(m), isolated: try readBool(m))
                 }
-            })
+            },
+            rotation: Int(try get(bus, "Rotation", "u", readUnsigned)))
     }
 
     private static func get<T>(_ bus: OpaquePointer, _ property: String, _ type: String,
@@ -59,6 +60,12 @@ public enum ControlClient {
         var b: Int32 = 0
         guard sd_bus_message_read_basic(m, Character("b").asCChar, &b) > 0 else { throw Failure(description: "an unreadable answer") }
         return b != 0
+    }
+
+    private static func readUnsigned(_ m: OpaquePointer) throws(Failure) -> UInt32 {
+        var u: UInt32 = 0
+        guard sd_bus_message_read_basic(m, Character("u").asCChar, &u) > 0 else { throw Failure(description: "an unreadable answer") }
+        return u
     }
 
     private static func readStrings(_ m: OpaquePointer) throws(Failure) -> [String] {

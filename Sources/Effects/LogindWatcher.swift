@@ -27,8 +27,7 @@ public final class LogindWatcher {
     private let logger: Logger
     private var bus: OpaquePointer?
     private var slots: [OpaquePointer] = []
-    /// The call in flight, released when it is answered or replaced.
-    private var call: OpaquePointer?
+    private let call = PendingCall()
     /// The session followed, and the object whose changes lead to it (the seat, the user).
     private var sessionPath: String?
     private var leadPath: String?
@@ -47,7 +46,7 @@ public final class LogindWatcher {
 
     deinit {
         // Not close(): the owner going away must not be told what to stop watching.
-        if let call { sd_bus_slot_unref(call) }
+        call.cancel()
         for slot in slots { sd_bus_slot_unref(slot) }
         if let bus { sd_bus_close_unref(bus) }
     }
@@ -148,9 +147,7 @@ public final class LogindWatcher {
     }
 
     private func ownerChanged(_ message: OpaquePointer) {
-        var name: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Character("s").asCChar, &name) > 0, let name,
-              String(cString: name) == Self.service else { return }
+        guard SDBus.newOwner(message, of: Self.service) != nil else { return }
         look()
     }
 
@@ -173,56 +170,25 @@ public final class LogindWatcher {
 
     // MARK: Calls
 
-    fileprivate typealias Answer = (OpaquePointer) -> Void
-
     /// A property's value, as `Properties.Get` answers it (a variant).
-    private func get(_ path: String, _ interface: String, _ property: String, _ answer: @escaping Answer) {
+    private func get(_ path: String, _ interface: String, _ property: String, _ answer: @escaping (OpaquePointer) -> Void) {
         ask(Self.service, path, "org.freedesktop.DBus.Properties", "Get", strings: [interface, property], answer)
     }
 
-    /// One call at a time: a newer question makes the older answer moot.
+    /// An error (no logind) is the unlocked case, said once.
     private func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, strings: [String] = [],
-                     uid: UInt32? = nil, _ answer: @escaping Answer) {
+                     uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) {
         guard let bus else { return }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) >= 0, let message else { return }
-        defer { sd_bus_message_unref(message) }
-        var ok = strings.allSatisfy { s in s.withCString { sd_bus_message_append_basic(message, Character("s").asCChar, $0) >= 0 } }
-        if var uid { ok = ok && sd_bus_message_append_basic(message, Character("u").asCChar, &uid) >= 0 }
-        guard ok else { return }
-        if let call { sd_bus_slot_unref(call) }
-        call = nil
-        let box = Unmanaged.passRetained(AnswerBox(answer, watcher: self)).toOpaque()
-        var slot: OpaquePointer?
-        let rc = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            let box = Unmanaged<AnswerBox>.fromOpaque(userdata).takeUnretainedValue()
-            box.deliver(reply)
-            return 0
-        }, box, 0)
-        guard rc >= 0, let slot else {
-            Unmanaged<AnswerBox>.fromOpaque(box).release()
-            return
+        call.ask(bus, destination, path, interface, member, strings: strings, uid: uid) { [unowned self] reply in
+            if let error = SDBus.error(of: reply) {
+                _ = missing("logind does not answer (\(error))")
+                sessionPath = nil
+                return set(false, why: "logind does not answer")
+            }
+            saidMissing = false
+            answer(reply)
         }
-        // The box goes with the slot: released by sd-bus's destroy callback.
-        sd_bus_slot_set_destroy_callback(slot) { userdata in
-            if let userdata { Unmanaged<AnswerBox>.fromOpaque(userdata).release() }
-        }
-        call = slot
         updateWatch()
-    }
-
-    /// A call's answer: an error (no logind) is the unlocked case, said once.
-    fileprivate func answered(_ reply: OpaquePointer, _ answer: Answer) {
-        if let call { sd_bus_slot_unref(call) }
-        call = nil
-        if let error = SDBus.error(of: reply) {
-            _ = missing("logind does not answer (\(error))")
-            sessionPath = nil
-            return set(false, why: "logind does not answer")
-        }
-        saidMissing = false
-        answer(reply)
     }
 
     private func updateWatch() {
@@ -230,25 +196,11 @@ public final class LogindWatcher {
     }
 
     private func close() {
-        if let call { sd_bus_slot_unref(call) }
-        call = nil
+        call.cancel()
         for slot in slots { sd_bus_slot_unref(slot) }
         slots = []
         if let bus { sd_bus_close_unref(bus) }
         bus = nil
         updateWatch()
     }
-}
-
-/// An answer's closure, kept alive by its call's slot.
-private final class AnswerBox {
-    let answer: (OpaquePointer) -> Void
-    unowned let watcher: LogindWatcher
-
-    init(_ answer: @escaping (OpaquePointer) -> Void, watcher: LogindWatcher) {
-        self.answer = answer
-        self.watcher = watcher
-    }
-
-    func deliver(_ reply: OpaquePointer) { watcher.answered(reply, answer) }
 }

@@ -40,6 +40,17 @@ enum SDBus {
         }
     }
 
+    /// NameOwnerChanged for `name`: its new owner, empty when it went away; nil for
+    /// another name.
+    static func newOwner(_ message: OpaquePointer, of name: String) -> String? {
+        var changed: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(message, Character("s").asCChar, &changed) > 0,
+              sd_bus_message_read_basic(message, Character("s").asCChar, &old) > 0,
+              sd_bus_message_read_basic(message, Character("s").asCChar, &new) > 0,
+              let changed, String(cString: changed) == name, let new else { return nil }
+        return String(cString: new)
+    }
+
     /// A call's error reply, in words; nil for a method return.
     static func error(of reply: OpaquePointer) -> String? {
         guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }

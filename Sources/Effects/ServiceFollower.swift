@@ -5,7 +5,7 @@ import Glibc
 import Logging
 import SystemPackage
 
-/// What the running service says of its mode, pause and lock, for `monitor`: it reads
+/// What the running service says of its mode, pause, lock and rotation, for `monitor`: it reads
 /// the properties when the service appears, then follows their PropertiesChanged. Every
 /// call is asynchronous, on a connection of its own the loop watches; without a service
 /// (or a bus) it stays quiet and monitor decides alone.
@@ -15,6 +15,7 @@ public final class ServiceFollower {
         public var mode: String?
         public var paused: Bool?
         public var locked: Bool?
+        public var rotation: Int?
     }
 
     private let kind: BusService.Kind
@@ -105,15 +106,11 @@ public final class ServiceFollower {
 
     /// The service started (again): what it says now.
     private func ownerChanged(_ message: OpaquePointer) {
-        var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Character("s").asCChar, &name) > 0,
-              sd_bus_message_read_basic(message, Character("s").asCChar, &old) > 0,
-              sd_bus_message_read_basic(message, Character("s").asCChar, &new) > 0,
-              let name, String(cString: name) == BusService.name, let new, new.pointee != 0 else { return }
+        guard let owner = SDBus.newOwner(message, of: BusService.name), !owner.isEmpty else { return }
         readAll()
     }
 
-    /// Mode, Paused and Locked from an `a{sv}`; the other entries are skipped.
+    /// Mode, Paused, Locked and Rotation from an `a{sv}`; the other entries are skipped.
     static func values(_ m: OpaquePointer) -> Heard? {
         guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
         var heard = Heard()
@@ -126,6 +123,12 @@ public final class ServiceFollower {
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
                       sd_bus_message_read_basic(m, Character("s").asCChar, &mode) > 0, let mode else { return nil }
                 heard.mode = String(cString: mode)
+                _ = sd_bus_message_exit_container(m)
+            case "Rotation":
+                var degrees: UInt32 = 0
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, "u") > 0,
+                      sd_bus_message_read_basic(m, Character("u").asCChar, &degrees) > 0 else { return nil }
+                heard.rotation = Int(degrees)
                 _ = sd_bus_message_exit_container(m)
             case let flag where flag == "Paused" || flag == "Locked":
                 var value: Int32 = 0

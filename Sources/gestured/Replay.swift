@@ -73,7 +73,9 @@ struct Replay: ParsableCommand {
             var picture: TouchPicture?
             do {
                 let recording = try Recording.load(path, device: device)
-                if svg != nil, let geometry = TouchscreenPipeline.geometry(recording.description, rule: config.rule(for: recording.description)) {
+                let rule = config.rule(for: recording.description)
+                if svg != nil, let geometry = TouchscreenPipeline.geometry(recording.description, rule: rule,
+                                                                           rotation: config.rotation(for: rule).degrees(display: 0)) {
                     picture = TouchPicture(title: path, size: geometry.size)
                 }
                 defer { if let svg, let picture { failed = !write(picture, to: svg) || failed } }

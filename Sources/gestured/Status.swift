@@ -8,11 +8,13 @@ struct Status: ParsableCommand {
         discussion: """
             Reads the control interface's properties (org.gestured.Gestured1 on the bus): \
             the mode and the modes there are, whether gestures are paused or the session \
-            locked (then only gestures with when_locked fire), the touchscreens read (and \
+            locked (then only gestures with when_locked fire), the display's rotation \
+            (from iio-sensor-proxy, or set on the bus), the touchscreens read (and \
             which are isolated), and each gesture with the modes it fires in: why a \
             gesture does not fire right now. Without --bus, the system bus first, then the \
             session bus. Anyone may read them; changing them (SetMode, Pause, Resume, \
-            Reload) takes root or the gestured-control group on the system bus, e.g. \
+            Reload, setting Rotation) takes root or the gestured-control group on the \
+            system bus, e.g. \
             busctl call org.gestured.Gestured1 /org/gestured/Gestured1 \
             org.gestured.Gestured1 SetMode s maintenance.
             """
@@ -49,6 +51,7 @@ struct Status: ParsableCommand {
                      "mode:     \(p.mode) (modes: \(p.modes.joined(separator: ", ")))",
                      "paused:   \(p.paused ? "yes: every touch passes through, nothing fires" : "no")",
                      "locked:   \(p.locked ? "yes: only gestures with when_locked = true fire" : "no")",
+                     "rotation: \(p.rotation)° clockwise (the display's, for panels whose rotation is auto or external)",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]
         for device in p.devices { lines.append("  \(device.node)  \(device.name)\(device.isolated ? "  (isolated)" : "")") }
         lines.append("gestures:\(p.gestures.isEmpty ? " none" : "")")

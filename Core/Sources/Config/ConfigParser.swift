@@ -4,7 +4,8 @@ import TOMLKit
 import TouchCore
 
 extension Configuration {
-    static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s"]
+    static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s",
+                             "rotation"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
@@ -117,6 +118,7 @@ extension Configuration {
         d.isolate = t.bool("isolate") ?? false
         if let delay = t.number("max_delay_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.maxDelayMS = delay }
         parseDaemonModes(t, into: &d)
+        if let rotation = parseRotation(t) { d.rotation = rotation }
         t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
     }
@@ -145,11 +147,7 @@ extension Configuration {
         }
         if !t.has("name"), !t.has("id") { t.report(nil, "needs a name (a glob like \"ELAN*\") or an id (\"vendor:product\") to match devices") }
         rule.ignore = t.bool("ignore") ?? false
-        if let rotation = t.int("rotation", in: 0...270, what: " (0, 90, 180 or 270)") {
-            if [0, 90, 180, 270].contains(rotation) { rule.rotation = rotation } else {
-                t.report("rotation", "expected 0, 90, 180 or 270 (degrees clockwise), found \(rotation)")
-            }
-        }
+        rule.rotation = parseRotation(t)
         rule.invertX = t.bool("invert_x") ?? false
         rule.invertY = t.bool("invert_y") ?? false
         rule.isolate = t.bool("isolate")
@@ -171,6 +169,28 @@ extension Configuration {
         t.reportUnknownKeys(allowed: Self.deviceKeys,
                             owner: "a device")
         return rule
+    }
+
+    /// `rotation`: 0, 90, 180 or 270 degrees clockwise, "auto" (the accelerometer) or
+    /// "external" (set on the bus).
+    private static func parseRotation(_ t: TableReader) -> RotationSetting? {
+        guard let value = t.table["rotation"] else { return nil }
+        let expected = "0, 90, 180 or 270 (degrees clockwise), \"auto\" (the accelerometer, through iio-sensor-proxy) or \"external\" (set on the bus)"
+        if let word = value.string {
+            switch word {
+            case "auto": return .automatic
+            case "external": return .external
+            default:
+                t.report("rotation", "expected \(expected), found \"\(word)\"\(suggestion(for: word, among: ["auto", "external"]))")
+                return nil
+            }
+        }
+        guard let degrees = t.int("rotation", in: Int.min...Int.max) else { return nil }
+        guard [0, 90, 180, 270].contains(degrees) else {
+            t.report("rotation", "expected \(expected), found \(degrees)")
+            return nil
+        }
+        return .fixed(degrees)
     }
 
     /// Every gesture's requires_failure_of and simultaneous_with name existing gestures.

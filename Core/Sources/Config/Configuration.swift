@@ -31,6 +31,16 @@ public struct Configuration: Equatable, Codable, Sendable {
         rule(for: device)?.isolate ?? daemon.isolate
     }
 
+    /// Whether some panel's rotation follows the accelerometer.
+    public var followsAccelerometer: Bool {
+        daemon.rotation == .automatic || devices.contains { $0.rotation == .automatic }
+    }
+
+    /// How a device's rotation is known under its rule.
+    public func rotation(for rule: DeviceRule?) -> RotationSetting {
+        rule?.rotation ?? daemon.rotation
+    }
+
     /// The gestures that apply to a device under its rule (all when the rule names none).
     public func gestures(for rule: DeviceRule?) -> [GestureSpec] {
         guard let names = rule?.gestures else { return gestures }

@@ -8,8 +8,8 @@ public struct DeviceRule: Equatable, Codable, Sendable {
     public var vendor: UInt16?
     public var product: UInt16?
     public var ignore = false
-    /// Clockwise degrees the panel is mounted at: 0, 90, 180 or 270.
-    public var rotation = 0
+    /// How the panel is turned; nil: `[daemon] rotation`.
+    public var rotation: RotationSetting?
     public var invertX = false
     public var invertY = false
     public var sizeMM: SizeMM?

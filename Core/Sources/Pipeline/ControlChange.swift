@@ -9,11 +9,18 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case resumed
         case locked
         case unlocked
+        /// The display turned to these clockwise degrees.
+        case rotated(Int)
     }
 
     public var kind: Kind
     /// Who asked: a gesture's name, "the control interface", "the timeout", logind.
     public var reason: String
+
+    public init(kind: Kind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
 
     public var description: String {
         switch kind {
@@ -23,6 +30,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .resumed: "resumed: gestures fire again (\(reason))"
         case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
+        case .rotated(let degrees): "display rotation: \(degrees)° clockwise for panels whose rotation is auto or external (\(reason))"
         }
     }
 }

@@ -20,9 +20,11 @@ public final class TouchscreenPipeline {
     /// The recognizers and bindings in force: the two always change together, between
     /// touch sequences.
     private var current: Setup
-    /// The last configuration given, as it applies to this device, and the last gate.
+    /// The last configuration given, as it applies to this device, the last gate, and
+    /// the display's rotation as last sensed or set (for a panel whose rotation follows it).
     private var applied: Applied
     public private(set) var gate: GestureGate
+    public private(set) var displayRotation: Int
     /// `current` was not made from them: made anew once no sequence is in flight.
     private var stale = false
     private var output = Step(.deadline(Timestamp(microseconds: 0)))
@@ -37,19 +39,29 @@ public final class TouchscreenPipeline {
         case noPositionAxes
     }
 
-    /// A configuration as it applies to this device: its rule and geometry.
+    /// A configuration as it applies to this device: its rule, its geometry (turned as
+    /// mounted), and how its rotation is known.
     private struct Applied {
         var config: Configuration
         var rule: DeviceRule?
         var geometry: DeviceGeometry
+        var rotation: RotationSetting
 
         init(_ device: DeviceDescription, _ config: Configuration) throws(Refusal) {
             let rule = config.rule(for: device)
             if rule?.ignore == true { throw .ignored }
-            guard let geometry = TouchscreenPipeline.geometry(device, rule: rule) else { throw .noPositionAxes }
+            rotation = config.rotation(for: rule)
+            guard let geometry = TouchscreenPipeline.geometry(device, rule: rule, rotation: rotation.degrees(display: 0)) else {
+                throw .noPositionAxes
+            }
             self.config = config
             self.rule = rule
             self.geometry = geometry
+        }
+
+        /// The geometry in force with the display turned to `display`.
+        func geometry(display: Int) -> DeviceGeometry {
+            rotation.followsDisplay ? geometry.turned(to: display) : geometry
         }
     }
 
@@ -59,8 +71,8 @@ public final class TouchscreenPipeline {
         var arbiter: Arbiter
         var bindings: BindingTable
 
-        init(_ applied: Applied, _ gate: GestureGate) {
-            geometry = applied.geometry
+        init(_ applied: Applied, _ gate: GestureGate, display: Int) {
+            geometry = applied.geometry(display: display)
             arbiter = Arbiter(gestures: applied.config.gestures(for: applied.rule).filter(gate.admits), geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
         }
@@ -69,13 +81,14 @@ public final class TouchscreenPipeline {
     /// `kernelState`: what a live device holds already (see `KernelTouchState`).
     /// `isolated`: what the daemon made of it (see `PanelPolicy`); by default, what the
     /// service would do under this configuration. `gate`: by default, the start mode's
-    /// gestures.
+    /// gestures. `displayRotation`: the display's, for a panel whose rotation follows it.
     public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil,
-                isolated: Bool? = nil, gate: GestureGate? = nil) throws(Refusal) {
+                isolated: Bool? = nil, gate: GestureGate? = nil, displayRotation: Int = 0) throws(Refusal) {
         self.device = device
         applied = try Applied(device, config)
         self.gate = gate ?? GestureGate(mode: config.daemon.mode)
-        current = Setup(applied, self.gate)
+        self.displayRotation = displayRotation
+        current = Setup(applied, self.gate, display: displayRotation)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
@@ -83,10 +96,10 @@ public final class TouchscreenPipeline {
         isolation = isolated ? Self.isolation(device, touchProtocol, config, kernelState) : nil
     }
 
-    /// How a device's units map to the screen under its `[[device]]` rule (mounting, size);
-    /// nil without position axes.
-    public static func geometry(_ device: DeviceDescription, rule: DeviceRule?) -> DeviceGeometry? {
-        let orientation = Orientation(rotation: rule?.rotation ?? 0, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
+    /// How a device's units map to the screen under its `[[device]]` rule (inversions,
+    /// size) turned by `rotation` degrees clockwise; nil without position axes.
+    public static func geometry(_ device: DeviceDescription, rule: DeviceRule?, rotation: Int) -> DeviceGeometry? {
+        let orientation = Orientation(rotation: rotation, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
         return DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation)
     }
 
@@ -212,6 +225,14 @@ public final class TouchscreenPipeline {
         stale = true
     }
 
+    /// The display turned (the accelerometer, a compositor's hook): a panel whose
+    /// rotation follows it measures the next sequence, never one under way, turned.
+    public func setDisplayRotation(_ degrees: Int) {
+        guard degrees != displayRotation else { return }
+        displayRotation = degrees
+        if applied.rotation.followsDisplay { stale = true }
+    }
+
     private func arbitrate(_ frame: TouchFrame) {
         output.frame = frame
         current.arbiter.process(frame)
@@ -231,7 +252,7 @@ public final class TouchscreenPipeline {
     private func takeChangesBetweenSequences() {
         guard stale, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
         stale = false
-        current = Setup(applied, gate)
+        current = Setup(applied, gate, display: displayRotation)
         decoder.reorient(current.geometry)
         nextDeadline = isolation?.nextDeadline
     }

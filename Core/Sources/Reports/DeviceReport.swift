@@ -18,7 +18,7 @@ public enum DeviceReport {
         let rule = number.map { config.devices[$0] }
         if let description = d.description {
             lines.append("  id \(hex(description.vendor, digits: 4)):\(hex(description.product, digits: 4)), bus \(busName(description.bus))")
-            lines.append(contentsOf: figures(description, rule: rule))
+            lines.append(contentsOf: figures(description, rule: rule, rotation: config.rotation(for: rule)))
         }
         lines.append("  udev: \(d.udevKinds.isEmpty ? "no ID_INPUT_* class" : d.udevKinds.joined(separator: ", "))")
         if let number, let rule { lines.append("  rule: [[device]] number \(number + 1) (\(describe(rule)))") }
@@ -27,7 +27,7 @@ public enum DeviceReport {
     }
 
     /// Protocol, axes and size: what the recognizers measure with.
-    private static func figures(_ description: DeviceDescription, rule: DeviceRule?) -> [String] {
+    private static func figures(_ description: DeviceDescription, rule: DeviceRule?, rotation: RotationSetting) -> [String] {
         var lines: [String] = []
         switch description.touchProtocol {
         case .slotted(let slots)?: lines.append("  protocol: multitouch B, \(slots) slots")
@@ -35,7 +35,7 @@ public enum DeviceReport {
         case .singleTouch?: lines.append("  protocol: single touch (BTN_TOUCH, ABS_X/ABS_Y)")
         case nil: lines.append("  protocol: none (no position axes)")
         }
-        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule) else { return lines }
+        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule, rotation: rotation.degrees(display: 0)) else { return lines }
         let orientation = geometry.orientation
         func axis(_ name: String, _ a: AbsoluteAxis) -> String {
             "\(name) \(a.minimum)…\(a.maximum)" + (a.resolution > 0 ? " (\(a.resolution) units/mm)" : " (no resolution)")
@@ -46,7 +46,11 @@ public enum DeviceReport {
             : geometry.knownSize != nil ? "from the resolution"
             : "assumed: a \(Int(DeviceGeometry.assumedDiagonalMM)) mm diagonal; set size_mm in a [[device]] rule"
         lines.append("  size: \(fixed(size.width, decimals: 1)) × \(fixed(size.height, decimals: 1)) mm (\(whence))")
-        var mounting = "rotation \(orientation.rotation)°"
+        var mounting = switch rotation {
+        case .fixed(let degrees): "rotation \(degrees)°"
+        case .automatic: "rotation auto (the accelerometer, through iio-sensor-proxy; the running service knows the current one)"
+        case .external: "rotation external (set on the bus by the compositor)"
+        }
         if orientation.invertX { mounting += ", x inverted" }
         if orientation.invertY { mounting += ", y inverted" }
         lines.append("  mounting: \(mounting)")

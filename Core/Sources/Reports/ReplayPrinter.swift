@@ -57,6 +57,9 @@ public struct ReplayPrinter {
             case .resumed: json.add("control", "resumed")
             case .locked: json.add("control", "locked")
             case .unlocked: json.add("control", "unlocked")
+            case .rotated(let degrees):
+                json.add("control", "rotated")
+                json.add("degrees", degrees)
             }
             json.add("reason", change.reason)
             write(json.line)

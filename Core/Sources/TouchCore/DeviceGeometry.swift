@@ -34,6 +34,17 @@ public struct DeviceGeometry: Equatable, Sendable {
         }
     }
 
+    /// The same panel with the display turned to `rotation` (clockwise degrees); a known
+    /// size turns with it.
+    public func turned(to rotation: Int) -> DeviceGeometry {
+        var turned = self
+        turned.orientation.rotation = rotation
+        if let knownSize, turned.orientation.swapsAxes != orientation.swapsAxes {
+            turned.knownSize = SizeMM(width: knownSize.height, height: knownSize.width)
+        }
+        return turned
+    }
+
     /// The size thresholds are measured against: known, or assumed.
     public var size: SizeMM {
         if let knownSize { return knownSize }

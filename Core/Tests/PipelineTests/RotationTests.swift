@@ -1,0 +1,91 @@
+import Config
+import Gestures
+import Pipeline
+import Testing
+import TouchCore
+
+/// `rotation = "auto"` and `"external"`: the display's rotation, sensed or set, turns
+/// what the panel measures from the next touch sequence on, never one under way.
+@Suite struct RotationTests {
+    let panel = DeviceDescription(name: "Panel", axes: [
+        AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
+        AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 1000, resolution: 10),
+        AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 1000, resolution: 10),
+    ])
+
+    func config(rotation: String) throws -> Configuration {
+        try Configuration.parse("""
+            [daemon]
+            rotation = \(rotation)
+            [[gesture]]
+            name = "up"
+            type = "swipe"
+            direction = "up"
+            [[gesture]]
+            name = "left"
+            type = "swipe"
+            direction = "left"
+            """, file: "t.toml")
+    }
+
+    /// One finger from the panel's x = 80 mm to 20 mm at mid-height, 100 ms: toward the
+    /// panel's own left edge. `midway` runs after its first frame.
+    func swipeTowardThePanelsLeft(_ pipeline: TouchscreenPipeline, at t: Double, id: Int32, midway: () -> Void = {}) -> [String] {
+        var events: [InputEvent] = []
+        var time = Timestamp(seconds: t)
+        func abs(_ code: UInt16, _ value: Int32) { events.append(InputEvent(time: time, type: EventType.abs, code: code, value: value)) }
+        func syn() {
+            events.append(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0))
+            time = time + 10
+        }
+        abs(AbsCode.mtSlot, 0)
+        abs(AbsCode.mtTrackingID, id)
+        abs(AbsCode.mtPositionY, 500)
+        for x in stride(from: 800, through: 200, by: -60) {
+            abs(AbsCode.mtPositionX, Int32(x))
+            syn()
+        }
+        abs(AbsCode.mtTrackingID, -1)
+        syn()
+        var fired: [String] = []
+        var frames = 0
+        for event in events {
+            pipeline.step(.event(event)) { step in fired += step.events.map(\.name) }
+            if event.type == EventType.syn {
+                frames += 1
+                if frames == 1 { midway() }
+            }
+        }
+        return fired
+    }
+
+    @Test func autoFollowsTheDisplayFromTheNextSequence() throws {
+        let pipeline = try TouchscreenPipeline(panel, config: config(rotation: "\"auto\""))
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 0, id: 1) == ["left"])
+        // Turned clockwise (iio-sensor-proxy's left-up): the panel's left edge is the top.
+        pipeline.setDisplayRotation(90)
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 1, id: 2) == ["up"])
+        // Turned back during a swipe: that swipe keeps the rotation it began with.
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 2, id: 3) { pipeline.setDisplayRotation(0) } == ["up"])
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 3, id: 4) == ["left"])
+    }
+
+    @Test func aFixedRotationIgnoresTheDisplay() throws {
+        let pipeline = try TouchscreenPipeline(panel, config: config(rotation: "0"))
+        pipeline.setDisplayRotation(90)
+        #expect(!pipeline.reloadPending)
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 0, id: 1) == ["left"])
+        let external = try TouchscreenPipeline(panel, config: config(rotation: "\"external\""), displayRotation: 270)
+        // 270: the panel's left edge is the bottom.
+        #expect(swipeTowardThePanelsLeft(external, at: 0, id: 1).isEmpty)
+        #expect(external.geometry.orientation.rotation == 270)
+    }
+
+    @Test func aKnownSizeTurnsWithTheDisplay() {
+        let geometry = DeviceGeometry(xAxis: AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3000, resolution: 10),
+                                      yAxis: AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 2000, resolution: 10))
+        #expect(geometry.size == SizeMM(width: 300, height: 200))
+        #expect(geometry.turned(to: 90).size == SizeMM(width: 200, height: 300))
+        #expect(geometry.turned(to: 90).turned(to: 180).size == SizeMM(width: 300, height: 200))
+    }
+}

@@ -1,0 +1,135 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemPackage
+
+/// Follows the display's rotation from the accelerometer, as GNOME and KDE do: it claims
+/// iio-sensor-proxy's accelerometer (`net.hadess.SensorProxy.ClaimAccelerometer`, held
+/// while this connection lives), reads `AccelerometerOrientation` and follows its
+/// PropertiesChanged. When the proxy goes away the last rotation stays, said once; when
+/// it comes back it is claimed again. Asynchronous, on a system-bus connection of its own
+/// the loop watches.
+public final class SensorProxyWatcher {
+    static let service = "net.hadess.SensorProxy"
+    static let path = "/net/hadess/SensorProxy"
+    static let interface = "net.hadess.SensorProxy"
+
+    private let logger: Logger
+    private var bus: OpaquePointer?
+    private var slots: [OpaquePointer] = []
+    private let call = PendingCall()
+    private var watching: BusService.Watch?
+    private var saidMissing = false
+    /// The last orientation read, as the proxy names it.
+    public private(set) var orientation: String?
+    /// Called with the display's rotation (clockwise degrees) and the proxy's name for it.
+    public var onRotation: (_ degrees: Int, _ orientation: String) -> Void = { _, _ in }
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    deinit {
+        call.cancel()
+        for slot in slots { sd_bus_slot_unref(slot) }
+        if let bus { sd_bus_close_unref(bus) }
+    }
+
+    /// iio-sensor-proxy's names, as the desktop turns for them: left-up (the left edge
+    /// up) is the display turned a quarter clockwise.
+    public static func degrees(_ orientation: String) -> Int? {
+        switch orientation {
+        case "normal": 0
+        case "left-up": 90
+        case "bottom-up": 180
+        case "right-up": 270
+        default: nil  // "undefined": lying flat, or not known yet
+        }
+    }
+
+    public func start() {
+        var handle: OpaquePointer?
+        let rc = sd_bus_open_system(&handle)
+        guard rc >= 0, let handle else { return missing("cannot connect to the system bus (\(Errno(rawValue: -rc)))") }
+        bus = handle
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var changed: OpaquePointer?, owner: OpaquePointer?
+        let ok = sd_bus_match_signal_async(handle, &changed, Self.service, Self.path, "org.freedesktop.DBus.Properties",
+                                           "PropertiesChanged", { _, userdata, _ in
+            guard let userdata else { return 0 }
+            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().read()
+            return 0
+        }, nil, me) >= 0 && sd_bus_match_signal_async(handle, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                       "org.freedesktop.DBus", "NameOwnerChanged", { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
+            return 0
+        }, nil, me) >= 0
+        slots = [changed, owner].compactMap { $0 }
+        guard ok else { return missing("cannot follow its signals") }
+        claim()
+    }
+
+    public func process() {
+        guard let bus else { return }
+        if let error = SDBus.processAll(bus) {
+            call.cancel()
+            for slot in slots { sd_bus_slot_unref(slot) }
+            slots = []
+            sd_bus_close_unref(bus)
+            self.bus = nil
+            logger.warning("rotation: the system bus went away (\(error)); the rotation stays \(orientation ?? "as it was")")
+        }
+        updateWatch()
+    }
+
+    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) }
+
+    private func claim() {
+        guard let bus else { return }
+        call.ask(bus, Self.service, Self.path, Self.interface, "ClaimAccelerometer") { [unowned self] reply in
+            if let error = SDBus.error(of: reply) { return missing("cannot claim the accelerometer (\(error))") }
+            logger.info("rotation: following iio-sensor-proxy's accelerometer")
+            saidMissing = false
+            read()
+        }
+        updateWatch()
+    }
+
+    private func read() {
+        guard let bus else { return }
+        call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
+                 strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
+            var name: UnsafePointer<CChar>?
+            guard SDBus.error(of: reply) == nil,
+                  sd_bus_message_enter_container(reply, Character("v").asCChar, "s") > 0,
+                  sd_bus_message_read_basic(reply, Character("s").asCChar, &name) > 0, let name else { return }
+            let now = String(cString: name)
+            guard now != orientation else { return }
+            orientation = now
+            if let degrees = Self.degrees(now) { onRotation(degrees, now) }
+        }
+        updateWatch()
+    }
+
+    /// The proxy started (again): claimed anew, since a claim dies with its holder.
+    private func ownerChanged(_ message: OpaquePointer) {
+        guard let owner = SDBus.newOwner(message, of: Self.service) else { return }
+        if owner.isEmpty { return missing("iio-sensor-proxy went away") }
+        claim()
+    }
+
+    private func missing(_ why: String) {
+        if !saidMissing {
+            logger.warning("rotation: \(why); the rotation stays \(orientation.map { "\($0) (\(Self.degrees($0) ?? 0)°)" } ?? "0°"), and is followed again when iio-sensor-proxy comes back")
+        }
+        saidMissing = true
+    }
+
+    private func updateWatch() {
+        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
+    }
+}
