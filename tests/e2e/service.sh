@@ -98,6 +98,8 @@ python3 "$(dirname "$0")/isolation_service.py" || failures=$((failures + 1))
 systemctl stop gestured
 # Modes, the control interface and its policy, logind's lock, pauses (writes its own configuration).
 python3 "$(dirname "$0")/control_service.py" || failures=$((failures + 1))
+# rotation = "auto" with Debian's iio-sensor-proxy and a uinput accelerometer.
+python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null

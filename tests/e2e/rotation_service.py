@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""rotation = "auto" under the shipped unit, inside scripts/vm-run-systemd: Debian's
+iio-sensor-proxy reads an accelerometer made through uinput (INPUT_PROP_ACCELEROMETER,
+ABS_X/Y/Z, 1 g = 256, read by its input-accel driver), and the service turns what the
+panel measures with it, from the next touch sequence; with the proxy stopped the last
+rotation stays, and it is followed again when the proxy restarts."""
+import os, re, subprocess, sys, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import HEADER, Recording  # noqa: E402
+from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+
+CONFIG = """[daemon]
+bus = "system"
+rotation = "auto"
+
+[[gesture]]
+name = "up"
+type = "swipe"
+direction = "up"
+command = "echo swiped up"
+
+[[gesture]]
+name = "left"
+type = "swipe"
+direction = "left"
+command = "echo swiped left"
+
+[[gesture]]
+name = "chevron-right"
+type = "chevron"
+direction = "right"
+command = "echo chevron right"
+"""
+
+ACCELEROMETER = """N: gestured accelerometer
+I: 0006 1234 5679 0001
+P: 40 00 00 00 00 00 00 00
+B: 00 09 00 00 00 00 00 00 00
+B: 03 07 00 00 00 00 00 00 00
+A: 00 -512 512 0 0 0
+A: 01 -512 512 0 0 0
+A: 02 -512 512 0 0 0
+"""
+# What the accelerometer reports (1 g = 256) for each orientation, as iio-sensor-proxy 3.0
+# turns its input readings (both axes the other way round: y = +1 g reads as bottom-up).
+TILTS = {"normal": (0, -256, 0), "left-up": (256, 0, 0)}
+WIDTH, HEIGHT = 3839 / 13, 2159 / 13  # the panel's millimetres
+
+
+def journal():
+    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
+
+
+def count(text):
+    return journal().count(text)
+
+
+def tilt(accelerometer, orientation):
+    for code, value in enumerate(TILTS[orientation]):
+        accelerometer.write(3, code, value)
+    accelerometer.write(0, 0, 0)
+
+
+def toward_the_panels_left(hold_ms=0):
+    """One finger from 220 mm to 160 mm across the panel at mid-height, after holding
+    still (the swipe's average speed stays above 25 mm/s for a hold up to 2 s)."""
+    rec = Recording()
+    for _ in range(hold_ms // 10):
+        rec.frame({0: (220, 80)})
+    for i in range(13):
+        rec.frame({0: (220 - 5 * i, 80)})
+    rec.frame({0: None})
+    return rec
+
+
+def chevron_right_on_the_turned_screen():
+    """'>' drawn upright on the display turned a quarter clockwise (left-up): screen
+    millimetres (x across the turned screen, y down it) mapped back onto the panel."""
+    rec = Recording()
+    rec.stroke([(y, HEIGHT - x) for x, y in [(50, 80), (90, 120), (50, 160)]])
+    return rec
+
+
+def fired(name, before):
+    return wait_for(10, lambda: count(f"{name} (") > before)
+
+
+accelerometer = Panel(ACCELEROMETER)
+tilt(accelerometer, "normal")
+with open("/etc/gestured/gestured.toml", "w") as f:
+    f.write(CONFIG)
+subprocess.run(["systemctl", "reset-failed", "gestured"])
+subprocess.run(["systemctl", "start", "gestured"], check=True)
+check("the service claims iio-sensor-proxy's accelerometer",
+      wait_for(60, lambda: "rotation: following iio-sensor-proxy's accelerometer" in journal()))
+panel = Panel(HEADER.replace("gestured test panel", "gestured turning panel"))
+check("and reads the panel", wait_for(30, lambda: "'gestured turning panel'" in journal()))
+
+before = count("left (swipe)")
+panel.play(toward_the_panels_left().text())
+check("upright, a swipe toward the panel's left edge is left", fired("left", before))
+
+tilt(accelerometer, "left-up")
+check("tilted left-up, the display's rotation is 90°",
+      wait_for(15, lambda: "display rotation: 90° clockwise for panels whose rotation is auto or external (iio-sensor-proxy: left-up)" in journal()))
+before = count("up (swipe)")
+panel.play(toward_the_panels_left().text())
+check("the same swipe is up on the turned screen", fired("up", before))
+before = count("chevron-right (chevron)")
+panel.play(chevron_right_on_the_turned_screen().text())
+check("a chevron pointing right on the turned screen is chevron-right", fired("chevron-right", before))
+
+# Tilted back while a finger is down: that swipe keeps the rotation it began with.
+before_up, before_left = count("up (swipe)"), count("left (swipe)")
+rec = toward_the_panels_left(hold_ms=1500)
+player = threading.Thread(target=panel.play, args=(rec.text(),))
+player.start()
+time.sleep(0.2)
+tilt(accelerometer, "normal")
+player.join()
+check("a tilt during a swipe changes nothing until its lift", fired("up", before_up) and count("left (swipe)") == before_left)
+check("though the service heard of it meanwhile", "display rotation: 0° clockwise" in journal())
+before = count("left (swipe)")
+panel.play(toward_the_panels_left().text())
+check("the next swipe is left again", fired("left", before))
+
+# The proxy away: the last rotation stays; back, it is claimed again.
+subprocess.run(["systemctl", "stop", "iio-sensor-proxy"])
+check("the proxy stopped, the service says the rotation stays",
+      wait_for(15, lambda: re.search(r"rotation: iio-sensor-proxy went away; the rotation stays normal", journal())))
+tilt(accelerometer, "left-up")
+time.sleep(1.5)
+before = count("left (swipe)")
+panel.play(toward_the_panels_left().text())
+check("meanwhile the last rotation stays", fired("left", before))
+subprocess.run(["systemctl", "start", "iio-sensor-proxy"])
+check("the proxy back, the service follows it again",
+      wait_for(30, lambda: journal().count("display rotation: 90° clockwise") >= 2))
+before = count("up (swipe)")
+panel.play(toward_the_panels_left().text())
+check("and the swipe is up again", fired("up", before))
+check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
+
+panel.destroy()
+accelerometer.destroy()
+subprocess.run(["systemctl", "stop", "gestured"])
+sys.exit(1 if failures() else 0)
