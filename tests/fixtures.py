@@ -98,6 +98,67 @@ class Recording:
             f.write(self.text())
         return path
 
+def pen_bits():
+    """EV_KEY bitmask lines with BTN_TOOL_PEN (320: byte 40, bit 0), BTN_TOOL_RUBBER and BTN_TOUCH."""
+    data = [0] * 96
+    data[40] = 0x03
+    data[41] = 0x04
+    return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
+
+# A touchscreen's pen node: INPUT_PROP_DIRECT, BTN_TOOL_PEN, BTN_TOUCH, ABS_X/ABS_Y over the
+# same 295 x 166 mm, ABS_PRESSURE.
+PEN_HEADER = """# EVEMU 1.3
+N: gestured test pen
+I: 0003 1234 5679 0001
+P: 02 00 00 00 00 00 00 00
+B: 00 0b 00 00 00 00 00 00 00
+""" + pen_bits() + """
+B: 03 03 00 00 01 00 00 00 00
+A: 00 0 3839 0 0 13
+A: 01 0 2159 0 0 13
+A: 18 0 4095 0 0 0
+"""
+
+class PenRecording(Recording):
+    """The pen: near (BTN_TOOL_PEN), hovering, then its tip drawing (BTN_TOUCH), lifted, gone."""
+    def __init__(self, name="gestured test pen"):
+        super().__init__(name)
+        self.lines = [PEN_HEADER.rstrip("\n").replace("gestured test pen", name)]
+
+    def point(self, pos, tip=None, near=None, advance_ms=10):
+        if near is not None:
+            self._ev(1, 0x140, near)
+        self._ev(3, 0x00, round(pos[0] * 13))
+        self._ev(3, 0x01, round(pos[1] * 13))
+        if tip is not None:
+            self._ev(1, 0x14a, tip)
+            self._ev(3, 0x18, 900 if tip else 0)
+        self._ev(0, 0, 0)
+        self.t += advance_ms * 1000
+
+    def stroke(self, corners, step_mm=1.5):
+        """Comes near 10 mm off the first corner, hovers to it, draws through the corners,
+        lifts and leaves."""
+        x, y = corners[0]
+        self.point((x - 10, y), near=1)
+        for i in range(1, 11):
+            self.point((x - 10 + i, y))
+        points = [corners[0]]
+        for (ax, ay), (bx, by) in zip(corners, corners[1:]):
+            n = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 / step_mm))
+            points += [(ax + (bx - ax) * i / n, ay + (by - ay) * i / n) for i in range(1, n + 1)]
+        self.point(points[0], tip=1)
+        for p in points[1:]:
+            self.point(p)
+        self.point(points[-1], tip=0)
+        self.point(points[-1], near=0)
+
+def pen_checkmark(origin=(150, 100)):
+    r = PenRecording()
+    ox, oy = origin
+    r.stroke([(ox, oy), (ox + 10, oy + 12), (ox + 35, oy - 25)])
+    return r
+
 def checkmark(origin=(150, 100), scale=1.0):
     r = Recording()
     ox, oy = origin
@@ -233,14 +294,16 @@ def storm(events=300_000, seed=10):
     return r
 
 if __name__ == "__main__":
-    # fixtures.py KIND [NAME]: a recording on stdout (desc, keyboard, checkmark, small-checkmark,
+    # fixtures.py KIND [NAME]: a recording on stdout (desc, pen-desc, keyboard, checkmark, pen-checkmark, small-checkmark,
     # swipe3, drag, tap, storm).
     import sys
     kind, name = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "gestured test panel")
     if kind == "desc":
         print(Recording(name).text(), end="")
+    elif kind == "pen-desc":
+        print(PenRecording().text(), end="")
     elif kind == "keyboard":
         print(keyboard(), end="")
     else:
-        r = {"checkmark": checkmark, "small-checkmark": small_checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap, "storm": storm}[kind]()
+        r = {"pen-checkmark": pen_checkmark, "checkmark": checkmark, "small-checkmark": small_checkmark, "swipe3": three_finger_swipe_down, "drag": drag, "tap": tap, "storm": storm}[kind]()
         print(r.text().replace("gestured test panel", name), end="")

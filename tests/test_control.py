@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Modes, pauses and the control interface through the daemon's real loop: `run --replay`
-beside `replay`, and org.gestured.Gestured1's methods and properties on a private bus
-with busctl and dbus-monitor.
+"""Modes, pauses, the control interface, rotation and the pen through the daemon's real
+loop: `run --replay` beside `replay`, and org.gestured.Gestured1's methods and properties
+on a private bus with busctl and dbus-monitor.
 
     tests/test_control.py GESTURED
 """
 import os, re, subprocess, sys, time, unittest
 import test_daemon
-from fixtures import Recording
+from fixtures import Recording, pen_checkmark
 from test_daemon import Harness
 
 MODES = """[daemon]
@@ -214,6 +214,20 @@ class ControlInterface(Harness):
         for prop in ["Mode", "Paused", "Modes", "Gestures", "Rotation"]:
             self.assertIn(f'string "{prop}"', seen, prop)
         self.assertIn('string "maintenance"', seen)
+
+class Pen(Harness):
+    def test_a_pen_checkmark_runs_with_the_tool_in_its_environment_and_only_for_pen_or_any(self):
+        out = self.path("tool.txt")
+        config = ('[daemon]\nbus = "none"\n'
+                  f'[[gesture]]\nname = "confirm"\ntype = "checkmark"\ntool = "pen"\ncommand = "echo $GESTURE_TOOL >> {out}"\n'
+                  '[[gesture]]\nname = "by-finger"\ntype = "checkmark"\ntool = "finger"\ncommand = "echo finger"\n')
+        r = self.run_daemon(config, pen_checkmark())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("replaying", r.stderr)
+        self.assertIn("gestured test pen: confirm (checkmark) recognized", r.stderr)
+        self.assertNotIn("by-finger", r.stderr)
+        with open(out) as f:
+            self.assertEqual(f.read(), "pen\n")
 
 class Rotation(Harness):
     def test_an_external_rotation_turns_the_next_sequence(self):

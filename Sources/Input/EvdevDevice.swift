@@ -60,12 +60,14 @@ public final class EvdevDevice {
             guard let info = libevdev_get_abs_info(device, UInt32(code))?.pointee else { continue }
             axes.append(AbsoluteAxis(code: code, minimum: info.minimum, maximum: info.maximum, resolution: info.resolution))
         }
+        let isPen = [KeyCode.btnToolPen, KeyCode.btnToolRubber].contains { libevdev_has_event_code(handle, UInt32(EV_KEY), UInt32($0)) == 1 }
         description = DeviceDescription(
             name: libevdev_get_name(device).map { String(cString: $0) } ?? "unnamed device",
             bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)),
             vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
             product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)),
-            axes: axes)
+            axes: axes,
+            tool: isPen ? .pen : .finger)
     }
 
     /// The whole description, for a recording that `evemu-device` can make a device from.

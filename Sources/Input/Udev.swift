@@ -2,12 +2,13 @@ import CUdev
 import SystemPackage
 import TouchCore
 
-/// Touchscreens as udev sees them: the ones present at start, then add and remove
-/// events from a monitor whose descriptor joins the event loop.
+/// Touchscreens and their pens as udev sees them: the ones present at start, then add
+/// and remove events from a monitor whose descriptor joins the event loop.
 public final class Udev {
     public struct Event {
         public var action: String
         public var node: String
+        /// A touchscreen, or a touchscreen's pen (see `isGestureSource`).
         public var isTouchscreen: Bool
     }
 
@@ -38,9 +39,19 @@ public final class Udev {
         udev_unref(udev)
     }
 
-    /// The event nodes of the touchscreens present now.
+    /// The event nodes of the touchscreens, and of their pens, present now.
     public static func touchscreenNodes() throws(Errno) -> [String] {
         try inputDevices(touchscreensOnly: true).map(\.node)
+    }
+
+    /// udev's touchscreens, and its tablets that are on the screen (INPUT_PROP_DIRECT in
+    /// the parent's `properties`): a touchscreen's pen, not a graphics tablet.
+    private static func isGestureSource(_ device: OpaquePointer) -> Bool {
+        func property(_ name: String) -> Bool { udev_device_get_property_value(device, name).map { String(cString: $0) } == "1" }
+        if property("ID_INPUT_TOUCHSCREEN") { return true }
+        guard property("ID_INPUT_TABLET"), let parent = udev_device_get_parent(device),
+              let properties = udev_device_get_sysattr_value(parent, "properties").map({ String(cString: $0) }) else { return false }
+        return sysfsBitmaskCodes(properties).contains(1)  // INPUT_PROP_DIRECT
     }
 
     /// Every event node of the input subsystem (or only udev's touchscreens, which udev
@@ -52,7 +63,9 @@ public final class Udev {
         guard let enumerate = udev_enumerate_new(udev) else { throw .noMemory }
         defer { udev_enumerate_unref(enumerate) }
         var rc = udev_enumerate_add_match_subsystem(enumerate, "input")
+        // Matches on properties are or'ed: touchscreens and tablets, the tablets sorted below.
         if rc >= 0, touchscreensOnly { rc = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1") }
+        if rc >= 0, touchscreensOnly { rc = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TABLET", "1") }
         if rc >= 0 { rc = udev_enumerate_scan_devices(enumerate) }
         if rc < 0 { throw Errno(rawValue: -rc) }
         var devices: [InputDeviceFacts] = []
@@ -63,7 +76,8 @@ public final class Udev {
                   let device = udev_device_new_from_syspath(udev, syspath) else { continue }
             defer { udev_device_unref(device) }
             // The inputN parent holds the name, phys and capabilities of its eventN node.
-            guard let node = Self.eventNode(device), let parent = udev_device_get_parent(device) else { continue }
+            guard let node = Self.eventNode(device), let parent = udev_device_get_parent(device),
+                  !touchscreensOnly || isGestureSource(device) else { continue }
             func attribute(_ name: String) -> String { udev_device_get_sysattr_value(parent, name).map { String(cString: $0) } ?? "" }
             let kinds = Self.inputKinds.filter { udev_device_get_property_value(device, "ID_INPUT_" + $0.uppercased()).map { String(cString: $0) } == "1" }
             devices.append(InputDeviceFacts(node: node, name: attribute("name"), phys: attribute("phys"), udevKinds: kinds,
@@ -81,8 +95,7 @@ public final class Udev {
         defer { udev_device_unref(device) }
         guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isTouchscreen: false) }
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
-        let touch = udev_device_get_property_value(device, "ID_INPUT_TOUCHSCREEN").map { String(cString: $0) } == "1"
-        return Event(action: action, node: node, isTouchscreen: touch)
+        return Event(action: action, node: node, isTouchscreen: Self.isGestureSource(device))
     }
 
     /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.

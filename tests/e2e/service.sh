@@ -100,6 +100,8 @@ systemctl stop gestured
 python3 "$(dirname "$0")/control_service.py" || failures=$((failures + 1))
 # rotation = "auto" with Debian's iio-sensor-proxy and a uinput accelerometer.
 python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
+# A touchscreen's pen: read through the udev rule, its checkmark a pen's gesture.
+python3 "$(dirname "$0")/pen_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null

@@ -3,9 +3,10 @@ import Gestures
 /// A gesture event's values by the names the outputs use (replay's JSON lines, command
 /// environments, D-Bus dictionaries), so every output names them alike.
 public enum GestureFields {
-    /// name, type and phase, always first and in this order, then direction when there is one.
+    /// name, type and phase, always first and in this order, then the tool (finger or
+    /// pen), then direction when there is one.
     public static func strings(_ e: GestureEvent) -> [(String, String)] {
-        var fields = [("gesture", e.name), ("type", e.type.rawValue), ("phase", e.phase.rawValue)]
+        var fields = [("gesture", e.name), ("type", e.type.rawValue), ("phase", e.phase.rawValue), ("tool", e.tool.rawValue)]
         if let direction = e.direction { fields.append(("direction", direction.rawValue)) }
         return fields
     }

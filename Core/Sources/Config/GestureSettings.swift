@@ -1,5 +1,6 @@
 import Bindings
 import Gestures
+import TouchCore
 
 extension Configuration {
     /// The settings each type takes, beyond name, type, region, the relations and actions.
@@ -28,7 +29,7 @@ extension Configuration {
     /// What a gesture, or one of its steps (`increase`, `decrease`), can do.
     static let actionKeys = ["command", "exec", "signal", "keys", "click", "double"]
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
-                         "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running"] + actionKeys + modeKeys
+                         "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running", "tool"] + actionKeys + modeKeys
 
     static func parseGesture(_ t: TableReader, regions: [String: Region], keyCodes: KeyCodes) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
@@ -44,6 +45,7 @@ extension Configuration {
         }
         spec.requiresFailureOf = t.strings("requires_failure_of") ?? []
         spec.simultaneousWith = t.strings("simultaneous_with") ?? []
+        if let tool = t.choice("tool", ["any"] + ContactTool.allCases.map(\.rawValue)) { spec.tool = ContactTool(rawValue: tool) }
         if let cancels = t.bool("cancels_touches") { spec.cancelsTouches = cancels }
         if let delays = t.bool("delays_touches_began") { spec.delaysTouchesBegan = delays }
         if let delays = t.bool("delays_touches_ended") { spec.delaysTouchesEnded = delays }

@@ -20,6 +20,8 @@ public struct GestureEvent: Equatable, Sendable {
     public var translation: Point?
     /// swipe, pan: mm/s; pinch: scale/s; rotate: rad/s.
     public var velocity: Double?
+    /// What drew it: fingers, or a pen.
+    public var tool = ContactTool.finger
 
     public init(name: String, type: GestureType, phase: GesturePhase, time: Timestamp, fingers: Int, location: Point,
                 direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, translation: Point? = nil,

@@ -15,6 +15,8 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var modes: [String] = [GestureSpec.defaultMode]
     /// Whether it still fires while the session is locked.
     public var whenLocked = false
+    /// What may draw it: fingers, a pen, or either (nil).
+    public var tool: ContactTool?
 
     /// Touch delivery to the twin of an isolated panel, with UIKit's names and defaults:
     /// recognized, it cancels the touches the twin already got; while it may succeed, the

@@ -15,6 +15,8 @@ public enum PanelPolicy {
             return .read(notIsolatedBecause: nil)
         case .service:
             guard config.asksToIsolate(device) else { return .read(notIsolatedBecause: nil) }
+            // A twin carries touches, not a pen's hover, pressure and tilt: pens stay the compositor's.
+            if device.tool == .pen { return .read(notIsolatedBecause: "a pen is read beside the compositor, never isolated") }
             switch touchProtocol {
             case .contactReports: return .read(notIsolatedBecause: "a protocol A panel (no slots) cannot be isolated")
             case .slotted, .singleTouch: return .isolated

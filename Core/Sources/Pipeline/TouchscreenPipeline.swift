@@ -71,9 +71,10 @@ public final class TouchscreenPipeline {
         var arbiter: Arbiter
         var bindings: BindingTable
 
-        init(_ applied: Applied, _ gate: GestureGate, display: Int) {
+        init(_ applied: Applied, _ gate: GestureGate, display: Int, tool: ContactTool) {
             geometry = applied.geometry(display: display)
-            arbiter = Arbiter(gestures: applied.config.gestures(for: applied.rule).filter(gate.admits), geometry: geometry)
+            let gestures = applied.config.gestures(for: applied.rule).filter { gate.admits($0) && ($0.tool ?? tool) == tool }
+            arbiter = Arbiter(gestures: gestures, geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
         }
     }
@@ -88,7 +89,7 @@ public final class TouchscreenPipeline {
         applied = try Applied(device, config)
         self.gate = gate ?? GestureGate(mode: config.daemon.mode)
         self.displayRotation = displayRotation
-        current = Setup(applied, self.gate, display: displayRotation)
+        current = Setup(applied, self.gate, display: displayRotation, tool: device.tool)
         guard let touchProtocol = device.touchProtocol else { throw .noPositionAxes }
         decoder = TouchDecoder(geometry: current.geometry, touchProtocol: touchProtocol)
         if let kernelState { decoder.seed(kernelState) }
@@ -241,10 +242,14 @@ public final class TouchscreenPipeline {
 
     private func collect() {
         let arbiter = current.arbiter
+        let first = output.events.endIndex
         output.events.append(contentsOf: arbiter.events)
+        if device.tool != .finger {
+            for i in first..<output.events.endIndex { output.events[i].tool = device.tool }
+        }
         output.transitions.append(contentsOf: arbiter.transitions)
         output.bugs.append(contentsOf: arbiter.bugs)
-        for event in arbiter.events {
+        for event in output.events[first...] {
             current.bindings.appendActions(for: event, device: device.name, to: &output.actions)
         }
     }
@@ -252,7 +257,7 @@ public final class TouchscreenPipeline {
     private func takeChangesBetweenSequences() {
         guard stale, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
         stale = false
-        current = Setup(applied, gate, display: displayRotation)
+        current = Setup(applied, gate, display: displayRotation, tool: device.tool)
         decoder.reorient(current.geometry)
         nextDeadline = isolation?.nextDeadline
     }

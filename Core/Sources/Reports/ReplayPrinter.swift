@@ -104,6 +104,7 @@ public struct ReplayPrinter {
             return json.line
         case .text:
             var text = "\(file)  \(fixed(event.time.seconds, decimals: 6))  gesture \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue)  fingers=\(event.fingers)"
+            if event.tool != .finger { text += " tool=\(event.tool.rawValue)" }
             if let direction = event.direction { text += " direction=\(direction.rawValue)" }
             for (key, value, decimals) in GestureFields.numbers(event) { text += " \(key)=\(fixed(value, decimals: decimals))" }
             return text

@@ -5,13 +5,17 @@ public struct DeviceDescription: Equatable, Sendable {
     public var vendor: UInt16 = 0
     public var product: UInt16 = 0
     public var axes: [AbsoluteAxis] = []
+    /// A pen node (it reports BTN_TOOL_PEN) or a touchscreen's fingers.
+    public var tool = ContactTool.finger
 
-    public init(name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, axes: [AbsoluteAxis] = []) {
+    public init(name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, axes: [AbsoluteAxis] = [],
+                tool: ContactTool = .finger) {
         self.name = name
         self.bus = bus
         self.vendor = vendor
         self.product = product
         self.axes = axes
+        self.tool = tool
     }
 
     public func axis(_ code: UInt16) -> AbsoluteAxis? {
@@ -20,7 +24,7 @@ public struct DeviceDescription: Equatable, Sendable {
 
     /// How the device reports contacts, decided from its axes the way the kernel documents
     /// them: slots mean protocol B, multitouch positions without slots protocol A, and
-    /// plain ABS_X/ABS_Y with BTN_TOUCH a single-touch panel.
+    /// plain ABS_X/ABS_Y with BTN_TOUCH a single-touch panel, or a pen (its tip is the touch).
     public var touchProtocol: TouchProtocol? {
         if axis(AbsCode.mtPositionX) != nil, axis(AbsCode.mtPositionY) != nil {
             if let slots = axis(AbsCode.mtSlot) { return .slotted(slotCount: Int(slots.maximum) + 1) }

@@ -22,6 +22,8 @@ private struct LineParser {
     var name: String?
     var ids: [UInt16] = []
     var axes: [AbsoluteAxis] = []
+    /// EV_KEY's bitmask, from its `B: 01` lines in order: whether it is a pen.
+    var keyBits: [UInt8] = []
     var events: [InputEvent] = []
     var firstEventTime: Int64?
     var lastEventLine = 0
@@ -58,12 +60,23 @@ private struct LineParser {
             // FUZZ and FLAT (numbers[2], numbers[3]) are the kernel's filtering, done before us.
             axes.append(AbsoluteAxis(code: code, minimum: numbers[0], maximum: numbers[1], resolution: numbers.count > 4 ? numbers[4] : 0))
         case "P", "B", "L", "S":
-            // Property and event-type bitmasks, LED and switch states: the axes say all we use.
-            guard fields.count >= 1, fields.allHex() != nil else {
+            // Property and event-type bitmasks, LED and switch states: the axes say all we
+            // use, and the keys whether it is a pen.
+            guard fields.count >= 1, let values = fields.allHex() else {
                 throw fail("expected hex bytes after '\(tag):', found '\(fields.text)'")
             }
+            // A key mask longer than the kernel's (KEY_MAX) is not one: it is not kept.
+            if tag == "B", values.first == 1, keyBits.count < 96 { keyBits += values.dropFirst().map { UInt8(truncatingIfNeeded: $0) } }
         default:
             throw fail("unexpected '\(fields.text.prefix(40))': not an evemu line (N:, I:, P:, B:, A:, E: or # comment)")
+        }
+    }
+
+    /// BTN_TOOL_PEN or BTN_TOOL_RUBBER in the key mask.
+    static func isPen(_ bits: [UInt8]) -> Bool {
+        [KeyCode.btnToolPen, KeyCode.btnToolRubber].contains { code in
+            let byte = Int(code / 8)
+            return byte < bits.count && bits[byte] & (1 << (code % 8)) != 0
         }
     }
 
@@ -73,7 +86,7 @@ private struct LineParser {
         }
         var description: DeviceDescription?
         if name != nil || !axes.isEmpty {
-            description = DeviceDescription(name: name ?? "unnamed device", axes: axes)
+            description = DeviceDescription(name: name ?? "unnamed device", axes: axes, tool: Self.isPen(keyBits) ? .pen : .finger)
             if ids.count == 4 {
                 description?.bus = ids[0]
                 description?.vendor = ids[1]

@@ -21,5 +21,7 @@ public enum AbsCode {
 }
 
 public enum KeyCode {
+    public static let btnToolPen: UInt16 = 0x140
+    public static let btnToolRubber: UInt16 = 0x141
     public static let btnTouch: UInt16 = 0x14a
 }

@@ -21,7 +21,7 @@ import TouchCore
         }
         #expect(command.binding == "confirm" && command.command == .direct(["echo", "ok"]) && command.maxRunning == 2)
         #expect(command.environment == [
-            "GESTURE_NAME=confirm", "GESTURE_TYPE=checkmark", "GESTURE_PHASE=recognized", "GESTURE_DIRECTION=down",
+            "GESTURE_NAME=confirm", "GESTURE_TYPE=checkmark", "GESTURE_PHASE=recognized", "GESTURE_TOOL=finger", "GESTURE_DIRECTION=down",
             "GESTURE_FINGERS=2", "GESTURE_X=0.2500", "GESTURE_Y=0.5000", "GESTURE_VELOCITY=120.5000", "GESTURE_DEVICE=Panel",
         ])
     }
