@@ -159,6 +159,7 @@ public final class Daemon {
     private func perform(_ step: Step, of screen: Touchscreen) {
         if let show = options.showStep, !step.isQuiet { show(screen.node, screen.pipeline.geometry, step) }
         for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
+        if let near = step.penNear { penMoved(near, on: screen) }
         // Modes and pauses are decisions, not effects: monitor follows them too.
         if !step.events.isEmpty { control.gestureFired(at: now) }
         controlChanged(step.actions.compactMap { control.perform($0, at: now) })
@@ -197,6 +198,15 @@ public final class Daemon {
         case .run(let command):
             guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
             watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+        }
+    }
+
+    /// A pen came near or left: its touchscreens (same group) silence the palm.
+    private func penMoved(_ near: Bool, on pen: Touchscreen) {
+        guard let group = pen.group else { return }
+        for screen in touchscreens.values where screen !== pen && screen.group == group && screen.pipeline.device.tool == .finger {
+            logger.debug("\(screen.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")")
+            feed(.pen(near: near, at: screen.deviceTime(monotonicMicroseconds())), to: screen)
         }
     }
 

@@ -137,6 +137,7 @@ extension Daemon {
         pipeline.explaining = explaining
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
         screen.twin = twin
+        screen.group = Udev.deviceGroup(of: node)
         watch(device.fd, node) { [unowned self] in read(screen) }
         touchscreens[node] = screen
         saidWaiting = false

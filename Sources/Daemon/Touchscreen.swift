@@ -11,6 +11,8 @@ final class Touchscreen {
     let device: EvdevDevice?
     /// An isolated panel's uinput twin, which gets what no gesture takes.
     var twin: UinputDevice?
+    /// What pairs a touchscreen with its pen (see `Udev.deviceGroup`); nil for a replay.
+    var group: String?
     /// Monotonic µs at which device time 0 happens, and device µs per monotonic µs.
     private let origin: Int64
     private let speed: Double

@@ -44,6 +44,21 @@ public final class Udev {
         try inputDevices(touchscreensOnly: true).map(\.node)
     }
 
+    /// What pairs a pen with its touchscreen, as libinput pairs them: udev's
+    /// LIBINPUT_DEVICE_GROUP, else the physical device both input devices hang from.
+    public static func deviceGroup(of node: String) -> String? {
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        let sysname = String(node.split(separator: "/").last ?? "")
+        guard let device = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
+        defer { udev_device_unref(device) }
+        if let group = udev_device_get_property_value(device, "LIBINPUT_DEVICE_GROUP") { return String(cString: group) }
+        // eventN → inputN → the device itself (a USB interface, an I2C client).
+        guard let input = udev_device_get_parent(device), let physical = udev_device_get_parent(input),
+              let path = udev_device_get_syspath(physical) else { return nil }
+        return String(cString: path)
+    }
+
     /// udev's touchscreens, and its tablets that are on the screen (INPUT_PROP_DIRECT in
     /// the parent's `properties`): a touchscreen's pen, not a graphics tablet.
     private static func isGestureSource(_ device: OpaquePointer) -> Bool {

@@ -2,13 +2,15 @@
 """A touchscreen's pen under the shipped unit, inside scripts/vm-run-systemd: the udev
 rule lets the service read a tablet on the screen (INPUT_PROP_DIRECT) and not a
 graphics tablet; a checkmark drawn with the pen fires the pen's gesture, not the
-fingers' one."""
-import os, subprocess, sys
+fingers' one; while the pen hovers over its isolated touchscreen (one
+LIBINPUT_DEVICE_GROUP), a palm's swipe fires nothing and reaches the twin whole, and
+after it leaves (and palm_after_pen_ms) swipes fire again."""
+import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import PEN_HEADER, pen_checkmark  # noqa: E402
-from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+from fixtures import HEADER, PEN_HEADER, pen_checkmark, three_finger_swipe_down  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 CONFIG = """[daemon]
 bus = "system"
@@ -47,5 +49,61 @@ check("a checkmark drawn with the pen fires the pen's gesture", wait_for(10, lam
 check("and not the fingers' one", "drawn with fingers" not in journal())
 pen.destroy()
 graphics_tablet.destroy()
+subprocess.run(["systemctl", "stop", "gestured"])
+
+# The palm: a pen and its touchscreen, two interfaces of one USB device (libinput's one group).
+with open("/etc/gestured/gestured.toml", "w") as f:
+    f.write('[daemon]\nbus = "system"\nisolate = true\npalm_after_pen_ms = 500\n\n'
+            '[[gesture]]\nname = "menu"\ntype = "swipe"\nfingers = 3\ndirection = "down"\ncommand = "echo menu opened"\n')
+subprocess.run(["systemctl", "start", "gestured"], check=True)
+panel = Panel(HEADER.replace("gestured test panel", "gestured pen panel"), phys="usb-0000:00:14.0-3/input0")
+pen = Panel(PEN_HEADER.replace("I: 0003 1234 5679", "I: 0003 1234 5678"), phys="usb-0000:00:14.0-3/input1")
+subprocess.run(["udevadm", "settle"])
+
+
+def group(node):
+    info = subprocess.run(["udevadm", "info", node], capture_output=True, text=True).stdout
+    return next((line.split("=", 1)[1] for line in info.splitlines() if "LIBINPUT_DEVICE_GROUP=" in line), None)
+
+
+check(f"libinput's udev rules put the pen and the panel in one group ({group(pen.node)})",
+      group(pen.node) is not None and group(pen.node) == group(panel.node))
+check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
+check("and reads the pen", wait_for(30, lambda: f"{pen.node}: 'gestured test pen'" in journal()))
+if not twins_in(journal(), panel):
+    sys.exit(journal()[-3000:])
+twin = Twin(twins_in(journal(), panel)[-1])
+
+
+def swipe():
+    """(touches up, touches cancelled on the twin, whether menu fired) for a 3-finger swipe."""
+    before = journal().count("menu (swipe) recognized")
+    mark = twin.mark()
+    panel.play(three_finger_swipe_down().text())
+    time.sleep(1.5)
+    seen = twin.touch_events(mark)
+    return seen.count("TOUCH_UP"), seen.count("TOUCH_CANCEL"), journal().count("menu (swipe) recognized") > before
+
+
+def hover(near):
+    pen.write(1, 0x140, 1 if near else 0)
+    pen.write(3, 0, 1000)
+    pen.write(3, 1, 1000)
+    pen.write(0, 0, 0)
+
+
+hover(True)
+time.sleep(0.5)
+up, cancelled, fired = swipe()
+check(f"the pen hovering, a palm's swipe fires nothing and reaches the twin whole ({up} up, {cancelled} cancelled)",
+      not fired and up == 3 and cancelled == 0)
+hover(False)
+time.sleep(1.0)
+up, cancelled, fired = swipe()
+check(f"the pen gone (and 500 ms), the swipe fires again, its touches cancelled on the twin ({up} up, {cancelled} cancelled)",
+      fired and cancelled == 3)
+twin.close()
+pen.destroy()
+panel.destroy()
 subprocess.run(["systemctl", "stop", "gestured"])
 sys.exit(1 if failures() else 0)

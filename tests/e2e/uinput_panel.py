@@ -5,6 +5,7 @@ import fcntl, os, re, struct, subprocess, threading, time
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
 UI_SET_MSCBIT = 0x40045568
+UI_SET_PHYS = 0x4008556C  # _IOW("U", 108, char *)
 UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE, UI_DEV_DESTROY = 0x405C5503, 0x401C5504, 0x5501, 0x5502
 EVIOCSCLOCKID = 0x400445A0
 SETBITS = {1: UI_SET_KEYBIT, 3: UI_SET_ABSBIT, 4: UI_SET_MSCBIT}
@@ -41,10 +42,14 @@ def parse_description(text):
 
 
 class Panel:
-    def __init__(self, description_text):
+    def __init__(self, description_text, phys=None):
+        """phys: where it is plugged in; devices of one device share its part before the
+        last '/' (libinput's device group, which pairs a pen with its touchscreen)."""
         name, ids, props, bits, axes = parse_description(description_text)
         self.name = name
         self.fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+        if phys:
+            fcntl.ioctl(self.fd, UI_SET_PHYS, phys.encode() + b"\0")
         for typ in [t for t in bits[0] if t != 0] if 0 in bits else [1, 3]:
             fcntl.ioctl(self.fd, UI_SET_EVBIT, typ)
             for code in bits.get(typ, []):

@@ -5,7 +5,7 @@ import TouchCore
 
 extension Configuration {
     static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s",
-                             "rotation"]
+                             "rotation", "palm_after_pen_ms"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
@@ -119,6 +119,7 @@ extension Configuration {
         if let delay = t.number("max_delay_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.maxDelayMS = delay }
         parseDaemonModes(t, into: &d)
         if let rotation = parseRotation(t) { d.rotation = rotation }
+        if let palm = t.number("palm_after_pen_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.palmAfterPenMS = palm }
         t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
     }

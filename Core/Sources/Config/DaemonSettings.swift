@@ -15,6 +15,9 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     public var isolate = false
     /// The longest an isolated panel's frames are held while a gesture may still take them.
     public var maxDelayMS = 1000.0
+    /// A touchscreen's touches fire no gesture while its pen is near, and this long after
+    /// it leaves: the palm resting meanwhile.
+    public var palmAfterPenMS = 500.0
     /// How panels without a `[[device]]` rotation are turned.
     public var rotation = RotationSetting.fixed(0)
     /// The mode at start, and the one a mode's timeout returns to.

@@ -22,6 +22,8 @@ public struct Step: Sendable {
     public var delivery: [DeliveryNote] = []
     /// Recognizer state machine events that cannot happen: bugs to log, none expected.
     public var bugs: [String] = []
+    /// A pen node's tool came near (true) or left (false): for its touchscreen's pipeline.
+    public var penNear: Bool?
     /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp?
 
@@ -32,7 +34,7 @@ public struct Step: Sendable {
 
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
     public var isQuiet: Bool {
-        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil
     }
 
     mutating func clear(for input: PipelineInput) {
@@ -44,6 +46,7 @@ public struct Step: Sendable {
         bugs.removeAll(keepingCapacity: true)
         twin.removeAll(keepingCapacity: true)
         delivery.removeAll(keepingCapacity: true)
+        penNear = nil
         nextDeadline = nil
     }
 }

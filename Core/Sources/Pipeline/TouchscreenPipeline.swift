@@ -27,6 +27,10 @@ public final class TouchscreenPipeline {
     public private(set) var displayRotation: Int
     /// `current` was not made from them: made anew once no sequence is in flight.
     private var stale = false
+    /// The paired pen is near, or left less than `[daemon] palm_after_pen_ms` ago (until
+    /// `palmEnds`): no gesture fires, and touches go to an isolated panel's twin.
+    public private(set) var silenced = false
+    private var palmEnds: Timestamp?
     private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -71,9 +75,9 @@ public final class TouchscreenPipeline {
         var arbiter: Arbiter
         var bindings: BindingTable
 
-        init(_ applied: Applied, _ gate: GestureGate, display: Int, tool: ContactTool) {
+        init(_ applied: Applied, _ gate: GestureGate, display: Int, tool: ContactTool, silenced: Bool = false) {
             geometry = applied.geometry(display: display)
-            let gestures = applied.config.gestures(for: applied.rule).filter { gate.admits($0) && ($0.tool ?? tool) == tool }
+            let gestures = silenced ? [] : applied.config.gestures(for: applied.rule).filter { gate.admits($0) && ($0.tool ?? tool) == tool }
             arbiter = Arbiter(gestures: gestures, geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
         }
@@ -160,15 +164,18 @@ public final class TouchscreenPipeline {
         output.frame = nil  // lets the decoder reuse the frame's storage in place
         takeChangesBetweenSequences()
         var frameEnded = false, completed = false
+        var proximity: Bool?
         if case .event(let event) = input {
             isolation?.take(event)
             frameEnded = event.type == EventType.syn && event.code == SynCode.report
             completed = decoder.process(event)
+            proximity = device.tool == .pen ? Self.proximity(event) : nil
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
-            if !completed, !(frameEnded && isolation != nil) { return false }
+            if !completed, proximity == nil, !(frameEnded && isolation != nil) { return false }
         }
         output.clear(for: input)
+        output.penNear = proximity
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
@@ -177,13 +184,54 @@ public final class TouchscreenPipeline {
         case .deadline(let time):
             arbiter.advance(to: time)
             collect()
+            if let ends = palmEnds, ends <= time {
+                // The palm is gone with the pen: gestures again from the next sequence.
+                palmEnds = nil
+                silenced = false
+                stale = true
+            }
         case .cancel(let time):
             if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
+        case .pen(let near, let time):
+            penMoved(near: near, at: time)
         }
         deliver(input, frameEnded: frameEnded)
-        nextDeadline = Self.earlier(arbiter.nextDeadline, isolation?.nextDeadline)
+        nextDeadline = Self.earlier(Self.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline), palmEnds)
         output.nextDeadline = nextDeadline
         return true
+    }
+
+    /// BTN_TOOL_PEN or BTN_TOOL_RUBBER: the pen came near (1) or left (0).
+    private static func proximity(_ event: InputEvent) -> Bool? {
+        guard event.type == EventType.key, event.code == KeyCode.btnToolPen || event.code == KeyCode.btnToolRubber else { return nil }
+        return event.value != 0
+    }
+
+    /// The pen near: the gestures of the sequence under way are cancelled (its touches
+    /// run on, to the twin) and none fires until the pen has been gone for
+    /// `palm_after_pen_ms`.
+    private func penMoved(near: Bool, at time: Timestamp) {
+        guard near else {
+            if silenced { palmEnds = time + applied.config.daemon.palmAfterPenMS }
+            return
+        }
+        palmEnds = nil
+        guard !silenced else { return }
+        silenced = true
+        if decoder.fingersDown {
+            var cancelled = decoder.frame
+            cancelled.time = time
+            cancelled.touches = cancelled.touches.filter { $0.phase.isDown }.map { touch in
+                var touch = touch
+                touch.phase = .cancelled
+                touch.previousLocation = touch.location
+                touch.timestamp = time
+                return touch
+            }
+            current.arbiter.process(cancelled)
+            collect()
+        }
+        current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: true)
     }
 
     /// The twin's share of the step.
@@ -196,6 +244,8 @@ public final class TouchscreenPipeline {
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         case .cancel(let time):
             isolation.cancel(at: time)
+        case .pen(_, let time):
+            isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         }
         isolation.takeTwinEvents(&output.twin)
         isolation.takeNotes(&output.delivery)
@@ -257,7 +307,7 @@ public final class TouchscreenPipeline {
     private func takeChangesBetweenSequences() {
         guard stale, !decoder.fingersDown, current.arbiter.nextDeadline == nil else { return }
         stale = false
-        current = Setup(applied, gate, display: displayRotation, tool: device.tool)
+        current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: silenced)
         decoder.reorient(current.geometry)
         nextDeadline = isolation?.nextDeadline
     }
