@@ -73,7 +73,7 @@ extension Daemon {
         while let event = udev?.receive() {
             guard !event.node.isEmpty else { continue }
             switch event.action {
-            case "add" where onlyNode.map { $0 == event.node } ?? event.isTouchscreen: add(event.node)
+            case "add" where onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)
             case "remove":
                 unopened.remove(event.node)
                 if let screen = touchscreens[event.node] { remove(screen, why: "removed") }

@@ -9,7 +9,7 @@ public final class Udev {
         public var action: String
         public var node: String
         /// A touchscreen, or a touchscreen's pen (see `isGestureSource`).
-        public var isTouchscreen: Bool
+        public var isGestureSource: Bool
     }
 
     private let udev: OpaquePointer
@@ -96,7 +96,8 @@ public final class Udev {
             func attribute(_ name: String) -> String { udev_device_get_sysattr_value(parent, name).map { String(cString: $0) } ?? "" }
             let kinds = Self.inputKinds.filter { udev_device_get_property_value(device, "ID_INPUT_" + $0.uppercased()).map { String(cString: $0) } == "1" }
             devices.append(InputDeviceFacts(node: node, name: attribute("name"), phys: attribute("phys"), udevKinds: kinds,
-                                            absCodes: sysfsBitmaskCodes(attribute("capabilities/abs"))))
+                                            absCodes: sysfsBitmaskCodes(attribute("capabilities/abs")),
+                                            isDirect: sysfsBitmaskCodes(attribute("properties")).contains(1)))
         }
         return devices.sorted { $0.node.count != $1.node.count ? $0.node.count < $1.node.count : $0.node < $1.node }
     }
@@ -108,9 +109,9 @@ public final class Udev {
     public func receive() -> Event? {
         guard let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
-        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isTouchscreen: false) }
+        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isGestureSource: false) }
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
-        return Event(action: action, node: node, isTouchscreen: Self.isGestureSource(device))
+        return Event(action: action, node: node, isGestureSource: Self.isGestureSource(device))
     }
 
     /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.

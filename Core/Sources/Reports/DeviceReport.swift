@@ -7,7 +7,7 @@ import TouchCore
 public enum DeviceReport {
     /// The devices worth listing: those with position axes, gestured's twins left out.
     public static func listed(_ devices: [InputDeviceFacts]) -> [InputDeviceFacts] {
-        devices.filter { !$0.isTwin && ($0.hasPositionAxes || $0.isTouchscreen) }
+        devices.filter { !$0.isTwin && ($0.hasPositionAxes || $0.isGestureSource) }
     }
 
     public static func lines(_ d: InputDeviceFacts, config: Configuration) -> [String] {
@@ -59,8 +59,8 @@ public enum DeviceReport {
 
     /// Whether the daemon reads it, isolates it, or why not, with what to do.
     private static func verdict(_ d: InputDeviceFacts, rule: DeviceRule?, config: Configuration) -> String {
-        guard d.isTouchscreen else {
-            let what = d.udevKinds.first { $0 != "touchscreen" }.map { "a \($0)" } ?? "not classified"
+        guard d.isGestureSource else {
+            let what = d.udevKinds.first { $0 != "touchscreen" }.map { "a \($0)\($0 == "tablet" ? " not on the screen (no INPUT_PROP_DIRECT)" : "")" } ?? "not classified"
             return "not read: udev does not call it a touchscreen (ID_INPUT_TOUCHSCREEN is not 1; it is \(what)). A udev hwdb entry can, if it really is one"
         }
         if let error = d.openError {

@@ -9,6 +9,8 @@ public struct InputDeviceFacts: Sendable {
     public var udevKinds: [String]
     /// The absolute axes sysfs lists (capabilities/abs), known even without access.
     public var absCodes: Set<UInt16>
+    /// INPUT_PROP_DIRECT: on the screen (a tablet with it is a touchscreen's pen).
+    public var isDirect: Bool
     /// From the opened device: nil when it could not be opened.
     public var description: DeviceDescription?
     /// Why it could not be opened.
@@ -17,12 +19,13 @@ public struct InputDeviceFacts: Sendable {
     public var twinNode: String?
 
     public init(node: String, name: String, phys: String = "", udevKinds: [String] = [], absCodes: Set<UInt16> = [],
-                description: DeviceDescription? = nil, openError: String? = nil, twinNode: String? = nil) {
+                isDirect: Bool = false, description: DeviceDescription? = nil, openError: String? = nil, twinNode: String? = nil) {
         self.node = node
         self.name = name
         self.phys = phys
         self.udevKinds = udevKinds
         self.absCodes = absCodes
+        self.isDirect = isDirect
         self.description = description
         self.openError = openError
         self.twinNode = twinNode
@@ -38,8 +41,9 @@ public struct InputDeviceFacts: Sendable {
         absCodes.isSuperset(of: [AbsCode.x, AbsCode.y]) || absCodes.isSuperset(of: [AbsCode.mtPositionX, AbsCode.mtPositionY])
     }
 
-    /// What the daemon reads: udev's touchscreens (ID_INPUT_TOUCHSCREEN=1).
-    public var isTouchscreen: Bool { udevKinds.contains("touchscreen") }
+    /// What the daemon reads: udev's touchscreens (ID_INPUT_TOUCHSCREEN=1), and their pens
+    /// (tablets on the screen).
+    public var isGestureSource: Bool { udevKinds.contains("touchscreen") || (udevKinds.contains("tablet") && isDirect) }
 }
 
 /// The codes set in a sysfs capability bitmask (`capabilities/abs`): hex words, the most

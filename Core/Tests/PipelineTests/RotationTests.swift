@@ -88,4 +88,22 @@ import TouchCore
         #expect(geometry.turned(to: 90).size == SizeMM(width: 200, height: 300))
         #expect(geometry.turned(to: 90).turned(to: 180).size == SizeMM(width: 300, height: 200))
     }
+
+    @Test func rotationAndPalmSettingsAreCheckedAtTheirEnds() throws {
+        func refusal(_ text: String) -> String? {
+            do { _ = try Configuration.parse(text, file: "t.toml"); return nil } catch { return error.errors.first?.description }
+        }
+        for good in ["rotation = 0", "rotation = 270", "rotation = \"auto\"", "rotation = \"external\"",
+                     "palm_after_pen_ms = 0", "palm_after_pen_ms = 60000"] {
+            #expect(refusal("[daemon]\n\(good)\n") == nil, "\(good)")
+        }
+        for (bad, message) in [("rotation = 360", "found 360"), ("rotation = -90", "found -90"), ("rotation = 9223372036854775807", "found 9223372036854775807"),
+                               ("rotation = \"Auto\"", "(did you mean \"auto\"?)"), ("rotation = 90.5", "expected an integer"),
+                               ("palm_after_pen_ms = -1", "found -1"), ("palm_after_pen_ms = 60001", "at most 60000"),
+                               ("palm_after_pen_ms = inf", "at most 60000")] {
+            let error = refusal("[daemon]\n\(bad)\n")
+            #expect(error?.hasPrefix("t.toml:2: error: daemon.") == true && error?.contains(message) == true, "\(bad): \(error ?? "accepted")")
+        }
+        #expect(refusal("[[device]]\nname = \"*\"\nrotation = \"sideways\"\n")?.contains("device[1].rotation") == true)
+    }
 }
