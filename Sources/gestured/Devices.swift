@@ -1,4 +1,5 @@
 import ArgumentParser
+import Effects
 import Input
 import Reports
 import SystemIO
@@ -12,7 +13,9 @@ struct Devices: ParsableCommand {
             name, vendor:product and bus; opened read-only, its protocol (multitouch B with \
             its slots, A, or single touch), axis ranges and resolution, the size gestured \
             measures in (from the resolution, a [[device]] rule's size_mm, or assumed) and \
-            its rotation; the [[device]] rule that matches it; and whether gestured reads it, \
+            its rotation (for "auto" or "external", the running service's, when one answers \
+            on the bus); a pen (a tablet on the screen) as such; the [[device]] rule that \
+            matches it; and whether gestured reads it, \
             isolates it (a running gestured's twin is named), or why not, with what to do. \
             Opening it only reads its description: a running service is not disturbed.
             """
@@ -30,6 +33,8 @@ struct Devices: ParsableCommand {
         let output = OutputBuffer()
         defer { output.flush() }
         let listed = DeviceReport.listed(all)
+        // What a running service turned the display to, for rotation = "auto" or "external".
+        let displayRotation = [BusService.Kind.system, .session].lazy.compactMap { try? ControlClient.read($0).rotation }.first
         for (index, var device) in listed.enumerated() {
             do {
                 device.description = try EvdevDevice(path: device.node) { _ in }.description
@@ -39,7 +44,7 @@ struct Devices: ParsableCommand {
             let twinPhys = device.twinPhys
             device.twinNode = all.first { $0.phys == twinPhys }?.node
             if index > 0 { output.write(line: "") }
-            for line in DeviceReport.lines(device, config: config) { output.write(line: line) }
+            for line in DeviceReport.lines(device, config: config, displayRotation: displayRotation) { output.write(line: line) }
         }
         let twins = all.filter(\.isTwin).count, others = all.count - listed.count - twins
         if listed.isEmpty { output.write(line: "No input device with position axes: no touchscreen here.") }

@@ -9,7 +9,7 @@ struct Gestured: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A touchscreen gesture daemon: recognizes gestures and runs their bindings.",
         discussion: """
-            gestured reads touchscreens through libevdev, recognizes taps, presses, swipes, \
+            gestured reads touchscreens and their pens through libevdev, recognizes taps, presses, swipes, \
             pans, pinches, rotations, edge swipes, checkmarks, chevrons and learned strokes, \
             and runs the commands or emits the D-Bus signals (org.gestured.Gestured1) bound \
             to them in a TOML file (gestured.toml(5)). `gestured run` is the daemon; the \

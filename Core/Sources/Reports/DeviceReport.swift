@@ -10,7 +10,8 @@ public enum DeviceReport {
         devices.filter { !$0.isTwin && ($0.hasPositionAxes || $0.isGestureSource) }
     }
 
-    public static func lines(_ d: InputDeviceFacts, config: Configuration) -> [String] {
+    /// `displayRotation`: the running service's, for a rotation that follows the display.
+    public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: Int? = nil) -> [String] {
         var lines = ["\(d.node)  '\(d.name)'"]
         let number = config.devices.firstIndex { r in
             d.description.map { r.matches(name: $0.name, vendor: $0.vendor, product: $0.product) } ?? false
@@ -18,7 +19,7 @@ public enum DeviceReport {
         let rule = number.map { config.devices[$0] }
         if let description = d.description {
             lines.append("  id \(hex(description.vendor, digits: 4)):\(hex(description.product, digits: 4)), bus \(busName(description.bus))")
-            lines.append(contentsOf: figures(description, rule: rule, rotation: config.rotation(for: rule)))
+            lines.append(contentsOf: figures(description, rule: rule, rotation: config.rotation(for: rule), display: displayRotation))
         }
         lines.append("  udev: \(d.udevKinds.isEmpty ? "no ID_INPUT_* class" : d.udevKinds.joined(separator: ", "))")
         if let number, let rule { lines.append("  rule: [[device]] number \(number + 1) (\(describe(rule)))") }
@@ -27,15 +28,16 @@ public enum DeviceReport {
     }
 
     /// Protocol, axes and size: what the recognizers measure with.
-    private static func figures(_ description: DeviceDescription, rule: DeviceRule?, rotation: RotationSetting) -> [String] {
+    private static func figures(_ description: DeviceDescription, rule: DeviceRule?, rotation: RotationSetting, display: Int?) -> [String] {
         var lines: [String] = []
         switch description.touchProtocol {
         case .slotted(let slots)?: lines.append("  protocol: multitouch B, \(slots) slots")
         case .contactReports?: lines.append("  protocol: multitouch A (no slots)")
+        case .singleTouch? where description.tool == .pen: lines.append("  protocol: a pen (BTN_TOOL_PEN; its tip is one contact)")
         case .singleTouch?: lines.append("  protocol: single touch (BTN_TOUCH, ABS_X/ABS_Y)")
         case nil: lines.append("  protocol: none (no position axes)")
         }
-        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule, rotation: rotation.degrees(display: 0)) else { return lines }
+        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule, rotation: rotation.degrees(display: display ?? 0)) else { return lines }
         let orientation = geometry.orientation
         func axis(_ name: String, _ a: AbsoluteAxis) -> String {
             "\(name) \(a.minimum)…\(a.maximum)" + (a.resolution > 0 ? " (\(a.resolution) units/mm)" : " (no resolution)")
@@ -48,8 +50,8 @@ public enum DeviceReport {
         lines.append("  size: \(fixed(size.width, decimals: 1)) × \(fixed(size.height, decimals: 1)) mm (\(whence))")
         var mounting = switch rotation {
         case .fixed(let degrees): "rotation \(degrees)°"
-        case .automatic: "rotation auto (the accelerometer, through iio-sensor-proxy; the running service knows the current one)"
-        case .external: "rotation external (set on the bus by the compositor)"
+        case .automatic: "rotation auto (the accelerometer, through iio-sensor-proxy): " + (display.map { "\($0)° now, says the running service" } ?? "no running service says the current one")
+        case .external: "rotation external (set on the bus by the compositor): " + (display.map { "\($0)° now, says the running service" } ?? "no running service says the current one")
         }
         if orientation.invertX { mounting += ", x inverted" }
         if orientation.invertY { mounting += ", y inverted" }
