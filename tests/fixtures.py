@@ -2,10 +2,11 @@
 per mm) with touches placed in millimetres, at 100 frames a second."""
 import math, re
 
-def key_bits():
-    """EV_KEY bitmask lines with only BTN_TOUCH (330: byte 41, bit 2), as evemu writes them."""
+def key_bits(*codes):
+    """EV_KEY bitmask lines with these key codes (by default only BTN_TOUCH, 330), as evemu writes them."""
     data = [0] * 96
-    data[41] = 0x04
+    for code in codes or (0x14a,):
+        data[code // 8] |= 1 << (code % 8)
     return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
 
 def keyboard():
@@ -98,13 +99,6 @@ class Recording:
             f.write(self.text())
         return path
 
-def pen_bits():
-    """EV_KEY bitmask lines with BTN_TOOL_PEN (320: byte 40, bit 0), BTN_TOOL_RUBBER and BTN_TOUCH."""
-    data = [0] * 96
-    data[40] = 0x03
-    data[41] = 0x04
-    return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
-
 # A touchscreen's pen node: INPUT_PROP_DIRECT, BTN_TOOL_PEN, BTN_TOUCH, ABS_X/ABS_Y over the
 # same 295 x 166 mm, ABS_PRESSURE.
 PEN_HEADER = """# EVEMU 1.3
@@ -112,7 +106,7 @@ N: gestured test pen
 I: 0003 1234 5679 0001
 P: 02 00 00 00 00 00 00 00
 B: 00 0b 00 00 00 00 00 00 00
-""" + pen_bits() + """
+""" + key_bits(0x140, 0x141, 0x14a) + """
 B: 03 03 00 00 01 00 00 00 00
 A: 00 0 3839 0 0 13
 A: 01 0 2159 0 0 13

@@ -115,27 +115,21 @@ import TouchCore
     /// One finger down at `t` (unless down already), moved right `mm` in 10 frames 10 ms
     /// apart, lifted when `lift`: its events.
     static func drag(at t: Double, id: Int32, mm: Double, lift: Bool, down: Bool = true) -> [InputEvent] {
-        var events: [InputEvent] = []
-        var time = Timestamp(seconds: t)
-        func abs(_ code: UInt16, _ value: Int32) { events.append(InputEvent(time: time, type: EventType.abs, code: code, value: value)) }
-        func syn() {
-            events.append(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0))
-            time = time + 10
-        }
-        abs(AbsCode.mtSlot, 0)
-        if down { abs(AbsCode.mtTrackingID, id) }
-        abs(AbsCode.mtPositionX, 300)
-        abs(AbsCode.mtPositionY, 500)
-        syn()
+        var w = EventWriter(at: t)
+        w.abs(AbsCode.mtSlot, 0)
+        if down { w.abs(AbsCode.mtTrackingID, id) }
+        w.abs(AbsCode.mtPositionX, 300)
+        w.abs(AbsCode.mtPositionY, 500)
+        w.syn()
         for n in 1...10 {
-            abs(AbsCode.mtPositionX, 300 + Int32(mm * Double(n)))
-            syn()
+            w.abs(AbsCode.mtPositionX, 300 + Int32(mm * Double(n)))
+            w.syn()
         }
         if lift {
-            abs(AbsCode.mtTrackingID, -1)
-            syn()
+            w.abs(AbsCode.mtTrackingID, -1)
+            w.syn()
         }
-        return events
+        return w.events
     }
 
     /// The gesture events of `events`; `gateAfterFirst` is given after the first frame.

@@ -31,22 +31,17 @@ import TouchCore
     /// One finger from the panel's x = 80 mm to 20 mm at mid-height, 100 ms: toward the
     /// panel's own left edge. `midway` runs after its first frame.
     func swipeTowardThePanelsLeft(_ pipeline: TouchscreenPipeline, at t: Double, id: Int32, midway: () -> Void = {}) -> [String] {
-        var events: [InputEvent] = []
-        var time = Timestamp(seconds: t)
-        func abs(_ code: UInt16, _ value: Int32) { events.append(InputEvent(time: time, type: EventType.abs, code: code, value: value)) }
-        func syn() {
-            events.append(InputEvent(time: time, type: EventType.syn, code: SynCode.report, value: 0))
-            time = time + 10
-        }
-        abs(AbsCode.mtSlot, 0)
-        abs(AbsCode.mtTrackingID, id)
-        abs(AbsCode.mtPositionY, 500)
+        var w = EventWriter(at: t)
+        w.abs(AbsCode.mtSlot, 0)
+        w.abs(AbsCode.mtTrackingID, id)
+        w.abs(AbsCode.mtPositionY, 500)
         for x in stride(from: 800, through: 200, by: -60) {
-            abs(AbsCode.mtPositionX, Int32(x))
-            syn()
+            w.abs(AbsCode.mtPositionX, Int32(x))
+            w.syn()
         }
-        abs(AbsCode.mtTrackingID, -1)
-        syn()
+        w.abs(AbsCode.mtTrackingID, -1)
+        w.syn()
+        let events = w.events
         var fired: [String] = []
         var frames = 0
         for event in events {
