@@ -201,68 +201,6 @@ public final class Daemon {
         }
     }
 
-    /// A pen came near or left: its touchscreens (same group) silence the palm.
-    private func penMoved(_ near: Bool, on pen: Touchscreen) {
-        guard let group = pen.group else { return }
-        for screen in touchscreens.values where screen !== pen && screen.group == group && screen.pipeline.device.tool == .finger {
-            logger.debug("\(screen.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")")
-            feed(.pen(near: near, at: screen.deviceTime(monotonicMicroseconds())), to: screen)
-        }
-    }
-
-    /// The controller's clock: the monotonic one, or the recording's (played at its speed).
-    var now: Timestamp {
-        let monotonic = monotonicMicroseconds()
-        return replayScreen?.deviceTime(monotonic) ?? Timestamp(microseconds: monotonic)
-    }
-
-    /// When the pause or the mode runs out, on the monotonic clock.
-    var controlDeadline: Int64? {
-        control.nextDeadline.map { replayScreen?.monotonic($0) ?? $0.microseconds }
-    }
-
-    /// Says what changed and gives every touchscreen the new gate, for its next sequence.
-    func controlChanged(_ changes: [ControlChange]) {
-        guard !changes.isEmpty else { return }
-        for change in changes {
-            logger.info("\(change)")
-            options.showControl?(change)
-        }
-        for screen in touchscreens.values { screen.pipeline.setGate(control.gate) }
-        var changed: [BusService.Property] = []
-        for change in changes {
-            switch change.kind {
-            case .mode: changed.append(.mode)
-            case .paused, .resumed: changed.append(.paused)
-            case .locked, .unlocked: changed.append(.locked)
-            case .rotated: changed.append(.rotation)
-            }
-        }
-        bus?.announce(changed)
-    }
-
-    /// The display turned: every touchscreen measures its next sequence so (those whose
-    /// rotation is auto or external).
-    func displayRotated(_ degrees: Int, why: String) {
-        guard degrees != displayRotation else { return }
-        displayRotation = degrees
-        for screen in touchscreens.values { screen.pipeline.setDisplayRotation(degrees) }
-        controlChanged([ControlChange(kind: .rotated(degrees), reason: why)])
-    }
-
-    /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
-    private func followTheAccelerometer() {
-        let sensor = SensorProxyWatcher(logger: logger)
-        sensor.onWatchChange = { [unowned self] old, new in
-            rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
-        }
-        sensor.onRotation = { [unowned self] degrees, orientation in
-            displayRotated(degrees, why: "iio-sensor-proxy: \(orientation)")
-        }
-        self.sensor = sensor
-        sensor.start()
-    }
-
     /// A bus connection's descriptor, or whether it waits to write, changed.
     func rewatch(_ old: BusService.Watch?, _ new: BusService.Watch?, _ what: String, _ handler: @escaping () -> Void) {
         if let old, old.fd != new?.fd { loop.unwatch(old.fd) }

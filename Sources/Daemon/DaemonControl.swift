@@ -2,6 +2,7 @@ import Config
 import Effects
 import Gestures
 import Pipeline
+import SystemIO
 import TouchCore
 
 /// The control interface's calls, as the loop's own: each changes the controller and
@@ -62,6 +63,39 @@ extension Daemon: BusControl {
         let callers = reloadCallers
         reloadCallers = []
         for done in callers { done(failure.map { BusControlError("Rejected", $0) }) }
+    }
+}
+
+extension Daemon {
+    /// The controller's clock: the monotonic one, or the recording's (played at its speed).
+    var now: Timestamp {
+        let monotonic = monotonicMicroseconds()
+        return replayScreen?.deviceTime(monotonic) ?? Timestamp(microseconds: monotonic)
+    }
+
+    /// When the pause or the mode runs out, on the monotonic clock.
+    var controlDeadline: Int64? {
+        control.nextDeadline.map { replayScreen?.monotonic($0) ?? $0.microseconds }
+    }
+
+    /// Says what changed and gives every touchscreen the new gate, for its next sequence.
+    func controlChanged(_ changes: [ControlChange]) {
+        guard !changes.isEmpty else { return }
+        for change in changes {
+            logger.info("\(change)")
+            options.showControl?(change)
+        }
+        for screen in touchscreens.values { screen.pipeline.setGate(control.gate) }
+        var changed: [BusService.Property] = []
+        for change in changes {
+            switch change.kind {
+            case .mode: changed.append(.mode)
+            case .paused, .resumed: changed.append(.paused)
+            case .locked, .unlocked: changed.append(.locked)
+            case .rotated: changed.append(.rotation)
+            }
+        }
+        bus?.announce(changed)
     }
 }
 

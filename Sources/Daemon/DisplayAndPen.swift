@@ -1,0 +1,39 @@
+import Effects
+import Pipeline
+import SystemIO
+import TouchCore
+
+/// What turns or silences a touchscreen from outside its own events: the display's
+/// rotation (iio-sensor-proxy, or the bus) and the pen paired with it.
+extension Daemon {
+    /// The display turned: every touchscreen measures its next sequence so (those whose
+    /// rotation is auto or external).
+    func displayRotated(_ degrees: Int, why: String) {
+        guard degrees != displayRotation else { return }
+        displayRotation = degrees
+        for screen in touchscreens.values { screen.pipeline.setDisplayRotation(degrees) }
+        controlChanged([ControlChange(kind: .rotated(degrees), reason: why)])
+    }
+
+    /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
+    func followTheAccelerometer() {
+        let sensor = SensorProxyWatcher(logger: logger)
+        sensor.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
+        }
+        sensor.onRotation = { [unowned self] degrees, orientation in
+            displayRotated(degrees, why: "iio-sensor-proxy: \(orientation)")
+        }
+        self.sensor = sensor
+        sensor.start()
+    }
+
+    /// A pen came near or left: its touchscreens (same group) silence the palm.
+    func penMoved(_ near: Bool, on pen: Touchscreen) {
+        guard let group = pen.group else { return }
+        for screen in touchscreens.values where screen !== pen && screen.group == group && screen.pipeline.device.tool == .finger {
+            logger.debug("\(screen.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")")
+            feed(.pen(near: near, at: screen.deviceTime(monotonicMicroseconds())), to: screen)
+        }
+    }
+}
