@@ -84,8 +84,13 @@ extension Configuration {
         }
 
         if type == .pan, t.bool("scroll") == true {
-            binding.scroll = Scroll(mmPerDetent: t.number("scroll_mm", allowingZero: false, atMost: Limit(1_000, "1 m"))
-                                    ?? Scroll.defaultMMPerDetent)
+            var mm = t.number("scroll_mm", allowingZero: false, atMost: Limit(1_000, "1 m"))
+            // Below a tenth of a millimetre a notch is a finger's tremble: 5e-324 made 10^12 wheel units an event.
+            if let notch = mm, notch < 0.1 {
+                t.report("scroll_mm", "expected at least 0.1 (a tenth of a millimetre a notch), found \(notch)")
+                mm = nil
+            }
+            binding.scroll = Scroll(mmPerDetent: mm ?? Scroll.defaultMMPerDetent)
         } else if type == .pan, t.has("scroll_mm") {
             t.report("scroll_mm", "goes with scroll = true")
         }

@@ -110,6 +110,9 @@ import Testing
         #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll_mm = 3\n")
             == ["test.toml:4: error: gesture[1].scroll_mm: goes with scroll = true"])
         #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 1e9\n").count == 1)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 5e-324\n")
+            == ["test.toml:5: error: gesture[1].scroll_mm: expected at least 0.1 (a tenth of a millimetre a notch), found 5e-324"])
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 0.1\n").isEmpty)
     }
 
     @Test func theShippedExamplesAreValidOnceUncommented() throws {

@@ -100,6 +100,9 @@ func extremeConfiguration(size: String, choice: Int) -> String {
         [daemon]
         max_delay_ms = \(pick("0", "60000"))
         isolate = \(choice == 2)
+        palm_after_pen_ms = \(pick("0", "60000"))
+        mode_timeout_s = \(pick("0.1", "86400"))
+        rotation = \(pick("270", "\"auto\""))
         [[device]]
         name = "*"
         \(size)
@@ -111,15 +114,17 @@ func extremeConfiguration(size: String, choice: Int) -> String {
         if ["pan", "pinch", "rotate"].contains(type) { text += "on = [\"began\", \"changed\", \"ended\", \"cancelled\"]\n" }
     }
     gesture("tap", "tap", ["fingers = \(pick("1", "10"))", "taps = \(pick("1", "5"))", "max_movement_mm = \(pick(tiny, "10000"))",
-                           "max_duration_ms = \(pick(tiny, "3600000"))", "max_interval_ms = \(pick(tiny, "3600000"))"])
+                           "max_duration_ms = \(pick(tiny, "3600000"))", "max_interval_ms = \(pick(tiny, "3600000"))",
+                           "pause_s = \(pick("0.1", "86400"))", "modes = [\"*\"]", "when_locked = true"])
     gesture("press", "long-press", ["fingers = \(pick("1", "10"))", "max_movement_mm = \(pick(tiny, "10000"))",
-                                    "min_duration_ms = \(pick(tiny, "3600000"))"])
+                                    "min_duration_ms = \(pick(tiny, "3600000"))", "mode = \"m\"",
+                                    "mode_timeout_s = \(pick("0.1", "86400"))", "tool = \"any\""])
     gesture("swipe", "swipe", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick(tiny, "10000"))",
                                "min_speed_mm_s = \(pick(tiny, "100000"))"])
     // Steps at their finest and coarsest: the finest crosses the most boundaries a frame.
     let stepped = ["increase = { signal = true, click = \"left\", double = true }", "decrease = { signal = true }"]
     gesture("pan", "pan", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick("0", "10000"))", "scroll = true",
-                           "scroll_mm = \(pick(tiny, "1000"))", "step = \(pick(tiny, "10000"))"] + stepped)
+                           "scroll_mm = \(pick("0.1", "1000"))", "step = \(pick(tiny, "10000"))"] + stepped)
     gesture("pinch", "pinch", ["fingers = \(pick("2", "10"))", "min_scale_change = \(pick("0", "100"))",
                                "step = \(pick("1.0000000000000002", "100"))"] + stepped)
     gesture("rotate", "rotate", ["fingers = \(pick("2", "10"))", "min_rotation = \(pick("0", "100"))",
