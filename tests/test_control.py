@@ -38,6 +38,17 @@ pause_s = 2
 """
 
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
+DEVICE = "org.gestured.Gestured1.Device"
+
+def device_objects(busctl):
+    """The touchscreens' objects, as `busctl tree` lists them."""
+    for _ in range(50):
+        listed = busctl("--list", "tree", "org.gestured.Gestured1", check=False).stdout.split()
+        objects = [path for path in listed if path.startswith("/org/gestured/Gestured1/devices/")]
+        if objects:
+            return objects
+        time.sleep(0.1)
+    raise AssertionError("no device object under /org/gestured/Gestured1/devices")
 
 def two_finger_tap(rec):
     rec.frame({0: (100, 100), 1: (130, 100)}, advance_ms=50)
@@ -183,6 +194,13 @@ class ControlInterface(Harness):
         self.assertNotEqual(bad.returncode, 0)
         self.assertIn("a rotation of 45°", bad.stderr)
 
+        # The panel's own object: its rotation is fixed by the configuration, so not written.
+        panel = device_objects(self.busctl)[0]
+        self.assertEqual(self.busctl("get-property", "org.gestured.Gestured1", panel, DEVICE, "Rotation").stdout.strip(), "u 0")
+        fixed = self.busctl("set-property", "org.gestured.Gestured1", panel, DEVICE, "Rotation", "u", "90", check=False)
+        self.assertNotEqual(fixed.returncode, 0)
+        self.assertIn('is mounted at 0° by the configuration; give its [[device]] rule rotation = "external"', fixed.stderr)
+
         # Without a daemon on the bus, status says so.
         gone = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
                               env=dict(self.env, DBUS_SESSION_BUS_ADDRESS="unix:path=" + self.path("no-bus")), timeout=30)
@@ -255,6 +273,50 @@ class Rotation(Harness):
         fired = re.findall(r"gestured test panel: (\w+) \(swipe\) recognized", log)
         self.assertEqual(fired, ["left", "up"], log)
         self.assertIn("display rotation: 90° clockwise for panels whose rotation is auto or external (the control interface)", log)
+
+    def test_a_panels_own_rotation_turns_that_panel(self):
+        """Its object's Rotation, as a compositor's hook for one display writes it: the same
+        swipe is "left", then "up"; the display's Rotation stays; the change is announced."""
+        self.start_bus()
+        rec = Recording()
+        for _ in range(2):
+            for i in range(12):
+                rec.frame({0: (220 - 12 * i, 80)})
+            rec.frame({0: None})
+            rec.wait(4000)
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[device]]\nname = "*"\nrotation = "external"\n'
+                         '[[gesture]]\nname = "up"\ntype = "swipe"\ndirection = "up"\n'
+                         '[[gesture]]\nname = "left"\ntype = "swipe"\ndirection = "left"\n')
+        daemon = self.start_daemon(cfg, rec)
+        self.addCleanup(daemon.kill)
+        def busctl(*args, check=True):
+            r = subprocess.run(["busctl", "--user", *args], capture_output=True, text=True, env=self.env, timeout=10)
+            if check:
+                self.assertEqual(r.returncode, 0, r.stderr)
+            return r
+        [panel] = device_objects(busctl)
+        changes = subprocess.Popen(["dbus-monitor", "--session", f"type='signal',path='{panel}'"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, text=True, env=self.env)
+        self.assertIn(DEVICE, busctl("introspect", "org.gestured.Gestured1", panel).stdout)
+        read = lambda prop: busctl("get-property", "org.gestured.Gestured1", panel, DEVICE, prop).stdout.strip()
+        self.assertEqual(read("Node"), f's "{self.path("rec.evemu")}"')
+        self.assertEqual(read("Name"), 's "gestured test panel"')
+        self.assertEqual(read("Isolated"), "b false")
+        self.assertEqual(read("Rotation"), "u 0")
+        time.sleep(2)
+        busctl("set-property", "org.gestured.Gestured1", panel, DEVICE, "Rotation", "u", "90")
+        self.assertEqual(read("Rotation"), "u 90")
+        self.assertEqual(busctl("get-property", *OBJECT, "Rotation").stdout.strip(), "u 0")
+        bad = busctl("set-property", "org.gestured.Gestured1", panel, DEVICE, "Rotation", "u", "4294967295", check=False)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("a rotation of 4294967295°", bad.stderr)
+        status = subprocess.run([test_daemon.GESTURED, "status"], capture_output=True, text=True, env=self.env, timeout=30)
+        self.assertIn(f"  {self.path('rec.evemu')}  gestured test panel  90°\n", status.stdout)
+        log = daemon.communicate(timeout=60)[1]
+        self.assertEqual(re.findall(r"gestured test panel: (\w+) \(swipe\) recognized", log), ["left", "up"], log)
+        self.assertIn("gestured test panel: rotation 90° clockwise from its next touch sequence (the control interface)", log)
+        changes.terminate()
+        self.assertIn('string "Rotation"', changes.communicate()[0])
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -35,6 +35,28 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
     return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, userdata);
 }
 
+// One object per touchscreen under `prefix` (a fallback vtable: sd-bus asks `find` whether
+// a path is a device's), listed for introspection by `enumerate`. Rotation alone is
+// written, and unprivileged for the same reason as above.
+static inline int gestured_bus_add_devices(sd_bus *bus, const char *prefix, const char *interface,
+                                           sd_bus_property_get_t property, sd_bus_property_set_t set,
+                                           sd_bus_object_find_t find, sd_bus_node_enumerator_t enumerate, void *userdata) {
+    static sd_bus_vtable vtable[6];
+    const sd_bus_vtable filled[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Node", "s", property, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Name", "s", property, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Isolated", "b", property, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_WRITABLE_PROPERTY("Rotation", "u", property, set, 0,
+                                 SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE | SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+    };
+    _Static_assert(sizeof filled == sizeof vtable, "the table's size");
+    memcpy(vtable, filled, sizeof filled);
+    int rc = sd_bus_add_fallback_vtable(bus, NULL, prefix, interface, vtable, find, userdata);
+    return rc < 0 ? rc : sd_bus_add_node_enumerator(bus, NULL, prefix, enumerate, userdata);
+}
+
 // The variadic calls Swift cannot make.
 static inline int gestured_bus_reply_empty(sd_bus_message *call) {
     return sd_bus_reply_method_return(call, NULL);

@@ -11,8 +11,23 @@ extension Daemon {
     func displayRotated(_ degrees: Int, why: String) {
         guard degrees != displayRotation else { return }
         displayRotation = degrees
-        for screen in touchscreens.values { screen.pipeline.setDisplayRotation(degrees) }
+        var turned: [String] = []
+        for screen in touchscreens.values {
+            let before = screen.pipeline.rotation
+            screen.pipeline.setDisplayRotation(degrees)
+            if screen.pipeline.rotation != before { turned.append(screen.node) }
+        }
         controlChanged([ControlChange(kind: .rotated(degrees), reason: why)])
+        bus?.announceRotation(of: turned)
+    }
+
+    /// One panel turned by its own object on the bus (one whose rotation is auto or
+    /// external), until the display's rotation changes again.
+    func panelRotated(_ screen: Touchscreen, _ degrees: Int, why: String) {
+        guard screen.pipeline.rotationSetting.followsDisplay, screen.pipeline.rotation != degrees else { return }
+        screen.pipeline.setDisplayRotation(degrees)
+        controlChanged([ControlChange(kind: .panelRotated(device: screen.name, degrees: degrees), reason: why)])
+        bus?.announceRotation(of: [screen.node])
     }
 
     /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.

@@ -54,6 +54,13 @@ extension Daemon {
             controlChanged(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"))
             if let degrees = heard.rotation { displayRotated(degrees, why: "the service") }
         }
+        follower.onFound = { [unowned self] in
+            for node in touchscreens.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }
+        }
+        follower.onPanelRotation = { [unowned self] path, degrees in
+            guard let screen = touchscreens.values.first(where: { BusService.devicePath($0.node) == path }) else { return }
+            panelRotated(screen, degrees, why: "the service, for this panel")
+        }
         service = follower
         follower.start()
     }
@@ -140,6 +147,7 @@ extension Daemon {
         screen.group = Udev.deviceGroup(of: node)
         watch(device.fd, node) { [unowned self] in read(screen) }
         touchscreens[node] = screen
+        service?.readRotation(ofPanel: BusService.devicePath(node))
         saidWaiting = false
         let geometry = pipeline.geometry
         logger.info("\(node): '\(screen.name)', \(fixed(geometry.size.width, decimals: 0))×\(fixed(geometry.size.height, decimals: 0)) mm\(geometry.knownSize == nil ? " (assumed)" : "")\(twin.map { ", isolated: its twin is \($0.node ?? "a uinput device")" } ?? "")")

@@ -12,6 +12,12 @@ public protocol BusControl: AnyObject {
     func resume()
     /// The display's rotation, for panels whose rotation is auto or external.
     func setRotation(_ degrees: UInt32) throws(BusControlError)
+    /// The touchscreens' nodes, each an object of its own (see `BusService.devicePath`).
+    var deviceNodes: [String] { get }
+    func device(_ node: String) -> ControlProperties.Device?
+    /// One panel's rotation (one whose rotation is auto or external), until the display's
+    /// rotation changes again.
+    func setRotation(_ degrees: UInt32, of node: String) throws(BusControlError)
     /// Starts a reload; `done` gets nil once it is applied, or why it was not.
     func reload(_ done: @escaping (BusControlError?) -> Void)
 }
@@ -42,10 +48,13 @@ public struct ControlProperties {
     public struct Device {
         public var node, name: String
         public var isolated: Bool
-        public init(node: String, name: String, isolated: Bool) {
+        /// The rotation its next touch sequence is measured with, in clockwise degrees.
+        public var rotation: Int
+        public init(node: String, name: String, isolated: Bool, rotation: Int) {
             self.node = node
             self.name = name
             self.isolated = isolated
+            self.rotation = rotation
         }
     }
 

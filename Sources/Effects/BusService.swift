@@ -50,6 +50,8 @@ public final class BusService {
     private var slots: [OpaquePointer] = []
     /// Property changes not yet announced: the bus had no room.
     private var owedChanges: [Property] = []
+    /// Devices whose Rotation changed, not yet announced.
+    private var owedDeviceChanges: [String] = []
     /// The daemon, for the control interface's calls and properties.
     public weak var control: BusControl?
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
@@ -85,6 +87,7 @@ public final class BusService {
             guard let property, let value, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().write(String(cString: property), from: value, error: error)
         }, me)
+        if rc >= 0 { rc = addDeviceObjects(handle) }
         var acquired: OpaquePointer?, request: OpaquePointer?
         if rc >= 0 {
             // Owned by another process (a second gestured), the name is queued for: the
@@ -172,11 +175,20 @@ public final class BusService {
     public var currentWatch: Watch? { watching }
 
     /// Whether signals are still queued for the bus.
-    public var hasQueuedOutput: Bool { !pending.isEmpty || !owedChanges.isEmpty || (watching?.writable ?? false) }
+    public var hasQueuedOutput: Bool {
+        !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || (watching?.writable ?? false)
+    }
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
     public func announce(_ properties: [Property]) {
         for property in properties where !owedChanges.contains(property) { owedChanges.append(property) }
+        sendPending()
+        updateWatch()
+    }
+
+    /// Announces devices' new Rotation with PropertiesChanged on their objects.
+    public func announceRotation(of nodes: [String]) {
+        for node in nodes where !owedDeviceChanges.contains(node) { owedDeviceChanges.append(node) }
         sendPending()
         updateWatch()
     }
@@ -211,6 +223,13 @@ public final class BusService {
             owedChanges.removeFirst()
             let rc = property.rawValue.withCString { gestured_bus_emit_changed(bus, Self.path, Self.interface, $0) }
             if rc < 0 { logger.warning("D-Bus: cannot announce the change of \(property.rawValue): \(Errno(rawValue: -rc))") }
+        }
+        while let bus, let node = owedDeviceChanges.first, hasRoom(bus) {
+            owedDeviceChanges.removeFirst()
+            // A device gone meanwhile has no object left to announce from.
+            guard control?.device(node) != nil else { continue }
+            let rc = gestured_bus_emit_changed(bus, Self.devicePath(node), Self.deviceInterface, "Rotation")
+            if rc < 0 { logger.warning("D-Bus: cannot announce the rotation of \(node): \(Errno(rawValue: -rc))") }
         }
         while let bus, !pending.isEmpty {
             var queued: UInt64 = 0
@@ -310,6 +329,7 @@ public final class BusService {
         self.bus = nil
         pending = SignalQueue()
         owedChanges = []
+        owedDeviceChanges = []
         updateWatch()
     }
 }

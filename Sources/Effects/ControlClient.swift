@@ -18,6 +18,7 @@ public enum ControlClient {
         guard rc >= 0, let bus = handle else { throw Failure(description: "cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))") }
         defer { sd_bus_flush_close_unref(bus) }
         _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
+        let rotation = Int(try get(bus, "Rotation", "u", readUnsigned))
         return ControlProperties(
             mode: try get(bus, "Mode", "s", readString),
             modes: try get(bus, "Modes", "as", readStrings),
@@ -28,20 +29,29 @@ public enum ControlClient {
                     ControlProperties.Gesture(name: try readString(m), type: try readString(m), modes: try readStrings(m))
                 }
             },
-            devices: try get(bus, "Devices", "a(ssb)") { (m) throws(Failure) in
-                try readArray(m, "(ssb)") { (m) throws(Failure) in
-                    ControlProperties.Device(node: try readString(m), name: try readString(m), isolated: try readBool(m))
-                }
-            },
-            rotation: Int(try get(bus, "Rotation", "u", readUnsigned)))
+            devices: try devices(bus, display: rotation),
+            rotation: rotation)
+    }
+
+    /// The devices, each with its own rotation from its object (the display's for one
+    /// gone between the two reads).
+    private static func devices(_ bus: OpaquePointer, display: Int) throws(Failure) -> [ControlProperties.Device] {
+        let listed = try get(bus, "Devices", "a(ssb)") { (m) throws(Failure) in
+            try readArray(m, "(ssb)") { (m) throws(Failure) in (node: try readString(m), name: try readString(m), isolated: try readBool(m)) }
+        }
+        return listed.map { device in
+            let rotation = try? get(bus, "Rotation", "u", at: BusService.devicePath(device.node), interface: BusService.deviceInterface, readUnsigned)
+            return ControlProperties.Device(node: device.node, name: device.name, isolated: device.isolated, rotation: rotation.map(Int.init) ?? display)
+        }
     }
 
     private static func get<T>(_ bus: OpaquePointer, _ property: String, _ type: String,
+                               at path: String = BusService.path, interface: String = BusService.interface,
                                _ parse: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
         var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
         defer { sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        let rc = sd_bus_get_property(bus, BusService.name, BusService.path, BusService.interface, property, &error, &reply, type)
+        let rc = sd_bus_get_property(bus, BusService.name, path, interface, property, &error, &reply, type)
         guard rc >= 0, let reply else {
             let why = error.message.map { String(cString: $0) } ?? "\(Errno(rawValue: -rc))"
             throw Failure(description: "cannot read \(property): \(why)")

@@ -5,10 +5,10 @@ import Glibc
 import Logging
 import SystemPackage
 
-/// What the running service says of its mode, pause, lock and rotation, for `monitor`: it reads
-/// the properties when the service appears, then follows their PropertiesChanged. Every
-/// call is asynchronous, on a connection of its own the loop watches; without a service
-/// (or a bus) it stays quiet and monitor decides alone.
+/// What the running service says of its mode, pause, lock and rotation (the display's and
+/// each panel's), for `monitor`: it reads the properties when the service appears, then
+/// follows their PropertiesChanged. Every call is asynchronous, on a connection of its own
+/// the loop watches; without a service (or a bus) it stays quiet and monitor decides alone.
 public final class ServiceFollower {
     /// The values a message carried; nil for those it did not.
     public struct Heard: Equatable, Sendable {
@@ -23,7 +23,13 @@ public final class ServiceFollower {
     private var bus: OpaquePointer?
     private var slots: [OpaquePointer] = []
     private var watching: BusService.Watch?
+    /// Panels asked for their rotation, by the call's cookie: at most one call a panel.
+    private var panelsAsked: [UInt64: String] = [:]
     public var onHeard: (Heard) -> Void = { _ in }
+    /// The service answered (it started, or was there): the time to ask for each panel's rotation.
+    public var onFound: () -> Void = {}
+    /// A panel's object (its path) says the panel's rotation, in clockwise degrees.
+    public var onPanelRotation: (_ path: String, _ degrees: Int) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -44,7 +50,9 @@ public final class ServiceFollower {
         }
         bus = handle
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var changed: OpaquePointer?, owner: OpaquePointer?
+        var changed: OpaquePointer?, owner: OpaquePointer?, panels: OpaquePointer?
+        let panelRule = "type='signal',sender='\(BusService.name)',interface='org.freedesktop.DBus.Properties',"
+            + "member='PropertiesChanged',path_namespace='\(BusService.devicesPath)'"
         let ok = sd_bus_match_signal_async(handle, &changed, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
                                            "PropertiesChanged", { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -55,8 +63,12 @@ public final class ServiceFollower {
             guard let message, let userdata else { return 0 }
             Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
             return 0
+        }, nil, me) >= 0 && sd_bus_add_match_async(handle, &panels, panelRule, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().panelChanged(message)
+            return 0
         }, nil, me) >= 0
-        slots = [changed, owner].compactMap { $0 }
+        slots = [changed, owner, panels].compactMap { $0 }
         guard ok else { return logger.warning("monitor: cannot follow the service's properties on the \(kind) bus") }
         readAll()
         updateWatch()
@@ -70,6 +82,7 @@ public final class ServiceFollower {
             slots = []
             sd_bus_close_unref(bus)
             self.bus = nil
+            panelsAsked = [:]
         }
         updateWatch()
     }
@@ -91,10 +104,52 @@ public final class ServiceFollower {
             if SDBus.error(of: reply) == nil, let heard = ServiceFollower.values(reply) {
                 follower.logger.info("monitor: following the service on the \(follower.kind) bus")
                 follower.onHeard(heard)
+                follower.onFound()
             }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque(), 0)
         updateWatch()
+    }
+
+    /// Asks the panel's object for its rotation; an error (no such panel there) says nothing.
+    public func readRotation(ofPanel path: String) {
+        guard let bus, !panelsAsked.values.contains(path) else { return }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &message, BusService.name, path, "org.freedesktop.DBus.Properties", "Get") >= 0,
+              let message else { return }
+        defer { sd_bus_message_unref(message) }
+        let ok = [BusService.deviceInterface, "Rotation"].allSatisfy { argument in
+            argument.withCString { sd_bus_message_append_basic(message, Character("s").asCChar, $0) } >= 0
+        }
+        guard ok, sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+            guard let reply, let userdata else { return 0 }
+            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().panelAnswered(reply)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque(), 0) >= 0 else { return }
+        // The answer names the call by its cookie, not the object: kept until it comes.
+        var cookie: UInt64 = 0
+        if sd_bus_message_get_cookie(message, &cookie) >= 0 { panelsAsked[cookie] = path }
+        updateWatch()
+    }
+
+    private func panelAnswered(_ reply: OpaquePointer) {
+        var cookie: UInt64 = 0
+        guard sd_bus_message_get_reply_cookie(reply, &cookie) >= 0, let path = panelsAsked.removeValue(forKey: cookie),
+              SDBus.error(of: reply) == nil else { return }
+        var degrees: UInt32 = 0
+        guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
+              sd_bus_message_read_basic(reply, Character("u").asCChar, &degrees) > 0 else { return }
+        onPanelRotation(path, Int(degrees))
+    }
+
+    /// PropertiesChanged of a panel's object.
+    private func panelChanged(_ message: OpaquePointer) {
+        var interface: UnsafePointer<CChar>?
+        guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
+              sd_bus_message_read_basic(message, Character("s").asCChar, &interface) > 0, let interface,
+              String(cString: interface) == BusService.deviceInterface,
+              let degrees = Self.values(message)?.rotation else { return }
+        onPanelRotation(path, degrees)
     }
 
     private func propertiesChanged(_ message: OpaquePointer) {

@@ -33,8 +33,8 @@ struct Devices: ParsableCommand {
         let output = OutputBuffer()
         defer { output.flush() }
         let listed = DeviceReport.listed(all)
-        // What a running service turned the display to, for rotation = "auto" or "external".
-        let displayRotation = [BusService.Kind.system, .session].lazy.compactMap { try? ControlClient.read($0).rotation }.first
+        // What a running service turns each panel to, for rotation = "auto" or "external".
+        let service = [BusService.Kind.system, .session].lazy.compactMap { try? ControlClient.read($0) }.first
         for (index, var device) in listed.enumerated() {
             do {
                 device.description = try EvdevDevice(path: device.node) { _ in }.description
@@ -44,7 +44,8 @@ struct Devices: ParsableCommand {
             let twinPhys = device.twinPhys
             device.twinNode = all.first { $0.phys == twinPhys }?.node
             if index > 0 { output.write(line: "") }
-            for line in DeviceReport.lines(device, config: config, displayRotation: displayRotation) { output.write(line: line) }
+            for line in DeviceReport.lines(device, config: config,
+                                                     displayRotation: service?.devices.first { $0.node == device.node }?.rotation ?? service?.rotation) { output.write(line: line) }
         }
         let twins = all.filter(\.isTwin).count, others = all.count - listed.count - twins
         if listed.isEmpty { output.write(line: "No input device with position axes: no touchscreen here.") }

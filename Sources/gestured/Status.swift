@@ -9,8 +9,8 @@ struct Status: ParsableCommand {
             Reads the control interface's properties (org.gestured.Gestured1 on the bus): \
             the mode and the modes there are, whether gestures are paused or the session \
             locked (then only gestures with when_locked fire), the display's rotation \
-            (from iio-sensor-proxy, or set on the bus), the touchscreens read (and \
-            which are isolated), and each gesture with the modes it fires in: why a \
+            (from iio-sensor-proxy, or set on the bus), the touchscreens read with the \
+            rotation each measures in (and which are isolated), and each gesture with the modes it fires in: why a \
             gesture does not fire right now. Without --bus, the system bus first, then the \
             session bus. Anyone may read them; changing them (SetMode, Pause, Resume, \
             Reload, setting Rotation) takes root or the gestured-control group on the \
@@ -53,7 +53,9 @@ struct Status: ParsableCommand {
                      "locked:   \(p.locked ? "yes: only gestures with when_locked = true fire" : "no")",
                      "rotation: \(p.rotation)° clockwise (the display's, for panels whose rotation is auto or external)",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]
-        for device in p.devices { lines.append("  \(device.node)  \(device.name)\(device.isolated ? "  (isolated)" : "")") }
+        for device in p.devices {
+            lines.append("  \(device.node)  \(device.name)  \(device.rotation)°\(device.isolated ? "  (isolated)" : "")")
+        }
         lines.append("gestures:\(p.gestures.isEmpty ? " none" : "")")
         let width = min(p.gestures.map(\.name.count).max() ?? 0, 32)
         for g in p.gestures {

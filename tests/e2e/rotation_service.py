@@ -47,6 +47,7 @@ A: 02 -512 512 0 0 0
 # turns its input readings (both axes the other way round: y = +1 g reads as bottom-up).
 TILTS = {"normal": (0, -256, 0), "left-up": (256, 0, 0)}
 WIDTH, HEIGHT = 3839 / 13, 2159 / 13  # the panel's millimetres
+OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 
 
 def journal():
@@ -141,6 +142,32 @@ check("the proxy back, the service follows it again",
 before = count("up (swipe)")
 panel.play(toward_the_panels_left().text())
 check("and the swipe is up again", fired("up", before))
+
+# A compositor's hook for this panel alone writes its own object (root, under the shipped
+# policy; nobody is refused), and monitor beside the service follows it.
+monitor_out = open("/tmp/monitor-rotation.txt", "w")
+monitor = subprocess.Popen(["gestured", "monitor", "--config", "/etc/gestured/gestured.toml"], stdout=monitor_out,
+                           stderr=subprocess.STDOUT, text=True)
+shown = lambda: open("/tmp/monitor-rotation.txt").read()
+check("monitor follows the service", wait_for(15, lambda: "following the service on the system bus" in shown()))
+device = ["org.gestured.Gestured1", "/org/gestured/Gestured1/devices/" + os.path.basename(panel.node), "org.gestured.Gestured1.Device"]
+def busctl(*args, user="root"):
+    return subprocess.run(["runuser", "-u", user, "--", "busctl", "--system", *args], capture_output=True, text=True, timeout=30)
+check("the panel's object says 90°", busctl("get-property", *device, "Rotation").stdout.strip() == "u 90")
+refused = busctl("set-property", *device, "Rotation", "u", "0", user="nobody")
+check(f"nobody may not set it ({refused.stderr.strip()})", refused.returncode != 0 and "Access denied" in refused.stderr)
+written = busctl("set-property", *device, "Rotation", "u", "0")
+check(f"root sets it to 0° ({written.stderr.strip()})", written.returncode == 0)
+check("the service says so",
+      wait_for(15, lambda: "gestured turning panel: rotation 0° clockwise from its next touch sequence (the control interface)" in journal()))
+before = count("left (swipe)")
+panel.play(toward_the_panels_left().text())
+check("the swipe is left on this panel", fired("left", before))
+check("the display's rotation stays 90°", busctl("get-property", *OBJECT, "Rotation").stdout.strip() == "u 90")
+check("monitor shows the panel's rotation",
+      wait_for(15, lambda: "gestured turning panel: rotation 0° clockwise from its next touch sequence (the service, for this panel)" in shown()))
+monitor.terminate()
+monitor.wait()
 check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
 
 panel.destroy()

@@ -11,6 +11,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case unlocked
         /// The display turned to these clockwise degrees.
         case rotated(Int)
+        /// One panel (its name) turned, by its own object on the bus.
+        case panelRotated(device: String, degrees: Int)
     }
 
     public var kind: Kind
@@ -31,6 +33,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
         case .rotated(let degrees): "display rotation: \(degrees)° clockwise for panels whose rotation is auto or external (\(reason))"
+        case .panelRotated(let device, let degrees): "\(device): rotation \(degrees)° clockwise from its next touch sequence (\(reason))"
         }
     }
 }

@@ -284,6 +284,12 @@ public final class TouchscreenPipeline {
         if applied.rotation.followsDisplay { stale = true }
     }
 
+    /// How the configuration says its rotation is known.
+    public var rotationSetting: RotationSetting { applied.rotation }
+
+    /// The rotation (clockwise degrees) its next touch sequence is measured with.
+    public var rotation: Int { applied.rotation.degrees(display: displayRotation) }
+
     private func arbitrate(_ frame: TouchFrame) {
         output.frame = frame
         current.arbiter.process(frame)

@@ -60,6 +60,10 @@ public struct ReplayPrinter {
             case .rotated(let degrees):
                 json.add("control", "rotated")
                 json.add("degrees", degrees)
+            case .panelRotated(let device, let degrees):
+                json.add("control", "rotated")
+                json.add("device", device)
+                json.add("degrees", degrees)
             }
             json.add("reason", change.reason)
             write(json.line)
