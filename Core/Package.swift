@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Gestures", "TouchCore"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),
         // Also runs every recording in Tests/Fixtures (see scripts/make-fixtures).
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "Gestures", "Bindings", "TouchCore"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "Gestures", "Bindings", "TouchCore",
+                                                      .product(name: "RealModule", package: "swift-numerics")]),
     ],
     swiftLanguageModes: [.v6]
 )

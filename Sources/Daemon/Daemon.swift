@@ -62,6 +62,10 @@ public final class Daemon {
     var reloadAgain = false
     /// The control interface's Reload calls, answered when it is applied or rejected.
     var reloadCallers: [(BusControlError?) -> Void] = []
+    /// A step is being performed: a gate it changes reaches the pipelines once it ends.
+    var feeding = false
+    /// When the gate changed (monotonic) and the pipelines have not been given it yet.
+    var gateChanged: Int64?
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -153,7 +157,24 @@ public final class Daemon {
 
     /// Feeds one input to a touchscreen's pipeline and does what its steps say.
     func feed(_ input: PipelineInput, to screen: Touchscreen) {
+        feeding = true
         screen.pipeline.step(input) { perform($0, of: screen) }
+        feeding = false
+        spreadGate()
+    }
+
+    /// Gives every touchscreen the gate in force, in force at once (see
+    /// `TouchscreenPipeline`) from when it changed; a gesture of theirs that changes it
+    /// again is given too.
+    func spreadGate() {
+        feeding = true
+        defer { feeding = false }
+        while let monotonic = gateChanged {
+            gateChanged = nil
+            for screen in touchscreens.values {
+                screen.pipeline.step(.gate(control.gate, at: screen.deviceTime(monotonic))) { perform($0, of: screen) }
+            }
+        }
     }
 
     private func perform(_ step: Step, of screen: Touchscreen) {
@@ -162,7 +183,7 @@ public final class Daemon {
         if let near = step.penNear { penMoved(near, on: screen) }
         // Modes and pauses are decisions, not effects: monitor follows them too.
         if !step.events.isEmpty { control.gestureFired(at: now) }
-        controlChanged(step.actions.compactMap { control.perform($0, at: now) })
+        controlChanged(step.actions.compactMap { control.perform($0, at: now) }, by: (screen, step.input.time))
         guard options.mode == .service else { return }
         // What someone waits for first (signals, commands, the twin), the log after.
         for action in step.actions { perform(action) }

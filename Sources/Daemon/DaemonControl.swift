@@ -94,14 +94,19 @@ extension Daemon {
         control.nextDeadline.map { replayScreen?.monotonic($0) ?? $0.microseconds }
     }
 
-    /// Says what changed and gives every touchscreen the new gate, for its next sequence.
-    func controlChanged(_ changes: [ControlChange]) {
+    /// Says what changed and gives every touchscreen the new gate, once the step that
+    /// made it (if any) is performed.
+    func controlChanged(_ changes: [ControlChange], by step: (screen: Touchscreen, time: Timestamp)? = nil) {
         guard !changes.isEmpty else { return }
         for change in changes {
             logger.info("\(change)")
             options.showControl?(change)
         }
-        for screen in touchscreens.values { screen.pipeline.setGate(control.gate) }
+        // The touchscreen whose step made the change takes it right after that step; the
+        // others once the step is performed.
+        if let step { step.screen.pipeline.give(control.gate, at: step.time) }
+        gateChanged = step.map { $0.screen.monotonic($0.time) } ?? monotonicMicroseconds()
+        if !feeding { spreadGate() }
         var changed: [BusService.Property] = []
         for change in changes {
             switch change.kind {

@@ -8,7 +8,7 @@ import os, re, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, checkmark, long_press, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
+from fixtures import HEADER, Recording, checkmark, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 CONFIG = """[daemon]
@@ -34,8 +34,15 @@ command = "echo fixed"
 [[gesture]]
 name = "emergency"
 type = "long-press"
+fingers = 2
 when_locked = true
 command = "echo emergency"
+
+[[gesture]]
+name = "five"
+type = "long-press"
+fingers = 5
+command = "echo five"
 
 [[gesture]]
 name = "escape"
@@ -71,6 +78,33 @@ def swipe_reaches_the_twin_whole(twin, panel):
     time.sleep(1.5)
     seen = twin.touch_events(mark)
     return seen.count("TOUCH_UP"), seen.count("TOUCH_CANCEL"), count("menu (swipe) recognized") > before
+
+
+def two_finger_hold():
+    rec = Recording()
+    for _ in range(10):
+        rec.frame({0: (100, 60), 1: (130, 60)}, advance_ms=100)
+    rec.frame({0: None, 1: None})
+    return rec
+
+
+def five_join_a_resting_finger(meanwhile):
+    """A finger lands and rests; meanwhile() runs; four more join it for a second: whether
+    five fired, and (touches up, touches cancelled) on the twin."""
+    rec = Recording()
+    rec.frame({0: (100, 100)}, advance_ms=300)
+    rest = len(rec.lines)
+    for _ in range(12):
+        rec.frame({s: (100 + 20 * s, 100) for s in range(5)}, advance_ms=100)
+    rec.frame({s: None for s in range(5)})
+    before = count("five: five")
+    mark = twin.mark()
+    panel.play("\n".join(rec.lines[:rest]))
+    meanwhile()
+    panel.play("\n".join(rec.lines[rest:]))
+    time.sleep(1.5)
+    seen = twin.touch_events(mark)
+    return count("five: five") > before, seen.count("TOUCH_UP"), seen.count("TOUCH_CANCEL")
 
 
 with open("/etc/gestured/gestured.toml", "w") as f:
@@ -143,13 +177,21 @@ check("the service says the session is locked", wait_for(10, lambda: count("sess
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
 check(f"locked: the swipe does not fire and reaches the twin whole ({up} up, {cancelled} cancelled)",
       not fired and up == 3 and cancelled == 0)
-panel.play(long_press().text())
+panel.play(two_finger_hold().text())
 check("locked: the when_locked gesture fires", wait_for(10, lambda: count("emergency: emergency") == 1))
 check("the kiosk user unlocks", lock(False).returncode == 0)
 check("the service says so", wait_for(10, lambda: count("session unlocked") == 1))
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
 check(f"unlocked: the swipe fires again and its touches are cancelled ({up} up, {cancelled} cancelled)",
       fired and cancelled == 3)
+
+# The lock holds from the moment it is known, though a finger rests on the panel then.
+fired, up, cancelled = five_join_a_resting_finger(lambda: None)
+check(f"unlocked: four fingers joining a resting one fire five ({up} up, {cancelled} cancelled)", fired and cancelled == 5)
+fired, up, cancelled = five_join_a_resting_finger(lambda: lock(True) and wait_for(10, lambda: count("session locked") == 2))
+check(f"locked while a finger rests: the four joining it fire nothing and reach the twin whole ({up} up, {cancelled} cancelled)",
+      count("session locked") == 2 and not fired and up == 5 and cancelled == 0)
+check("the kiosk user unlocks again", lock(False).returncode == 0 and wait_for(10, lambda: count("session unlocked") == 2))
 
 # Paused by a gesture: every touch reaches the twin whole, then gestures fire again.
 panel.play(checkmark().text())

@@ -88,6 +88,21 @@ public final class Arbiter {
         if !fingersDown { endSequence() }
     }
 
+    /// Takes the gestures `reason` names out of the running at `time` (a lock, a pause,
+    /// another mode): those still deciding fail, those under way are cancelled, none
+    /// follows a touch again; the others decide as they would have, so a single tap that
+    /// waited on an excluded double tap is recognized now.
+    public func exclude(at time: Timestamp, _ reason: (GestureSpec) -> String?) {
+        output.clear()
+        runDeadlines(upTo: time)
+        output.now = time
+        for r in recognizers where !r.excluded {
+            if let why = reason(r.spec) { r.exclude(why) }
+        }
+        arbitrate()
+        if !fingersDown { endSequence() }
+    }
+
     /// Runs the deadlines due by `time`: call it when `nextDeadline` has passed.
     public func advance(to time: Timestamp) {
         output.clear()

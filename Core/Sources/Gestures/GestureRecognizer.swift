@@ -18,6 +18,9 @@ public class GestureRecognizer {
     /// The touch sequence of the first touch it followed since it was reset: a gesture
     /// that spans sequences (a double tap) belongs to the one it started in.
     var sequence: Int?
+    /// Taken out of the running (see `Arbiter.exclude`): it follows no new touch until
+    /// its recognizers are made anew.
+    public private(set) var excluded = false
 
     let geometry: DeviceGeometry
     let output: RecognizerOutput
@@ -35,7 +38,7 @@ public class GestureRecognizer {
     var name: String { spec.name }
     var fingersDown: Int { touches.reduce(0) { $0 + ($1.isDown ? 1 : 0) } }
     /// Only a recognizer still deciding, and not waiting for the arbiter, takes new touches.
-    var acceptsTouches: Bool { state == .possible && request == nil }
+    var acceptsTouches: Bool { state == .possible && request == nil && !excluded }
     /// Possible, but with nothing to decide: no touches, no deadline, no request.
     var isIdle: Bool { state == .possible && touches.isEmpty && deadline == nil && request == nil }
     /// Still deciding about touches it follows (or waits on the clock for): it may yet be
@@ -105,6 +108,18 @@ public class GestureRecognizer {
             finish(.cancelled, "a touch was cancelled")
         } else {
             apply(.fail, "a touch was cancelled")
+        }
+    }
+
+    /// Out of the running from now on: still deciding, it fails; under way, it is
+    /// cancelled; and it takes no new touch.
+    final func exclude(_ reason: String) {
+        guard !excluded else { return }
+        excluded = true
+        if state.isActive {
+            finish(.cancelled, reason)
+        } else if state == .possible, !isIdle {
+            apply(.fail, reason)
         }
     }
 

@@ -18,4 +18,12 @@ public struct GestureGate: Equatable, Sendable {
     public func admits(_ gesture: GestureSpec) -> Bool {
         !paused && gesture.fires(inMode: mode) && (!locked || gesture.whenLocked)
     }
+
+    /// Why the gate keeps `gesture` from firing; nil when it admits it.
+    public func exclusion(of gesture: GestureSpec) -> String? {
+        if paused { return "gestured is paused" }
+        if locked, !gesture.whenLocked { return "the session is locked" }
+        if !gesture.fires(inMode: mode) { return "not in mode \"\(mode)\"" }
+        return nil
+    }
 }

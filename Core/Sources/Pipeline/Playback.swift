@@ -36,19 +36,31 @@ public struct Playback {
         var reloads = reloads[...]
         var cancelled = 0
         var control = ModeController(config)
+        /// When the gate changed outside a step (a reload, the pause's end), until the
+        /// pipeline is given it; a step's own change is given while it is performed.
+        var gateChanged: Timestamp?
         func take(_ changes: [ControlChange], at time: Timestamp) {
             guard !changes.isEmpty else { return }
             for change in changes { onControl(time, change) }
-            pipeline.setGate(control.gate)
+            gateChanged = time
+        }
+        func perform(_ step: Step) {
+            if case .cancel = step.input { cancelled += step.frame?.touches.count ?? 0 }
+            if !step.isQuiet || !step.bugs.isEmpty { body(step) }
+            let time = step.input.time
+            if !step.events.isEmpty { control.gestureFired(at: time) }
+            take(step.actions.compactMap { control.perform($0, at: time) }, at: time)
+            if let time = gateChanged {
+                gateChanged = nil
+                pipeline.give(control.gate, at: time)
+            }
         }
         func run(_ input: PipelineInput) {
-            pipeline.step(input) { step in
-                if case .cancel = input { cancelled += step.frame?.touches.count ?? 0 }
-                if !step.isQuiet || !step.bugs.isEmpty { body(step) }
-                let time = step.input.time
-                if !step.events.isEmpty { control.gestureFired(at: time) }
-                take(step.actions.compactMap { control.perform($0, at: time) }, at: time)
+            if let time = gateChanged {
+                gateChanged = nil
+                pipeline.step(.gate(control.gate, at: time), perform)
             }
+            pipeline.step(input, perform)
         }
         for event in recording.events {
             while let reload = reloads.first, reload.time <= event.time {

@@ -35,6 +35,8 @@ public final class TouchscreenPipeline {
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
     public private(set) var nextDeadline: Timestamp?
+    /// A gate given while a step was being performed (see `give`).
+    private var gateGiven: (gate: GestureGate, time: Timestamp)?
 
     public enum Refusal: Error, Equatable {
         /// A `[[device]]` rule says `ignore = true`.
@@ -130,8 +132,8 @@ public final class TouchscreenPipeline {
 
     public var geometry: DeviceGeometry { current.geometry }
     public var fingersDown: Bool { decoder.fingersDown }
-    /// A reload or a gate change waits for the sequence in flight, or for the next one
-    /// to begin.
+    /// A reload, or the gestures a gate change admits, wait for the sequence in flight, or
+    /// for the next one to begin.
     public var reloadPending: Bool { stale }
 
     /// Feeds one input, as keyd's `kbd_process_events` does: first every deadline due by
@@ -152,9 +154,25 @@ public final class TouchscreenPipeline {
             }
             ran = due
             if take(.deadline(due)) { body(output) }
+            takeGivenGate(body)
         }
         if case .deadline = input { return }
         if take(input) { body(output) }
+        takeGivenGate(body)
+    }
+
+    /// A gate that a step's own action makes (a gesture that pauses, or switches mode),
+    /// given while `step`'s body performs it: in force right after that step, before any
+    /// deadline or event after it. Outside a step, give `.gate` to `step`.
+    public func give(_ gate: GestureGate, at time: Timestamp) {
+        gateGiven = (gate, time)
+    }
+
+    private func takeGivenGate(_ body: (Step) -> Void) {
+        while let (gate, time) = gateGiven {
+            gateGiven = nil
+            if take(.gate(gate, at: time)) { body(output) }
+        }
     }
 
     /// One input through the decoder, the recognizers, the bindings and the delivery,
@@ -194,6 +212,8 @@ public final class TouchscreenPipeline {
             if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
         case .pen(let near, let time):
             penMoved(near: near, at: time)
+        case .gate(let gate, let time):
+            gateChanged(gate, at: time)
         }
         deliver(input, frameEnded: frameEnded)
         nextDeadline = Self.earlier(Self.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline), palmEnds)
@@ -244,7 +264,7 @@ public final class TouchscreenPipeline {
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         case .cancel(let time):
             isolation.cancel(at: time)
-        case .pen(_, let time):
+        case .pen(_, let time), .gate(_, let time):
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         }
         isolation.takeTwinEvents(&output.twin)
@@ -267,13 +287,19 @@ public final class TouchscreenPipeline {
         takeChangesBetweenSequences()
     }
 
-    /// Another mode, a pause or a lock: the gestures it admits take the next sequence,
-    /// never one under way. They are made when it begins, so that a flood of changes
-    /// costs one setup.
-    public func setGate(_ gate: GestureGate) {
+    /// Another mode, a pause or a lock, in force at once: the gestures it no longer
+    /// admits are taken out of the sequence under way (failed while deciding, cancelled
+    /// under way, so none of them begins after it, not even a waiting multi-tap), while
+    /// those it admits newly take the next sequence. The recognizers are made when it
+    /// begins, so that a flood of changes costs one setup.
+    private func gateChanged(_ gate: GestureGate, at time: Timestamp) {
         guard gate != self.gate else { return }
         self.gate = gate
         stale = true
+        takeChangesBetweenSequences()
+        guard stale else { return }
+        current.arbiter.exclude(at: time) { gate.exclusion(of: $0) }
+        collect()
     }
 
     /// The display turned (the accelerometer, a compositor's hook): a panel whose

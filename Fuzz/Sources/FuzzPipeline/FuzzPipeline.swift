@@ -15,10 +15,11 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     runFuzzer(argc, argv) { data, size in
         let input = bytes(data, size)
         guard let first = input.first else { return 0 }
-        let pipeline = try! TouchscreenPipeline(devices[Int(first) % devices.count], config: configurations[Int(first / 3) % 2])
+        let config = configurations[Int(first / 3) % 2]
+        let pipeline = try! TouchscreenPipeline(devices[Int(first) % devices.count], config: config)
         pipeline.explaining = first & 0x80 != 0
         var time: Int64 = 0
-        play(input.dropFirst(), on: pipeline, from: &time)
+        play(input.dropFirst(), on: pipeline, from: &time, gestures: config.gestures)
         // One input in 64 plays ten more times on the same pipeline: what it holds must
         // not grow with the number of sequences. Buffers reach the size this input needs
         // (and the Swift runtime's caches what its code paths use) within a few plays, not
@@ -28,7 +29,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         if first & 0x7e == 0x7e {
             func play(times: Int) -> Int {
                 for _ in 0..<times {
-                    FuzzStreams.play(input.dropFirst(), on: pipeline, from: &time)
+                    FuzzStreams.play(input.dropFirst(), on: pipeline, from: &time, gestures: config.gestures)
                 }
                 pipeline.step(.cancel(Timestamp(microseconds: time))) { _ in }
                 return allocatedBytes()

@@ -21,10 +21,11 @@ public struct StreamShape: Sendable {
 }
 
 /// Plays the records, then the end: whatever is down is cancelled, then every decision
-/// still waiting is made; the invariants are checked all along, and `observe` sees each step.
+/// still waiting is made; the invariants are checked all along, and `observe` sees each
+/// step. `gestures`: the pipeline's, to check that none a gate excludes begins after it.
 public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline, from time: inout Int64,
-                 shape: StreamShape = .panel, observe: (Step) -> Void = { _ in }) {
-    var checker = Checker()
+                 shape: StreamShape = .panel, gestures: [GestureSpec] = [], observe: (Step) -> Void = { _ in }) {
+    var checker = Checker(gestures: gestures)
     var records = records
     func step(_ input: PipelineInput) {
         pipeline.step(input) { step in
@@ -37,9 +38,10 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
         records = records.dropFirst(7)
         time += shape.microseconds(r[2])
         // One record in 32 switches what may fire (mode, pause, lock), as the daemon
-        // does at any moment: taken between sequences, never one under way.
+        // does at any moment: in force at once, mid-gesture as between sequences.
         if r[0] & 31 == 31 {
-            pipeline.setGate(GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0))
+            let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0)
+            step(.gate(gate, at: Timestamp(microseconds: time)))
             continue
         }
         step(decode(r, at: Timestamp(microseconds: time), positions: shape.positions))
@@ -84,10 +86,20 @@ public struct Checker {
     public var touches = Set<Int>()
     public var ended = Set<Int>()
     public var underWay = Set<String>()
+    /// The pipeline's gestures, and those the last gate keeps from firing: none of them
+    /// may begin or be recognized after the gate's own step (the deadlines due before it
+    /// run first).
+    let gestures: [GestureSpec]
+    var excluded = Set<String>()
 
-    public init() {}
+    public init(gestures: [GestureSpec] = []) {
+        self.gestures = gestures
+    }
 
     public mutating func check(_ step: Step) {
+        if case .gate(let gate, _) = step.input {
+            excluded = Set(gestures.filter { !gate.admits($0) }.map(\.name))
+        }
         if !step.bugs.isEmpty { violated("state machine bugs: \(step.bugs)") }
         if let frame = step.frame {
             if frame.touches.isEmpty { violated("an empty frame") }
@@ -108,6 +120,9 @@ public struct Checker {
             violated("gesture events without a frame")
         }
         for event in step.events {
+            if event.phase == .began || event.phase == .recognized, excluded.contains(event.name) {
+                violated("\(event.name) \(event.phase) after a gate that excludes it")
+            }
             switch event.phase {
             case .recognized: break
             case .began:
