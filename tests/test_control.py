@@ -5,7 +5,7 @@ on a private bus with busctl and dbus-monitor.
 
     tests/test_control.py GESTURED
 """
-import os, re, subprocess, sys, time, unittest
+import os, re, signal, subprocess, sys, time, unittest
 import test_daemon
 from fixtures import Recording, pen_checkmark
 from test_daemon import Harness
@@ -308,6 +308,50 @@ command = "echo three >> {out}"
                     self.assertFalse(os.path.exists(out), log)
                     # The call came before the touches it holds back (3 s into the recording).
                     self.assertRegex(log, r"paused for 60\.000 s|mode: default → maintenance")
+
+class BusFlood(Harness):
+    """Anyone may read the properties (the shipped policy lets everyone): four readers
+    with 64 GetAll calls each in flight, against 1,000 gestures, stop neither gestures
+    nor SIGTERM (the bus is handled a budget at a time, the properties built once per
+    change)."""
+    def test_readers_flooding_the_properties_stop_neither_gestures_nor_sigterm(self):
+        flood = self.path("bus_flood")
+        cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
+                                check=True).stdout.split()
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bus_flood.c")
+        subprocess.run(["gcc", "-O2", "-o", flood, source, *cflags], check=True)
+        self.start_bus()
+        out = self.path("fired.txt")
+        config = (f'[daemon]\nbus = "session"\nmodes = ["elsewhere"]\n'
+                  f'[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "echo tap >> {out}"\n'
+                  + "".join(f'[[gesture]]\nname = "g{i}"\ntype = "tap"\nfingers = 4\nmodes = ["elsewhere"]\n'
+                            for i in range(1000)))
+        rec = Recording()
+        rec.wait(2000)
+        for _ in range(3):
+            rec.tap()
+            rec.wait(1000)
+        rec.wait(60_000)
+        rec.tap()
+        daemon = self.start_daemon(self.write("gestured.toml", config), rec)
+        self.addCleanup(daemon.kill)
+        for _ in range(100):
+            if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=self.env,
+                              capture_output=True).returncode == 0:
+                break
+            time.sleep(0.05)
+        readers = [subprocess.Popen([flood], env=self.env) for _ in range(4)]
+        for reader in readers:
+            self.addCleanup(reader.kill)
+        time.sleep(6)
+        with open(out) as f:
+            fired = f.read().count("tap")
+        self.assertEqual(fired, 3, "the taps at 2, 3 and 4 s")
+        self.assertTrue(all(reader.poll() is None for reader in readers), "the readers kept reading")
+        daemon.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        log = daemon.communicate(timeout=30)[1]
+        self.assertLess(time.monotonic() - start, 1.0, log[-2000:])
 
 class Pen(Harness):
     def test_a_pen_checkmark_runs_with_the_tool_in_its_environment_and_only_for_pen_or_any(self):

@@ -140,7 +140,8 @@ extension BusService {
     /// A property's value into `reply`.
     func read(_ name: String, into reply: OpaquePointer) -> Int32 {
         guard let control, let property = Property(rawValue: name) else { return -ENOENT }
-        let values = control.controlProperties
+        let values = properties ?? control.controlProperties
+        properties = values
         var ok: Bool
         switch property {
         case .mode: ok = appendString(reply, values.mode)

@@ -54,6 +54,9 @@ public final class BusService {
     private var owedDeviceChanges: [String] = []
     /// The daemon, for the control interface's calls and properties.
     public weak var control: BusControl?
+    /// The properties as last built: made again once a change is announced, not for each
+    /// read (a GetAll reads every one, and anyone may ask as often as they like).
+    var properties: ControlProperties?
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -156,7 +159,7 @@ public final class BusService {
             connect(now: now)
             return
         }
-        if let error = SDBus.processAll(bus) {
+        if let error = SDBus.process(bus) {
             return disconnect(reason: "the \(kind) bus went away (\(error)); will reconnect")
         }
         sendPending()
@@ -181,6 +184,7 @@ public final class BusService {
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
     public func announce(_ properties: [Property]) {
+        self.properties = nil
         for property in properties where !owedChanges.contains(property) { owedChanges.append(property) }
         sendPending()
         updateWatch()

@@ -88,7 +88,7 @@ public final class LogindWatcher {
 
     public func process() {
         guard let bus else { return }
-        if let error = SDBus.processAll(bus) {
+        if let error = SDBus.process(bus) {
             close()
             logger.warning("logind: the system bus went away (\(error)); the session counts as unlocked")
             set(false, why: "the system bus went away")

@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 import SystemPackage
 
 /// What every sd-bus connection of the loop's needs: what to watch, when to come back,
@@ -31,13 +32,25 @@ enum SDBus {
         return Int64(clamping: usec)
     }
 
-    /// Handles everything queued, without waiting; the error of a connection that died.
-    static func processAll(_ bus: OpaquePointer) -> Errno? {
-        while true {
+    /// At most this many messages a connection handles a wake-up, and none more once
+    /// this long has passed: a peer that floods a connection (anyone may read the
+    /// properties) cannot hold the loop. What is left is handled at the next wake-up,
+    /// after the loop's other sources: sd-bus asks for it at once (its timeout is 0 while
+    /// messages wait), or the descriptor is still readable.
+    static let messagesPerWakeUp = 64
+    static let microsecondsPerWakeUp: Int64 = 1000
+
+    /// Handles what is queued, within the budget above and without waiting; the error
+    /// of a connection that died.
+    static func process(_ bus: OpaquePointer) -> Errno? {
+        let start = monotonicMicroseconds()
+        for _ in 0..<messagesPerWakeUp {
             let rc = sd_bus_process(bus, nil)
             if rc == 0 { return nil }
             if rc < 0 { return Errno(rawValue: -rc) }
+            if monotonicMicroseconds() - start >= microsecondsPerWakeUp { return nil }
         }
+        return nil
     }
 
     /// NameOwnerChanged for `name`: its new owner, empty when it went away; nil for

@@ -75,7 +75,7 @@ public final class SensorProxyWatcher {
 
     public func process() {
         guard let bus else { return }
-        if let error = SDBus.processAll(bus) {
+        if let error = SDBus.process(bus) {
             call.cancel()
             for slot in slots { sd_bus_slot_unref(slot) }
             slots = []

@@ -76,7 +76,7 @@ public final class ServiceFollower {
 
     public func process() {
         guard let bus else { return }
-        if let error = SDBus.processAll(bus) {
+        if let error = SDBus.process(bus) {
             logger.info("monitor: the \(kind) bus went away (\(error)): the service's mode is no longer followed")
             for slot in slots { sd_bus_slot_unref(slot) }
             slots = []
