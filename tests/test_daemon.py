@@ -401,6 +401,19 @@ class Daemon(Harness):
         self.assertGreater(jobs.count("start"), 100)
         self.assertIn("skipped, 2 command(s) still running", stderr)
 
+    def test_a_stepped_pan_whose_command_still_runs_says_skipped_a_few_times_then_counts(self):
+        """A 120 mm drag over 1 mm steps, each step a command that outlives the drag: one
+        runs, and of the ~120 skipped only a burst is logged, the rest said in one line."""
+        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "s"\ntype = "pan"\nstep = 1\n'
+                            'increase = { command = "sleep 4" }\ndecrease = { command = "sleep 4" }\n', drag(), speed=2)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        said = r.stderr.count("s: skipped, 1 command(s) still running")
+        self.assertGreaterEqual(said, 1)
+        self.assertLessEqual(said, 10, r.stderr[-2000:])
+        unsaid = re.search(r"s: (\d+) more gesture\(s\) skipped while its commands ran", r.stderr)
+        self.assertIsNotNone(unsaid, r.stderr[-2000:])
+        self.assertGreater(said + int(unsaid.group(1)), 100)
+
     def test_a_hanging_command_is_killed_at_its_timeout(self):
         started = time.monotonic()
         r = self.run_daemon('[daemon]\nbus = "none"\ncommand_timeout_ms = 500\n[[gesture]]\nname = "c"\ntype = "checkmark"\n'

@@ -38,6 +38,11 @@ public final class CommandRunner {
     private(set) var jobs: [Job] = []
     /// By binding: how many more lines its commands may log.
     private var allowances: [String: LogAllowance] = [:]
+    /// By binding: how many more times a skipped gesture may be said (a stepped pan fires
+    /// hundreds a second); the rest are counted, and said when its commands end.
+    private var skipAllowances: [String: LogAllowance] = [:]
+    static let skipBurst = 5.0
+    static let skipsPerSecond = 1.0
     public var timeoutMilliseconds: Int64
     /// When running as root with `[daemon] user`, commands run as that user through
     /// setpriv (its groups, home and a clean environment).
@@ -62,7 +67,11 @@ public final class CommandRunner {
         let binding = action.binding, command = action.command, assignments = action.environment
         let running = jobs.filter { $0.binding == binding }.count
         guard running < action.maxRunning else {
-            logger.notice("\(binding): skipped, \(running) command(s) still running (max_running = \(action.maxRunning))")
+            var allowance = skipAllowances[binding] ?? LogAllowance(burst: Self.skipBurst, perSecond: Self.skipsPerSecond, reportEvery: 1_000_000, now: now)
+            if allowance.take(now: now) {
+                logger.notice("\(binding): skipped, \(running) command(s) still running (max_running = \(action.maxRunning))")
+            }
+            skipAllowances[binding] = allowance
             return nil
         }
         let argv: [String]
@@ -109,6 +118,11 @@ public final class CommandRunner {
         if !jobs.contains(where: { $0.binding == job.binding }), var allowance = allowances[job.binding] {
             reportDropped(job.binding, allowance.takeDropped())
             allowances[job.binding] = allowance.isFull(now: now) ? nil : allowance
+        }
+        if !jobs.contains(where: { $0.binding == job.binding }), var allowance = skipAllowances[job.binding] {
+            let unsaid = allowance.takeDropped()
+            if unsaid > 0 { logger.notice("\(job.binding): \(unsaid) more gesture(s) skipped while its commands ran") }
+            skipAllowances[job.binding] = allowance.isFull(now: now) ? nil : allowance
         }
         logger.info("\(job.binding): pid \(pid) ended, \(status)")
         return true

@@ -185,18 +185,27 @@ extension Configuration {
     /// `step`, `increase` and `decrease`: all three or none.
     static func parseSteps(_ t: TableReader, type: GestureType, keyCodes: KeyCodes) -> Steps? {
         guard t.has("step") || t.has("increase") || t.has("decrease") else { return nil }
-        let unit: String, size: Double?
+        // The finest step a hand makes on purpose: below it the fingers' tremble crosses
+        // steps (1e-300 mm made 14,800 key actions of one drag).
+        let unit: String, finest: (size: Double, written: String, words: String)
+        var size: Double?
         switch type {
         case .pinch:
             unit = "a scale factor over 1, like 1.1 for every 10 %"
+            finest = (1.01, "1.01", "a 1 % change of the fingers' spread")
             size = t.number("step", allowingZero: false, atMost: Limit(100, "a hundredfold"))
-            if let size, size <= 1 { t.report("step", "\(size) is not over 1; expected \(unit)"); return nil }
         case .rotate:
             unit = "degrees, like 15"
+            finest = (1, "1", "a degree")
             size = t.number("step", allowingZero: false, atMost: Limit(3_600, "ten turns"))
         default:
             unit = "millimetres, like 10"
+            finest = (1, "1", "a millimetre")
             size = t.number("step", allowingZero: false, atMost: Limit(10_000, "10 m"))
+        }
+        if let given = size, given < finest.size {
+            t.report("step", "expected at least \(finest.written) (\(finest.words)), found \(given); \(unit)")
+            size = nil
         }
         if !t.has("step") { t.report("step", "missing; increase and decrease act every step, in \(unit)") }
         func actions(_ key: String) -> BoundActions? {

@@ -102,7 +102,16 @@ import Testing
         #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"rotate\"\nstep = 15\nincrease = { keys = \"VolumeUp\" }\n")
             == [#"test.toml:1: error: gesture[1].decrease: missing; step needs both increase and decrease, like decrease = { keys = "VolumeDown" }"#])
         #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"pinch\"\nstep = 0.9\nincrease = { keys = \"VolumeUp\" }\ndecrease = { keys = \"VolumeDown\" }\n")
-            == ["test.toml:4: error: gesture[1].step: 0.9 is not over 1; expected a scale factor over 1, like 1.1 for every 10 %"])
+            == ["test.toml:4: error: gesture[1].step: expected at least 1.01 (a 1 % change of the fingers' spread), found 0.9; a scale factor over 1, like 1.1 for every 10 %"])
+        // The finest steps a hand makes on purpose, per kind: at them accepted, below refused.
+        let stepped = "\nincrease = { keys = \"VolumeUp\" }\ndecrease = { keys = \"VolumeDown\" }\n"
+        for (type, finest, below, words) in [("pan", "1", "0.999", "a millimetre"), ("rotate", "1", "1e-9", "a degree"),
+                                             ("pinch", "1.01", "1.0000000000000002", "a 1 % change of the fingers' spread")] {
+            #expect(refusals("[[gesture]]\nname = \"s\"\ntype = \"\(type)\"\nstep = \(finest)" + stepped).isEmpty, "\(type)")
+            #expect(refusals("[[gesture]]\nname = \"s\"\ntype = \"\(type)\"\nstep = \(below)" + stepped).first?
+                .hasPrefix("test.toml:4: error: gesture[1].step: expected at least \(finest) (\(words)), found ") == true, "\(type)")
+        }
+        #expect(refusals("[[gesture]]\nname = \"s\"\ntype = \"pan\"\nstep = 1e-300" + stepped).count == 1)
         #expect(refusals("[[gesture]]\nname = \"v\"\ntype = \"rotate\"\nstep = 15\nincrease = { keys = \"Volumeup\", typo = 1 }\ndecrease = {}\n")
             == ["test.toml:5: error: gesture[1].increase.typo: unknown setting; increase takes command, exec, signal, keys, click, double",
                 "test.toml:6: error: gesture[1].decrease: empty; expected what a step does: command, exec, keys, click or signal"])

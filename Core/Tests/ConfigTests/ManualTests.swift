@@ -25,6 +25,34 @@ import Testing
         return keys
     }
 
+    /// Each numeric setting's entry says the range the parser accepts ("1 to 64", "more
+    /// than 0 to 10000"; a rotation its four angles).
+    @Test func everyNumericSettingStatesItsRange() throws {
+        var entry: (key: String, text: String)?
+        var missing: [String] = []
+        func close() {
+            if let entry, entry.text.contains("number") || entry.text.contains("integer"),
+               entry.text.range(of: #"[0-9.]+ to [0-9]"#, options: .regularExpression) == nil,
+               !entry.text.contains("0, 90, 180 or 270") {
+                missing.append(entry.key)
+            }
+            entry = nil
+        }
+        var previous = ""
+        for line in try String(contentsOf: Self.page, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(".TP") || line.hasPrefix(".PP") || line.hasPrefix(".SH") {
+                close()
+            } else if previous == ".TP", line.hasPrefix(".BR ") {
+                entry = (String(line.dropFirst(4).prefix { $0 != " " }), String(line))
+            } else if entry != nil {
+                entry!.text += " " + line
+            }
+            previous = String(line)
+        }
+        close()
+        #expect(missing.isEmpty, "gestured.toml(5) gives no range for \(missing)")
+    }
+
     @Test func everyAcceptedKeyIsDocumentedAndNothingElse() throws {
         let documented = try documentedKeys()
         #expect(Set(documented.keys) == Set(Configuration.acceptedKeys.keys))

@@ -12,7 +12,7 @@ import TouchCore
 /// 1 µs apart; and every step formatted as `replay --explain --actions --touches` and
 /// `--svg` format it, with the gestures' environment and signals. Nothing may trap (a
 /// Double beyond an integer's range, NaN made an integer), and the invariants of
-/// FuzzPipeline hold.
+/// FuzzPipeline hold, and the output per event is bounded.
 @_cdecl("FuzzExtremes_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { data, size in
@@ -37,7 +37,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         printer.showActions = true
         var picture = TouchPicture(title: "extreme", size: pipeline.geometry.size)
         var time: Int64 = 0
-        play(input.dropFirst(4), on: pipeline, from: &time, shape: shape) { step in
+        play(input.dropFirst(4), on: pipeline, from: &time, shape: shape, gestures: config.gestures) { step in
             printer.print(step)
             picture.add(step)
             for event in step.events {
@@ -57,6 +57,11 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
             if let last = written.last, last.type != EventType.syn || last.code != SynCode.report {
                 violated("virtual input that does not end in SYN_REPORT: \(written)")
             }
+            // Bounded output per event: each gesture event acts once, and once more for each
+            // step it crosses (at most `StepCounter.mostAtOnce`), each action a few at most.
+            let mostActions = step.events.count * (7 + 6 * StepCounter.mostAtOnce)
+            if step.actions.count > mostActions { violated("\(step.actions.count) actions from \(step.events.count) gesture events") }
+            if written.count > step.actions.count * 64 { violated("\(written.count) virtual input events from \(step.actions.count) actions") }
         }
         _ = picture.svg()
         return 0
@@ -124,11 +129,11 @@ func extremeConfiguration(size: String, choice: Int) -> String {
     // Steps at their finest and coarsest: the finest crosses the most boundaries a frame.
     let stepped = ["increase = { signal = true, click = \"left\", double = true }", "decrease = { signal = true }"]
     gesture("pan", "pan", ["fingers = \(pick("1", "10"))", "min_distance_mm = \(pick("0", "10000"))", "scroll = true",
-                           "scroll_mm = \(pick("0.1", "1000"))", "step = \(pick(tiny, "10000"))"] + stepped)
+                           "scroll_mm = \(pick("0.1", "1000"))", "step = \(pick("1", "10000"))"] + stepped)
     gesture("pinch", "pinch", ["fingers = \(pick("2", "10"))", "min_scale_change = \(pick("0", "100"))",
-                               "step = \(pick("1.0000000000000002", "100"))"] + stepped)
+                               "step = \(pick("1.01", "100"))"] + stepped)
     gesture("rotate", "rotate", ["fingers = \(pick("2", "10"))", "min_rotation = \(pick("0", "100"))",
-                                 "step = \(pick(tiny, "3600"))"] + stepped)
+                                 "step = \(pick("1", "3600"))"] + stepped)
     gesture("edge", "edge-swipe", ["edge = \"left\"", "edge_range = [\(pick("0.5, 0.5000001", "0, 1"))]",
                                    "edge_zone_mm = \(pick(tiny, "10000"))", "min_distance_mm = \(pick(tiny, "10000"))"])
     gesture("check", "checkmark", ["min_size_mm = \(pick(tiny, "10000"))"])
