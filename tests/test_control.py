@@ -315,11 +315,7 @@ class BusFlood(Harness):
     nor SIGTERM (the bus is handled a budget at a time, the properties built once per
     change)."""
     def test_readers_flooding_the_properties_stop_neither_gestures_nor_sigterm(self):
-        flood = self.path("bus_flood")
-        cflags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
-                                check=True).stdout.split()
-        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bus_flood.c")
-        subprocess.run(["gcc", "-O2", "-o", flood, source, *cflags], check=True)
+        flood = compile_peer(self, "bus_flood")
         self.start_bus()
         out = self.path("fired.txt")
         config = (f'[daemon]\nbus = "session"\nmodes = ["elsewhere"]\n'
@@ -352,6 +348,86 @@ class BusFlood(Harness):
         start = time.monotonic()
         log = daemon.communicate(timeout=30)[1]
         self.assertLess(time.monotonic() - start, 1.0, log[-2000:])
+
+def compile_peer(harness, name):
+    """A test peer in C (tests/NAME.c, with sd-bus), built into the test's directory."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".c")
+    subprocess.run(["gcc", "-O2", "-o", harness.path(name), source, *flags], check=True)
+    return harness.path(name)
+
+class LockFailsClosed(Harness):
+    """The lock against a stand-in for logind (tests/fake_logind.c) on a private bus the
+    daemon takes for the system bus: gone or restarting, logind leaves the session as
+    it was last known; a stream of its signals does not put the lock off."""
+    def setUp(self):
+        super().setUp()
+        self.fake = compile_peer(self, "fake_logind")
+        self.start_bus()
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
+        self.logind = None
+
+    def start_logind(self, *args):
+        self.logind = subprocess.Popen([self.fake, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(self.stop, self.logind)
+        self.assertEqual(self.logind.stdout.readline().strip(), "ready")
+
+    @staticmethod
+    def stop(process):
+        process.kill()
+        process.wait()
+        process.stdin.close()
+        process.stdout.close()
+
+    def tell(self, command):
+        self.logind.stdin.write(command + "\n")
+        self.logind.stdin.flush()
+        self.assertEqual(self.logind.stdout.readline().strip(), "done")
+
+    def locked(self):
+        r = subprocess.run(["busctl", "--user", "get-property", *OBJECT, "Locked"], capture_output=True, text=True, env=self.env)
+        return r.stdout.strip()
+
+    def wait_locked(self, value, seconds=5):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.locked() == value:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def test_logind_away_keeps_the_lock_and_a_stream_of_its_signals_does_not_put_it_off(self):
+        self.start_logind()
+        log = open(self.path("log"), "w+")
+        self.addCleanup(log.close)
+        config = '[daemon]\nbus = "system"\n[[device]]\nname = "*"\nignore = true\n'  # no touchscreen of the machine's
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", self.write("gestured.toml", config)],
+                                  env=self.env, stdout=subprocess.DEVNULL, stderr=log, text=True)
+        self.addCleanup(daemon.kill)
+        self.assertTrue(self.wait_locked("b false"), "the daemon on the bus")
+        self.tell("lock")
+        self.assertTrue(self.wait_locked("b true", 2), "locked")
+
+        self.stop(self.logind)
+        time.sleep(1)
+        self.assertEqual(self.locked(), "b true", "logind gone: the lock stays")
+        self.start_logind()  # back, and the session unlocked meanwhile
+        self.assertTrue(self.wait_locked("b false", 3), "logind back: looked up again")
+
+        self.tell("stream")
+        time.sleep(0.5)
+        self.tell("lock")
+        started = time.monotonic()
+        self.assertTrue(self.wait_locked("b true", 3), "locked though logind streams signals")
+        took = time.monotonic() - started
+        self.tell("still")
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        log.seek(0)
+        text = log.read()
+        self.assertIn("logind left the system bus; the session stays locked until logind answers again", text)
+        self.assertLess(took, 1.0, text[-2000:])
 
 class Pen(Harness):
     def test_a_pen_checkmark_runs_with_the_tool_in_its_environment_and_only_for_pen_or_any(self):

@@ -3,15 +3,22 @@ import CSystemd
 import Glibc
 #endif
 import Logging
+import SystemIO
 import SystemPackage
 
 /// Follows whether the session in front of the touchscreen is locked: logind's
 /// `LockedHint` of seat0's active session (the system service), or of the user's own
-/// graphical session (the user service: `org.freedesktop.login1.User.Display`). It
-/// looks again whenever logind announces a change of the seat's active session, of the
-/// session's properties, or of its own owner (restarted). Every call is asynchronous on
-/// a system-bus connection of its own, which the loop watches; without logind the
-/// session counts as unlocked, said once.
+/// graphical session (the user service: `org.freedesktop.login1.User.Display`). A
+/// PropertiesChanged of the session that carries LockedHint is taken as it is; one of
+/// the seat or the user (another session in front), or logind's return, makes it look
+/// again. A look under way is never cancelled by the next signal (a stream of them
+/// would put the lock off for ever): the next look follows it. Every call is
+/// asynchronous on a system-bus connection of its own, which the loop watches.
+///
+/// It fails closed: once logind has said whether the session is locked, that stays
+/// while logind is away (crashed, restarting), does not answer, or answers nonsense, and
+/// while the system bus is gone (tried again every `retryMicroseconds`). Only a logind
+/// never heard from counts the session as unlocked, said once.
 public final class LogindWatcher {
     public enum Session: Sendable {
         /// seat0's active session, whoever it is.
@@ -33,6 +40,14 @@ public final class LogindWatcher {
     private var leadPath: String?
     private var saidMissing = false
     public private(set) var locked = false
+    /// logind has said whether the session is locked.
+    private var known = false
+    /// A look is under way; another was asked for meanwhile.
+    private var looking = false
+    private var lookAgain = false
+    /// Without a bus: when to connect again.
+    private var retryAt: Int64?
+    static let retryMicroseconds: Int64 = 5_000_000
     private var watching: BusService.Watch?
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
@@ -51,15 +66,17 @@ public final class LogindWatcher {
         if let bus { sd_bus_close_unref(bus) }
     }
 
-    /// Connects and asks; false when there is no system bus (said once).
+    /// Connects and asks; false when there is no system bus (said once, tried again).
     @discardableResult
     public func start() -> Bool {
         var handle: OpaquePointer?
         let rc = sd_bus_open_system(&handle)
         guard rc >= 0, let handle else {
+            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
             return missing("cannot connect to the system bus (\(Errno(rawValue: -rc)))")
         }
         bus = handle
+        retryAt = nil
         let me = Unmanaged.passUnretained(self).toOpaque()
         let changed: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -79,31 +96,44 @@ public final class LogindWatcher {
         slots = [a, b].compactMap { $0 }
         guard ok else {
             close()
+            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
             return missing("cannot follow logind's signals")
         }
+        looking = false
         look()
         updateWatch()
         return true
     }
 
     public func process() {
-        guard let bus else { return }
+        guard let bus else {
+            if let retryAt, monotonicMicroseconds() >= retryAt { start() }
+            return
+        }
         if let error = SDBus.process(bus) {
             close()
-            logger.warning("logind: the system bus went away (\(error)); the session counts as unlocked")
-            set(false, why: "the system bus went away")
+            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
+            logger.warning("logind: the system bus went away (\(error)); \(stays)")
             return
         }
         updateWatch()
     }
 
-    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) }
+    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) ?? retryAt }
     public var currentWatch: BusService.Watch? { watching }
+
+    /// What happens to the lock meanwhile, in words.
+    private var stays: String {
+        known ? "the session stays \(locked ? "locked" : "unlocked") until logind answers again" : "the session counts as unlocked"
+    }
 
     // MARK: Looking
 
-    /// From the start: the session (through the seat or the user), then its lock.
+    /// From the start: the session (through the seat or the user), then its lock; after
+    /// the look under way, when there is one.
     private func look() {
+        guard !looking else { lookAgain = true; return }
+        looking = true
         switch session {
         case .seat:
             leadPath = Self.seatPath
@@ -118,6 +148,14 @@ public final class LogindWatcher {
         }
     }
 
+    /// The look is done (answered or not): the next one asked for meanwhile starts.
+    private func looked() {
+        looking = false
+        guard lookAgain else { return }
+        lookAgain = false
+        look()
+    }
+
     /// `(so)` in a variant: the session's id and path ("/" for none).
     private func sessionFound(_ reply: OpaquePointer) {
         var id: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?
@@ -129,41 +167,64 @@ public final class LogindWatcher {
         let found = String(cString: path)
         if found == "/" {
             sessionPath = nil
-            return set(false, why: "no session is active")
+            heard(false, why: "no session is active")
+            return looked()
         }
-        if found != sessionPath { logger.info("logind: following the lock of session \(id.map { String(cString: $0) } ?? found)") }
+        if found != sessionPath { logger.info("logind: following the lock of session \(id.map { SDBus.peerString($0, limit: 64) } ?? found)") }
         sessionPath = found
         get(found, "org.freedesktop.login1.Session", "LockedHint") { [unowned self] reply in
             var locked: Int32 = 0
             guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
                   sd_bus_message_read_basic(reply, Character("b").asCChar, &locked) > 0 else { return unreadable("LockedHint") }
-            set(locked != 0, why: "logind: LockedHint of \(found)")
+            heard(locked != 0, why: "logind: LockedHint of \(found)")
+            looked()
         }
     }
 
+    /// The session's LockedHint is taken from the signal itself; a change of the seat or
+    /// the user (another session in front), or a LockedHint only invalidated, is looked up.
     private func propertiesChanged(_ message: OpaquePointer) {
         guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }) else { return }
-        if path == leadPath || path == sessionPath { look() }
+        if path == leadPath { return look() }
+        guard path == sessionPath, let change = SDBus.propertiesChanged(message, wanted: ["LockedHint": "b"]),
+              change.interface == "org.freedesktop.login1.Session" else { return }
+        if case .bool(let hint)? = change.values["LockedHint"] {
+            heard(hint, why: "logind: LockedHint of \(path)")
+        } else if !change.invalidated.isEmpty {
+            look()
+        }
     }
 
+    /// logind gone: the lock stays as it was; back: looked up again.
     private func ownerChanged(_ message: OpaquePointer) {
-        guard SDBus.newOwner(message, of: Self.service) != nil else { return }
+        guard let owner = SDBus.newOwner(message, of: Self.service) else { return }
+        if owner.isEmpty {
+            logger.warning("logind left the system bus; \(stays)")
+            return
+        }
         look()
     }
 
-    private func set(_ locked: Bool, why: String) {
+    /// What logind said.
+    private func heard(_ locked: Bool, why: String) {
+        known = true
+        saidMissing = false
         guard locked != self.locked else { return }
         self.locked = locked
         onChange(locked, why)
     }
 
+    /// An answer that is not what logind answers: nothing is learnt from it.
     private func unreadable(_ what: String) {
-        logger.warning("logind: cannot read \(what) from its answer; the session counts as unlocked")
-        set(false, why: "logind's answer was unreadable")
+        if !saidMissing { logger.warning("logind: cannot read \(what) from its answer; \(stays)") }
+        saidMissing = true
+        looked()
     }
 
     private func missing(_ why: String) -> Bool {
-        if !saidMissing { logger.warning("logind: \(why); the session counts as unlocked, and every gesture of the mode fires") }
+        if !saidMissing {
+            logger.warning("logind: \(why); \(known ? stays : "the session counts as unlocked, and every gesture of the mode fires")")
+        }
         saidMissing = true
         return false
     }
@@ -175,18 +236,21 @@ public final class LogindWatcher {
         ask(Self.service, path, "org.freedesktop.DBus.Properties", "Get", strings: [interface, property], answer)
     }
 
-    /// An error (no logind) is the unlocked case, said once.
+    /// An error (no logind, no answer in time) teaches nothing: the lock stays as known,
+    /// said once.
     private func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, strings: [String] = [],
                      uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) {
-        guard let bus else { return }
-        call.ask(bus, destination, path, interface, member, strings: strings, uid: uid) { [unowned self] reply in
+        guard let bus else { return looked() }
+        let asked = call.ask(bus, destination, path, interface, member, strings: strings, uid: uid) { [unowned self] reply in
             if let error = SDBus.error(of: reply) {
                 _ = missing("logind does not answer (\(error))")
-                sessionPath = nil
-                return set(false, why: "logind does not answer")
+                return looked()
             }
-            saidMissing = false
             answer(reply)
+        }
+        if !asked {
+            _ = missing("cannot ask logind")
+            looked()
         }
         updateWatch()
     }

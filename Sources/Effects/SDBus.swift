@@ -4,6 +4,7 @@ import Glibc
 #endif
 import SystemIO
 import SystemPackage
+import TouchCore
 
 /// What every sd-bus connection of the loop's needs: what to watch, when to come back,
 /// and handling all that arrived without waiting.
@@ -64,10 +65,68 @@ enum SDBus {
         return String(cString: new)
     }
 
+    /// A string a peer sent, as one printable line of at most `limit` characters (see
+    /// `printable`): a peer may send megabytes, terminal escapes and newlines. Only the
+    /// first `limit` × 4 bytes are read.
+    static func peerString(_ text: UnsafePointer<CChar>, limit: Int = 256) -> String {
+        let length = strnlen(text, limit * 4 + 1), cut = length > limit * 4
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        let shown = printable(String(decoding: UnsafeBufferPointer(start: bytes, count: min(length, limit * 4)), as: UTF8.self), limit: limit)
+        return cut && !shown.hasSuffix("…") ? shown + "…" : shown
+    }
+
+    /// A value PropertiesChanged carried.
+    enum Value: Equatable {
+        case string(String), bool(Bool)
+    }
+
+    /// PropertiesChanged's interface, the values of the properties `wanted` names (with
+    /// their type, "s" or "b") among those it carries, and the names it invalidated; nil
+    /// when the message is not of its shape. The other entries are skipped.
+    static func propertiesChanged(_ m: OpaquePointer, wanted: [String: String]) -> (interface: String, values: [String: Value], invalidated: [String])? {
+        var interface: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, Character("s").asCChar, &interface) > 0, let interface,
+              sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
+        var values: [String: Value] = [:]
+        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
+            var key: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
+            let name = peerString(key, limit: 64)
+            switch wanted[name] {
+            case "s":
+                var text: UnsafePointer<CChar>?
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
+                      sd_bus_message_read_basic(m, Character("s").asCChar, &text) > 0, let text else { return nil }
+                values[name] = .string(peerString(text))
+                _ = sd_bus_message_exit_container(m)
+            case "b":
+                var flag: Int32 = 0
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
+                      sd_bus_message_read_basic(m, Character("b").asCChar, &flag) > 0 else { return nil }
+                values[name] = .bool(flag != 0)
+                _ = sd_bus_message_exit_container(m)
+            default:
+                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
+            }
+            _ = sd_bus_message_exit_container(m)
+        }
+        _ = sd_bus_message_exit_container(m)
+        var invalidated: [String] = []
+        if sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 {
+            var name: UnsafePointer<CChar>?
+            while sd_bus_message_read_basic(m, Character("s").asCChar, &name) > 0, let name {
+                let text = peerString(name, limit: 64)
+                if wanted[text] != nil { invalidated.append(text) }
+            }
+            _ = sd_bus_message_exit_container(m)
+        }
+        return (peerString(interface, limit: 256), values, invalidated)
+    }
+
     /// A call's error reply, in words; nil for a method return.
     static func error(of reply: OpaquePointer) -> String? {
         guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }
         guard let error = sd_bus_message_get_error(reply)?.pointee else { return "refused" }
-        return error.message.map { String(cString: $0) } ?? error.name.map { String(cString: $0) } ?? "refused"
+        return (error.message ?? error.name).map { peerString($0, limit: 256) } ?? "refused"
     }
 }

@@ -3,14 +3,17 @@ import CSystemd
 import Glibc
 #endif
 import Logging
+import SystemIO
 import SystemPackage
 
 /// Follows the display's rotation from the accelerometer, as GNOME and KDE do: it claims
 /// iio-sensor-proxy's accelerometer (`net.hadess.SensorProxy.ClaimAccelerometer`, held
 /// while this connection lives), reads `AccelerometerOrientation` and follows its
-/// PropertiesChanged. When the proxy goes away the last rotation stays, said once; when
-/// it comes back it is claimed again. Asynchronous, on a system-bus connection of its own
-/// the loop watches.
+/// PropertiesChanged, whose value it takes as it comes. When the proxy goes away the last
+/// rotation stays, said once; when it comes back it is claimed again. Asynchronous, on a
+/// system-bus connection of its own the loop watches; a read under way is never
+/// cancelled by the next signal (the next read follows it). The proxy is not trusted: a
+/// name it does not define is ignored, said at most once a minute.
 public final class SensorProxyWatcher {
     static let service = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
@@ -22,8 +25,14 @@ public final class SensorProxyWatcher {
     private let call = PendingCall()
     private var watching: BusService.Watch?
     private var saidMissing = false
-    /// The last orientation read, as the proxy names it.
+    /// The last orientation read, as the proxy names it, and the rotation it gave.
     public private(set) var orientation: String?
+    private var degreesInForce: Int?
+    /// A read is under way; another was asked for meanwhile.
+    private var reading = false
+    private var readAgain = false
+    /// When a name it does not define was last said.
+    private var saidNonsenseAt: Int64?
     /// Called with the display's rotation (clockwise degrees) and the proxy's name for it.
     public var onRotation: (_ degrees: Int, _ orientation: String) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
@@ -58,9 +67,9 @@ public final class SensorProxyWatcher {
         let me = Unmanaged.passUnretained(self).toOpaque()
         var changed: OpaquePointer?, owner: OpaquePointer?
         let ok = sd_bus_match_signal_async(handle, &changed, Self.service, Self.path, "org.freedesktop.DBus.Properties",
-                                           "PropertiesChanged", { _, userdata, _ in
-            guard let userdata else { return 0 }
-            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().read()
+                                           "PropertiesChanged", { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
             return 0
         }, nil, me) >= 0 && sd_bus_match_signal_async(handle, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                        "org.freedesktop.DBus", "NameOwnerChanged", { message, userdata, _ in
@@ -81,7 +90,8 @@ public final class SensorProxyWatcher {
             slots = []
             sd_bus_close_unref(bus)
             self.bus = nil
-            logger.warning("rotation: the system bus went away (\(error)); the rotation stays \(orientation ?? "as it was")")
+            reading = false
+            logger.warning("rotation: the system bus went away (\(error)); the rotation stays \(inForce)")
         }
         updateWatch()
     }
@@ -90,6 +100,10 @@ public final class SensorProxyWatcher {
 
     private func claim() {
         guard let bus else { return }
+        // The claim takes the connection's one call: a read under way is dropped, and
+        // the claim's answer reads again.
+        reading = false
+        readAgain = false
         call.ask(bus, Self.service, Self.path, Self.interface, "ClaimAccelerometer") { [unowned self] reply in
             if let error = SDBus.error(of: reply) { return missing("cannot claim the accelerometer (\(error))") }
             logger.info("rotation: following iio-sensor-proxy's accelerometer")
@@ -99,20 +113,60 @@ public final class SensorProxyWatcher {
         updateWatch()
     }
 
+    /// AccelerometerOrientation, after the read under way when there is one.
     private func read() {
         guard let bus else { return }
-        call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
-                 strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
+        guard !reading else { readAgain = true; return }
+        reading = true
+        let asked = call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
+                             strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
             var name: UnsafePointer<CChar>?
-            guard SDBus.error(of: reply) == nil,
-                  sd_bus_message_enter_container(reply, Character("v").asCChar, "s") > 0,
-                  sd_bus_message_read_basic(reply, Character("s").asCChar, &name) > 0, let name else { return }
-            let now = String(cString: name)
-            guard now != orientation else { return }
-            orientation = now
-            if let degrees = Self.degrees(now) { onRotation(degrees, now) }
+            if SDBus.error(of: reply) == nil,
+               sd_bus_message_enter_container(reply, Character("v").asCChar, "s") > 0,
+               sd_bus_message_read_basic(reply, Character("s").asCChar, &name) > 0, let name {
+                heard(SDBus.peerString(name, limit: 64))
+            }
+            reading = false
+            if readAgain {
+                readAgain = false
+                read()
+            }
         }
+        if !asked { reading = false }
         updateWatch()
+    }
+
+    /// The orientation the signal carries, or a read when it only says it changed.
+    private func propertiesChanged(_ message: OpaquePointer) {
+        guard let change = SDBus.propertiesChanged(message, wanted: ["AccelerometerOrientation": "s"]),
+              change.interface == Self.interface else { return }
+        if case .string(let name)? = change.values["AccelerometerOrientation"] {
+            heard(name)
+        } else if !change.invalidated.isEmpty {
+            read()
+        }
+    }
+
+    private func heard(_ name: String) {
+        guard name == "undefined" || Self.degrees(name) != nil else {
+            let now = monotonicMicroseconds()
+            if saidNonsenseAt.map({ now - $0 >= 60_000_000 }) ?? true {
+                logger.warning("rotation: iio-sensor-proxy reports an orientation it does not define (\"\(name)\"); ignored, the rotation stays \(inForce)")
+                saidNonsenseAt = now
+            }
+            return
+        }
+        guard name != orientation else { return }
+        orientation = name
+        if let degrees = Self.degrees(name) {
+            degreesInForce = degrees
+            onRotation(degrees, name)
+        }
+    }
+
+    /// The rotation the accelerometer last gave, in words.
+    private var inForce: String {
+        degreesInForce.map { "\($0)°" } ?? "as it was"
     }
 
     /// The proxy started (again): claimed anew, since a claim dies with its holder.
@@ -124,7 +178,7 @@ public final class SensorProxyWatcher {
 
     private func missing(_ why: String) {
         if !saidMissing {
-            logger.warning("rotation: \(why); the rotation stays \(orientation.map { "\($0) (\(Self.degrees($0) ?? 0)°)" } ?? "0°"), and is followed again when iio-sensor-proxy comes back")
+            logger.warning("rotation: \(why); the rotation stays \(inForce), and is followed again when iio-sensor-proxy comes back")
         }
         saidMissing = true
     }

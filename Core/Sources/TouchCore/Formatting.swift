@@ -21,3 +21,22 @@ public func hex(_ value: UInt16, digits: Int) -> String {
     let text = String(value, radix: 16)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
 }
+
+/// Text from outside (a bus peer, a device's name) as one printable line: control
+/// characters (escapes, newlines) written as `\u{1b}`, at most `limit` characters, cut
+/// with "…". What a terminal or a log shows of it cannot be anything but text.
+public func printable(_ text: String, limit: Int = 256) -> String {
+    var out = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        guard count < limit else { return out + "…" }
+        count += 1
+        let v = scalar.value
+        if v < 0x20 || (0x7f...0x9f).contains(v) || v == 0x2028 || v == 0x2029 {
+            out += "\\u{" + String(v, radix: 16) + "}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}

@@ -1,0 +1,104 @@
+/* A stand-in for logind on a test's bus: org.freedesktop.login1 with seat0, whose
+ * ActiveSession is session c1 (and user 0's Display is c1 too), whose LockedHint the
+ * test sets on standard input, a command a line:
+ *   lock | unlock        LockedHint, announced with PropertiesChanged (with its value)
+ *   stream | still       start or stop a stream of PropertiesChanged of the seat and the
+ *                        session that change nothing, as fast as the bus takes them
+ * fake_logind [locked] */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
+#include <unistd.h>
+
+#define SEAT "/org/freedesktop/login1/seat/seat0"
+#define SESSION "/org/freedesktop/login1/session/c1"
+#define USER "/org/freedesktop/login1/user/_0"
+
+static int locked_hint = 0;
+static int idle_hint = 0;
+static int streaming = 0;
+
+static int get_session(sd_bus *bus, const char *path, const char *interface, const char *property,
+                       sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
+    return sd_bus_message_append(reply, "(so)", "c1", SESSION);
+}
+
+static int get_locked(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
+    return sd_bus_message_append(reply, "b", locked_hint);
+}
+
+static int get_idle(sd_bus *bus, const char *path, const char *interface, const char *property,
+                    sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
+    return sd_bus_message_append(reply, "b", idle_hint);
+}
+
+static int get_user(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)userdata; (void)error;
+    return sd_bus_reply_method_return(m, "o", USER);
+}
+
+static const sd_bus_vtable seat[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_PROPERTY("ActiveSession", "(so)", get_session, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_VTABLE_END,
+};
+static const sd_bus_vtable user[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_PROPERTY("Display", "(so)", get_session, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_VTABLE_END,
+};
+static const sd_bus_vtable session[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_PROPERTY("LockedHint", "b", get_locked, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("IdleHint", "b", get_idle, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_VTABLE_END,
+};
+static const sd_bus_vtable manager[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("GetUser", "u", "o", get_user, 0),
+    SD_BUS_VTABLE_END,
+};
+
+int main(int argc, char **argv) {
+    sd_bus *bus = NULL;
+    locked_hint = argc > 1 && strcmp(argv[1], "locked") == 0;
+    if (sd_bus_open_system(&bus) < 0) return 1;
+    if (sd_bus_add_object_vtable(bus, NULL, SEAT, "org.freedesktop.login1.Seat", seat, NULL) < 0 ||
+        sd_bus_add_object_vtable(bus, NULL, USER, "org.freedesktop.login1.User", user, NULL) < 0 ||
+        sd_bus_add_object_vtable(bus, NULL, SESSION, "org.freedesktop.login1.Session", session, NULL) < 0 ||
+        sd_bus_add_object_vtable(bus, NULL, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", manager, NULL) < 0)
+        return 1;
+    if (sd_bus_request_name(bus, "org.freedesktop.login1", 0) < 0) return 1;
+    printf("ready\n");
+    fflush(stdout);
+    char line[64];
+    for (;;) {
+        while (sd_bus_process(bus, NULL) > 0) {}
+        if (streaming) {
+            for (int n = 0; n < 64; n++) {
+                sd_bus_emit_properties_changed(bus, SEAT, "org.freedesktop.login1.Seat", "ActiveSession", NULL);
+                sd_bus_emit_properties_changed(bus, SESSION, "org.freedesktop.login1.Session", "IdleHint", NULL);
+            }
+            sd_bus_flush(bus);
+        }
+        struct pollfd fds[2] = {{sd_bus_get_fd(bus), sd_bus_get_events(bus), 0}, {0, POLLIN, 0}};
+        if (poll(fds, 2, streaming ? 0 : -1) < 0) return 1;
+        if (!(fds[1].revents & (POLLIN | POLLHUP))) continue;
+        if (!fgets(line, sizeof line, stdin)) return 0;
+        if (strncmp(line, "lock", 4) == 0 || strncmp(line, "unlock", 6) == 0) {
+            locked_hint = line[0] == 'l';
+            sd_bus_emit_properties_changed(bus, SESSION, "org.freedesktop.login1.Session", "LockedHint", NULL);
+        } else {
+            streaming = strncmp(line, "stream", 6) == 0;
+        }
+        sd_bus_flush(bus);
+        printf("done\n");
+        fflush(stdout);
+    }
+}
