@@ -231,6 +231,29 @@ class ControlInterface(Harness):
             self.assertIn(f'string "{prop}"', seen, prop)
         self.assertIn('string "maintenance"', seen)
 
+class ReloadOffTheBus(Harness):
+    def test_a_reload_that_leaves_the_bus_is_answered_on_it(self):
+        """Reload of a file that moves the daemon off the bus: the call is answered (the
+        reload applied) before the old connection closes, not left without a reply."""
+        self.start_bus()
+        rec = Recording()
+        rec.tap()
+        rec.wait(30_000)
+        rec.tap()
+        cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n')
+        daemon = self.start_daemon(cfg, rec)
+        self.addCleanup(daemon.kill)
+        for _ in range(100):
+            if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=self.env,
+                              capture_output=True).returncode == 0:
+                break
+            time.sleep(0.05)
+        self.write("gestured.toml", '[daemon]\nbus = "none"\n')
+        r = subprocess.run(["busctl", "--user", "--timeout=10", "call", *OBJECT, "Reload"], env=self.env,
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIsNone(daemon.poll())
+
 class GateAtOnce(Harness):
     """Pause and SetMode on the bus while a finger rests or a double tap waits for its
     second tap: no gesture of the old gate fires afterwards (README: "Modes, pauses and
@@ -428,6 +451,84 @@ class LockFailsClosed(Harness):
         text = log.read()
         self.assertIn("logind left the system bus; the session stays locked until logind answers again", text)
         self.assertLess(took, 1.0, text[-2000:])
+
+class HostilePeers(Harness):
+    """What a peer sends is not trusted (tests/hostile_peers.c): its strings reach a
+    terminal or the log as text, a rotation no display has is ignored, and it cannot
+    make the log grow without bound."""
+    IGNORE_PANELS = '[[device]]\nname = "*"\nignore = true\n'  # none of the machine's own
+
+    def start_peer(self, role):
+        peer = subprocess.Popen([compile_peer(self, "hostile_peers"), role], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, env=self.env)
+        self.addCleanup(LockFailsClosed.stop, peer)
+        self.assertEqual(peer.stdout.readline().strip(), "ready")
+        return peer
+
+    @staticmethod
+    def tell(peer, command):
+        peer.stdin.write(command + "\n")
+        peer.stdin.flush()
+        assert peer.stdout.readline().strip() == "done"
+
+    def assertText(self, output):
+        self.assertNotIn("\x1b", output)
+        self.assertNotIn("\r", output)
+        self.assertFalse([line for line in output.splitlines() if line.startswith("info: forged")], output[-2000:])
+
+    def test_status_and_monitor_show_a_hostile_services_strings_as_text(self):
+        self.start_bus()
+        peer = self.start_peer("gestured")
+        status = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
+                                env=self.env, timeout=30)
+        self.assertText(status.stdout + status.stderr)
+        self.assertIn("\\u{1b}[2J\\u{1b}[31mevil\\u{a}info: forged line\\u{d}", status.stdout)
+
+        out = open(self.path("monitor.txt"), "w+")
+        self.addCleanup(out.close)
+        monitor = subprocess.Popen([test_daemon.GESTURED, "monitor", "--config",
+                                    self.write("m.toml", '[daemon]\nbus = "session"\n' + self.IGNORE_PANELS)],
+                                   stdout=out, stderr=subprocess.STDOUT, env=self.env)
+        self.addCleanup(monitor.kill)
+        time.sleep(1)
+        self.tell(peer, "flip")
+        time.sleep(3)
+        self.tell(peer, "still")
+        monitor.terminate()
+        monitor.wait(timeout=10)
+        out.seek(0)
+        shown = out.read()
+        self.assertText(shown)
+        self.assertIn("following the service", shown)
+        self.assertNotIn("4294967295", shown)
+        self.assertLess(len(shown.splitlines()), 60, shown[-3000:])  # 20 at once, then 2 a second
+
+    def test_a_hostile_sensor_proxy_cannot_forge_log_lines_nor_flood_the_log(self):
+        self.start_bus()
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
+        peer = self.start_peer("sensor")
+        log = open(self.path("log"), "w+")
+        self.addCleanup(log.close)
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", self.write(
+            "gestured.toml", '[daemon]\nbus = "none"\nrotation = "auto"\n' + self.IGNORE_PANELS)],
+            env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+        self.addCleanup(daemon.kill)
+        time.sleep(1)
+        self.tell(peer, "huge")
+        time.sleep(1)
+        self.tell(peer, "flip")
+        time.sleep(3)
+        self.tell(peer, "still")
+        time.sleep(0.5)
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        log.seek(0)
+        text = log.read()
+        self.assertText(text)
+        self.assertIn("following iio-sensor-proxy's accelerometer", text)
+        self.assertIn("reports an orientation it does not define", text)
+        self.assertLess(len(text), 20_000, text[-3000:])
+        self.assertLess(len(text.splitlines()), 60, text[-3000:])
 
 class Pen(Harness):
     def test_a_pen_checkmark_runs_with_the_tool_in_its_environment_and_only_for_pen_or_any(self):

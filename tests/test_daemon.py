@@ -872,6 +872,7 @@ class Tools(Harness):
         self.assertEqual(svg(self.path("mine.svg")).returncode, 0)
         self.assertEqual(svg(self.path("mine.svg")).returncode, 0)
         self.assertIn("<svg", open(self.path("mine.svg")).read())
+        self.assertEqual(os.stat(self.path("mine.svg")).st_mode & 0o777, 0o600)  # the taps show what was typed
         if os.geteuid() == 0:
             with open(self.path("theirs.svg"), "w") as f:
                 f.write("theirs")

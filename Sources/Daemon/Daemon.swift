@@ -64,6 +64,7 @@ public final class Daemon {
     var reloadCallers: [(BusControlError?) -> Void] = []
     /// A step is being performed: a gate it changes reaches the pipelines once it ends.
     var feeding = false
+    var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
     /// When the gate changed (monotonic) and the pipelines have not been given it yet.
     var gateChanged: Int64?
 
@@ -127,6 +128,12 @@ public final class Daemon {
         let wanted = options.mode == .monitor ? .none : options.bus ?? config.daemon.bus
         let kind: BusService.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
+            if let old = bus {
+                // A Reload call that changes the bus came on the one about to go: it is
+                // answered there (the reload is applied), before that one closes.
+                answerReloadCallers(nil, busGoing: true)
+                old.finish(within: 200_000, now: monotonicMicroseconds)
+            }
             if let old = bus?.currentWatch { loop.unwatch(old.fd) }
             bus = kind.map { BusService(kind: $0, logger: logger) }
             bus?.onWatchChange = { [unowned self] old, new in
@@ -248,6 +255,7 @@ public final class Daemon {
         }
         runner.enforceTimeouts(now: now)
         if let due = controlDeadline, due <= now { controlChanged(control.advance(to: self.now)) }
+        reportUnsaidControlLines(now: now)
         if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }

@@ -73,9 +73,10 @@ extension Daemon: BusControl {
         reload()
     }
 
-    /// The outcome of a reload, to the callers waiting for it (none while another follows).
-    func answerReloadCallers(_ failure: String?) {
-        guard !reloadAgain else { return }
+    /// The outcome of a reload, to the callers waiting for it (none while another
+    /// follows, unless the bus they called on is about to go).
+    func answerReloadCallers(_ failure: String?, busGoing: Bool = false) {
+        guard !reloadAgain || busGoing else { return }
         let callers = reloadCallers
         reloadCallers = []
         for done in callers { done(failure.map { BusControlError("Rejected", $0) }) }
@@ -98,7 +99,8 @@ extension Daemon {
     /// made it (if any) is performed.
     func controlChanged(_ changes: [ControlChange], by step: (screen: Touchscreen, time: Timestamp)? = nil) {
         guard !changes.isEmpty else { return }
-        for change in changes {
+        let monotonic = monotonicMicroseconds()
+        for change in changes where controlLines.take(now: monotonic) {
             logger.info("\(change)")
             options.showControl?(change)
         }
@@ -118,6 +120,20 @@ extension Daemon {
             }
         }
         bus?.announce(changed)
+    }
+}
+
+extension Daemon {
+    /// How many changes of mode, pause, lock and rotation are said: a member of
+    /// gestured-control calling in a loop, or a service monitor follows that flips its
+    /// mode, cannot fill the log; what is left out is counted, said once a minute.
+    static func controlLineAllowance(now: Int64) -> LogAllowance {
+        LogAllowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
+    }
+
+    func reportUnsaidControlLines(now: Int64) {
+        guard let unsaid = controlLines.dueReport(now: now) else { return }
+        logger.notice("\(unsaid) more changes of mode, pause, lock or rotation were not logged (20 at once, then 2 a second)")
     }
 }
 

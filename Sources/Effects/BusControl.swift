@@ -104,8 +104,10 @@ extension BusService {
                 control.resume()
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
+                // The call's reference is let go with the answer, whatever became of this
+                // connection meanwhile.
                 sd_bus_message_ref(message)
-                control.reload { [weak self] failure in self?.answer(message, failure) }
+                control.reload { failure in BusService.answer(message, failure) }
                 return 1
             default:
                 return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member)")
@@ -117,7 +119,7 @@ extension BusService {
     }
 
     /// A deferred answer; the call's reference is let go.
-    private func answer(_ call: OpaquePointer, _ failure: BusControlError?) {
+    private static func answer(_ call: OpaquePointer, _ failure: BusControlError?) {
         defer { sd_bus_message_unref(call) }
         guard let failure else { _ = gestured_bus_reply_empty(call); return }
         failure.name.withCString { name in

@@ -202,6 +202,7 @@ public final class BusService {
     public func finish(within microseconds: Int64, now: () -> Int64) {
         guard let bus else { return }
         let end = now() + microseconds
+        updateWatch()  // what the last calls queued (a reply) counts too
         while hasQueuedOutput, now() < end {
             _ = sd_bus_wait(bus, UInt64(max(0, end - now())))
             process(now: now())

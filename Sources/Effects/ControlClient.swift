@@ -5,7 +5,8 @@ import Glibc
 import SystemPackage
 
 /// The running daemon's control interface, read by `gestured status`: a client that may
-/// wait (it is no loop), for a few seconds at most.
+/// wait (it is no loop), for a few seconds at most. Any process may own the name on a
+/// session bus: its strings are made printable and bounded (`SDBus.peerString`).
 public enum ControlClient {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -53,7 +54,7 @@ public enum ControlClient {
         var reply: OpaquePointer?
         let rc = sd_bus_get_property(bus, BusService.name, path, interface, property, &error, &reply, type)
         guard rc >= 0, let reply else {
-            let why = error.message.map { String(cString: $0) } ?? "\(Errno(rawValue: -rc))"
+            let why = error.message.map { SDBus.peerString($0) } ?? "\(Errno(rawValue: -rc))"
             throw Failure(description: "cannot read \(property): \(why)")
         }
         defer { sd_bus_message_unref(reply) }
@@ -63,7 +64,8 @@ public enum ControlClient {
     private static func readString(_ m: OpaquePointer) throws(Failure) -> String {
         var s: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(m, Character("s").asCChar, &s) > 0, let s else { throw Failure(description: "an unreadable answer") }
-        return String(cString: s)
+        // Whoever owns the name answers: what reaches the terminal is printable text.
+        return SDBus.peerString(s)
     }
 
     private static func readBool(_ m: OpaquePointer) throws(Failure) -> Bool {

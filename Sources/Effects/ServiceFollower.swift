@@ -9,6 +9,8 @@ import SystemPackage
 /// each panel's), for `monitor`: it reads the properties when the service appears, then
 /// follows their PropertiesChanged. Every call is asynchronous, on a connection of its own
 /// the loop watches; without a service (or a bus) it stays quiet and monitor decides alone.
+/// Whoever owns the name is not trusted: a mode is printable and bounded, a rotation
+/// other than 0, 90, 180 or 270 is ignored.
 public final class ServiceFollower {
     /// The values a message carried; nil for those it did not.
     public struct Heard: Equatable, Sendable {
@@ -138,7 +140,8 @@ public final class ServiceFollower {
               SDBus.error(of: reply) == nil else { return }
         var degrees: UInt32 = 0
         guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
-              sd_bus_message_read_basic(reply, Character("u").asCChar, &degrees) > 0 else { return }
+              sd_bus_message_read_basic(reply, Character("u").asCChar, &degrees) > 0,
+              [0, 90, 180, 270].contains(degrees) else { return }
         onPanelRotation(path, Int(degrees))
     }
 
@@ -177,13 +180,14 @@ public final class ServiceFollower {
                 var mode: UnsafePointer<CChar>?
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
                       sd_bus_message_read_basic(m, Character("s").asCChar, &mode) > 0, let mode else { return nil }
-                heard.mode = String(cString: mode)
+                heard.mode = SDBus.peerString(mode, limit: 64)
                 _ = sd_bus_message_exit_container(m)
             case "Rotation":
                 var degrees: UInt32 = 0
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "u") > 0,
                       sd_bus_message_read_basic(m, Character("u").asCChar, &degrees) > 0 else { return nil }
-                heard.rotation = Int(degrees)
+                // Only a rotation the service could be in: another is no news.
+                heard.rotation = [0, 90, 180, 270].contains(degrees) ? Int(degrees) : nil
                 _ = sd_bus_message_exit_container(m)
             case let flag where flag == "Paused" || flag == "Locked":
                 var value: Int32 = 0

@@ -104,5 +104,6 @@ struct Replay: ParsableCommand {
     }
 }
 
-/// `--svg` pictures: traces without what was typed, for a browser; 0644 before the umask.
-let pictureFilePermissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+/// `--svg` pictures: 0600, as recordings are: where each touch landed shows what an
+/// on-screen keyboard was typed on.
+let pictureFilePermissions: FilePermissions = [.ownerReadWrite]

@@ -296,8 +296,8 @@ public final class TouchscreenPipeline {
         guard gate != self.gate else { return }
         self.gate = gate
         stale = true
-        takeChangesBetweenSequences()
-        guard stale else { return }
+        // Between sequences nothing follows a touch or waits: the next input makes them.
+        guard decoder.fingersDown || current.arbiter.nextDeadline != nil else { return }
         current.arbiter.exclude(at: time) { gate.exclusion(of: $0) }
         collect()
     }
