@@ -102,6 +102,8 @@ python3 "$(dirname "$0")/control_service.py" || failures=$((failures + 1))
 python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
 # A touchscreen's pen: read through the udev rule, its checkmark a pen's gesture.
 python3 "$(dirname "$0")/pen_service.py" || failures=$((failures + 1))
+# Readers flooding the properties as nobody, under the shipped policy (writes its own configuration).
+python3 "$(dirname "$0")/bus_flood_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Anyone may read the properties under the shipped bus policy: readers flooding them
+cost gestures little and SIGTERM nothing. Inside scripts/vm-run-systemd (tests/e2e/
+service.sh has installed everything): the service with 1,000 gestures and a right swipe
+bound to a command that stamps the clock; 30 swipes quiet, then 30 while four readers,
+as nobody, keep 64 GetAll calls each in flight (tests/bus_flood.c); then SIGTERM under
+the flood. Prints the latencies (lift → command) of both runs."""
+import json, os, re, subprocess, sys, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "bench")]
+from common import play_swipes, summary  # noqa: E402
+from fixtures import Recording  # noqa: E402
+from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+
+SWIPES = 30
+work = "/run/gestured-bench"
+os.makedirs(work, exist_ok=True)
+os.chmod(work, 0o777)
+stamp, stamps, flood = f"{work}/stamp", f"{work}/stamps", f"{work}/bus_flood"
+subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "..", "bench", "stamp.c")], check=True)
+subprocess.run(["cc", "-O2", "-o", flood, os.path.join(here, "..", "bus_flood.c"), "-lsystemd"], check=True)
+# The command writes its stamp where the sandbox lets it (ProtectSystem=strict).
+dropin = "/etc/systemd/system/gestured.service.d"
+os.makedirs(dropin, exist_ok=True)
+with open(f"{dropin}/bench.conf", "w") as f:
+    f.write(f"[Service]\nReadWritePaths={work}\n")
+with open("/etc/gestured/gestured.toml", "w") as f:
+    f.write('[daemon]\nbus = "system"\nmodes = ["elsewhere"]\n'
+            f'[[gesture]]\nname = "right"\ntype = "swipe"\ndirection = "right"\ncommand = "{stamp} {stamps} right"\n'
+            + "".join(f'[[gesture]]\nname = "g{i}"\ntype = "tap"\nfingers = 4\nmodes = ["elsewhere"]\n' for i in range(1000)))
+subprocess.run(["systemctl", "daemon-reload"], check=True)
+subprocess.run(["systemctl", "reset-failed", "gestured"])
+subprocess.run(["systemctl", "start", "gestured"], check=True)
+
+
+def journal():
+    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
+
+
+def latencies(lifts):
+    """Each lift's delay (ms) to the first stamp after it and before the next lift."""
+    times = sorted(int(line.split()[1]) for line in open(stamps)) if os.path.exists(stamps) else []
+    ms = []
+    for i, lift in enumerate(lifts):
+        until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
+        after = [t for t in times if lift <= t < until]
+        if after:
+            ms.append((after[0] - lift) / 1e6)
+    return ms
+
+
+panel = Panel(Recording("gestured flood panel").text())
+check("the service reads the panel", wait_for(30, lambda: re.search(re.escape(panel.node) + ": 'gestured flood panel'", journal())))
+quiet = summary(latencies(play_swipes(panel, SWIPES, 0.6)), SWIPES)
+readers = [subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", flood, "--system"])
+           for _ in range(4)]
+time.sleep(2)
+check("four readers as nobody keep reading the properties", all(r.poll() is None for r in readers))
+flooded = summary(latencies(play_swipes(panel, SWIPES, 0.6)), SWIPES)
+pid = int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
+started = time.monotonic()
+os.kill(pid, 15)
+wait_for(10, lambda: not os.path.exists(f"/proc/{pid}"))
+stopped_s = time.monotonic() - started
+for r in readers:
+    r.kill()
+print("bus flood:", json.dumps({"quiet": quiet, "flooded": flooded, "sigterm_s": round(stopped_s, 3)}))
+check(f"every swipe fires while the properties are flooded ({flooded['n']} of {SWIPES})", flooded["n"] == SWIPES)
+check(f"SIGTERM ends it within a second under the flood ({stopped_s:.3f} s)", stopped_s < 1)
+if quiet["p50_ms"] and flooded["p50_ms"]:
+    print(f"bus flood: lift → command p50 {quiet['p50_ms']:.1f} ms quiet, {flooded['p50_ms']:.1f} ms flooded "
+          f"({flooded['p50_ms'] / quiet['p50_ms']:.2f}×); p99 {quiet['p99_ms']:.1f} → {flooded['p99_ms']:.1f} ms")
+panel.destroy()
+subprocess.run(["systemctl", "stop", "gestured"])
+os.unlink(f"{dropin}/bench.conf")
+subprocess.run(["systemctl", "daemon-reload"])
+sys.exit(1 if failures() else 0)
