@@ -164,10 +164,12 @@ public final class Daemon {
 
     /// Feeds one input to a touchscreen's pipeline and does what its steps say.
     func feed(_ input: PipelineInput, to screen: Touchscreen) {
+        // A pen's step feeds its touchscreen from within: only the outermost spreads.
+        let outer = feeding
         feeding = true
         screen.pipeline.step(input) { perform($0, of: screen) }
-        feeding = false
-        spreadGate()
+        feeding = outer
+        if !outer { spreadGate() }
     }
 
     /// Gives every touchscreen the gate in force, in force at once (see
