@@ -99,8 +99,9 @@ public final class Daemon {
             SystemdNotify.send("READY=1")
             afterWakeUp()
             try loop.run { afterWakeUp() }
-            // The last signals of a replay, or those just before a stop, still go out.
-            bus?.finish(within: 1_000_000, now: monotonicMicroseconds)
+            // The last signals of a replay, or those just before a stop, still go out: a
+            // quarter of a second at most, which a bus flooded with calls takes whole.
+            bus?.finish(within: 250_000, now: monotonicMicroseconds)
         } catch {
             logger.error("\(error)")
             return 1
@@ -242,8 +243,8 @@ public final class Daemon {
         }
     }
 
-    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, _ handler: @escaping () -> Void) {
-        do { try loop.watch(fd, writable: writable, handler) } catch { logger.error("cannot watch \(what): \(error)") }
+    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
+        do { try loop.watch(fd, writable: writable, first: first, handler) } catch { logger.error("cannot watch \(what): \(error)") }
     }
 
     // MARK: The loop

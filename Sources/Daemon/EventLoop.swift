@@ -8,10 +8,13 @@ import SystemPackage
 
 /// One epoll wait for everything: devices, the udev monitor, the timer, signals, the bus,
 /// command output. Handlers run when their descriptor is readable (or writable, for the
-/// bus with output queued); nothing else wakes it.
+/// bus with output queued); nothing else wakes it. Those watched `first` (the
+/// touchscreens) run before the others that are ready at the same wake-up: a bus flooded
+/// with calls or a command's output spends its budget after the touches.
 final class EventLoop {
     private let epoll: FileDescriptor
     private var handlers: [Int32: () -> Void] = [:]
+    private var first = Set<Int32>()
     private var ready = [epoll_event](repeating: epoll_event(), count: 32)
     var running = true
     private let logger: Logger
@@ -23,9 +26,10 @@ final class EventLoop {
 
     deinit { Syscall.release(epoll) }
 
-    func watch(_ fd: FileDescriptor, writable: Bool = false, _ handler: @escaping () -> Void) throws(Errno) {
+    func watch(_ fd: FileDescriptor, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) throws(Errno) {
         try Epoll.add(epoll, fd, writable: writable)
         handlers[fd.rawValue] = handler
+        if first { self.first.insert(fd.rawValue) }
     }
 
     /// Also wakes for room to write, or no longer.
@@ -39,6 +43,7 @@ final class EventLoop {
     /// one never watched (ENOENT) has nothing to remove: neither is an error here.
     func unwatch(_ fd: FileDescriptor) {
         handlers[fd.rawValue] = nil
+        first.remove(fd.rawValue)
         do { try Epoll.remove(epoll, fd) } catch {
             if error != .badFileDescriptor, error != .noSuchFileOrDirectory { logger.error("epoll: cannot unwatch fd \(fd.rawValue): \(error)") }
         }
@@ -48,7 +53,10 @@ final class EventLoop {
     func run(afterEach: () -> Void) throws(Errno) {
         while running {
             let n = try Epoll.wait(epoll, &ready, timeoutMs: -1)
-            for i in 0..<n {
+            for i in 0..<n where first.contains(ready[i].data.fd) {
+                handlers[ready[i].data.fd]?()
+            }
+            for i in 0..<n where !first.contains(ready[i].data.fd) {
                 handlers[ready[i].data.fd]?()
             }
             afterEach()

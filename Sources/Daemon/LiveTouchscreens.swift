@@ -145,7 +145,7 @@ extension Daemon {
         let screen = Touchscreen(node: node, pipeline: pipeline, device: device)
         screen.twin = twin
         screen.group = Udev.deviceGroup(of: node)
-        watch(device.fd, node) { [unowned self] in read(screen) }
+        watch(device.fd, node, first: true) { [unowned self] in read(screen) }
         touchscreens[node] = screen
         service?.readRotation(ofPanel: BusService.devicePath(node))
         saidWaiting = false

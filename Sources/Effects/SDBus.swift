@@ -39,7 +39,7 @@ enum SDBus {
     /// after the loop's other sources: sd-bus asks for it at once (its timeout is 0 while
     /// messages wait), or the descriptor is still readable.
     static let messagesPerWakeUp = 64
-    static let microsecondsPerWakeUp: Int64 = 1000
+    static let microsecondsPerWakeUp: Int64 = 500
 
     /// Handles what is queued, within the budget above and without waiting; the error
     /// of a connection that died.
