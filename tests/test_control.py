@@ -39,6 +39,8 @@ pause_s = 2
 
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 DEVICE = "org.gestured.Gestured1.Device"
+# For a daemon that reads live touchscreens in a test: none of the machine's own.
+IGNORE_PANELS = '[[device]]\nname = "*"\nignore = true\n'
 
 def device_objects(busctl):
     """The touchscreens' objects, as `busctl tree` lists them."""
@@ -49,6 +51,58 @@ def device_objects(busctl):
             return objects
         time.sleep(0.1)
     raise AssertionError("no device object under /org/gestured/Gestured1/devices")
+
+def wait_on_the_bus(env, seconds=5):
+    """Until gestured owns its name on the session bus `env` names."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=env, capture_output=True).returncode == 0:
+            return
+        time.sleep(0.05)
+
+def compile_peer(harness, name):
+    """A test peer in C (tests/NAME.c, with sd-bus), built into the test's directory."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".c")
+    subprocess.run(["gcc", "-O2", "-o", harness.path(name), source, *flags], check=True)
+    return harness.path(name)
+
+class Peer:
+    """A stand-in peer (tests/fake_logind.c, tests/hostile_peers.c) told what to do a
+    line at a time on its standard input: "ready" once on the bus, "done" after each."""
+    def __init__(self, harness, name, *args):
+        self.process = subprocess.Popen([compile_peer(harness, name), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, env=harness.env)
+        harness.addCleanup(self.stop)
+        assert self.process.stdout.readline().strip() == "ready", f"{name} is not on the bus"
+
+    def tell(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "done", command
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdin.close()
+        self.process.stdout.close()
+
+def started(harness, argv, name):
+    """`gestured ARGV` in the background, its log in the test's directory: (process, log)."""
+    log = open(harness.path(name), "w+")
+    harness.addCleanup(log.close)
+    process = subprocess.Popen([test_daemon.GESTURED, *argv], env=harness.env, stdout=log, stderr=subprocess.STDOUT)
+    harness.addCleanup(process.kill)
+    return process, log
+
+def stopped(process, log):
+    """SIGTERM, then all it logged."""
+    process.terminate()
+    process.wait(timeout=10)
+    log.seek(0)
+    return log.read()
 
 def two_finger_tap(rec):
     rec.frame({0: (100, 100), 1: (130, 100)}, advance_ms=50)
@@ -159,10 +213,7 @@ class ControlInterface(Harness):
         cfg = self.write("gestured.toml", MODES)
         daemon = self.start_daemon(cfg, rec)
         self.addCleanup(daemon.kill)
-        for _ in range(50):
-            if self.busctl("status", "org.gestured.Gestured1", check=False).returncode == 0:
-                break
-            time.sleep(0.1)
+        wait_on_the_bus(self.env)
         self.assertEqual(self.get("Mode"), 's "default"')
         self.assertEqual(self.get("Modes"), 'as 2 "default" "maintenance"')
         self.assertEqual(self.get("Paused"), "b false")
@@ -243,11 +294,7 @@ class ReloadOffTheBus(Harness):
         cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n')
         daemon = self.start_daemon(cfg, rec)
         self.addCleanup(daemon.kill)
-        for _ in range(100):
-            if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=self.env,
-                              capture_output=True).returncode == 0:
-                break
-            time.sleep(0.05)
+        wait_on_the_bus(self.env)
         self.write("gestured.toml", '[daemon]\nbus = "none"\n')
         r = subprocess.run(["busctl", "--user", "--timeout=10", "call", *OBJECT, "Reload"], env=self.env,
                            capture_output=True, text=True, timeout=30)
@@ -317,11 +364,7 @@ command = "echo three >> {out}"
                     self.start_bus()
                     daemon = self.start_daemon(cfg, rec, name=name)
                     self.addCleanup(daemon.kill)
-                    for _ in range(100):
-                        if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=self.env,
-                                          capture_output=True).returncode == 0:
-                            break
-                        time.sleep(0.05)
+                    wait_on_the_bus(self.env)
                     called = subprocess.run(["busctl", "--user", "call", *OBJECT, *call], env=self.env,
                                             capture_output=True, text=True, timeout=10)
                     self.assertEqual(called.returncode, 0, called.stderr)
@@ -354,11 +397,7 @@ class BusFlood(Harness):
         rec.tap()
         daemon = self.start_daemon(self.write("gestured.toml", config), rec)
         self.addCleanup(daemon.kill)
-        for _ in range(100):
-            if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=self.env,
-                              capture_output=True).returncode == 0:
-                break
-            time.sleep(0.05)
+        wait_on_the_bus(self.env)
         readers = [subprocess.Popen([flood], env=self.env) for _ in range(4)]
         for reader in readers:
             self.addCleanup(reader.kill)
@@ -372,42 +411,10 @@ class BusFlood(Harness):
         log = daemon.communicate(timeout=30)[1]
         self.assertLess(time.monotonic() - start, 1.0, log[-2000:])
 
-def compile_peer(harness, name):
-    """A test peer in C (tests/NAME.c, with sd-bus), built into the test's directory."""
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
-                           check=True).stdout.split()
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".c")
-    subprocess.run(["gcc", "-O2", "-o", harness.path(name), source, *flags], check=True)
-    return harness.path(name)
-
 class LockFailsClosed(Harness):
     """The lock against a stand-in for logind (tests/fake_logind.c) on a private bus the
     daemon takes for the system bus: gone or restarting, logind leaves the session as
     it was last known; a stream of its signals does not put the lock off."""
-    def setUp(self):
-        super().setUp()
-        self.fake = compile_peer(self, "fake_logind")
-        self.start_bus()
-        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
-        self.logind = None
-
-    def start_logind(self, *args):
-        self.logind = subprocess.Popen([self.fake, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
-        self.addCleanup(self.stop, self.logind)
-        self.assertEqual(self.logind.stdout.readline().strip(), "ready")
-
-    @staticmethod
-    def stop(process):
-        process.kill()
-        process.wait()
-        process.stdin.close()
-        process.stdout.close()
-
-    def tell(self, command):
-        self.logind.stdin.write(command + "\n")
-        self.logind.stdin.flush()
-        self.assertEqual(self.logind.stdout.readline().strip(), "done")
-
     def locked(self):
         r = subprocess.run(["busctl", "--user", "get-property", *OBJECT, "Locked"], capture_output=True, text=True, env=self.env)
         return r.stdout.strip()
@@ -421,34 +428,29 @@ class LockFailsClosed(Harness):
         return False
 
     def test_logind_away_keeps_the_lock_and_a_stream_of_its_signals_does_not_put_it_off(self):
-        self.start_logind()
-        log = open(self.path("log"), "w+")
-        self.addCleanup(log.close)
-        config = '[daemon]\nbus = "system"\n[[device]]\nname = "*"\nignore = true\n'  # no touchscreen of the machine's
-        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", self.write("gestured.toml", config)],
-                                  env=self.env, stdout=subprocess.DEVNULL, stderr=log, text=True)
-        self.addCleanup(daemon.kill)
+        self.start_bus()
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
+        logind = Peer(self, "fake_logind")
+        config = '[daemon]\nbus = "system"\n' + IGNORE_PANELS
+        daemon, log = started(self, ["run", "--config", self.write("gestured.toml", config)], "log")
         self.assertTrue(self.wait_locked("b false"), "the daemon on the bus")
-        self.tell("lock")
+        logind.tell("lock")
         self.assertTrue(self.wait_locked("b true", 2), "locked")
 
-        self.stop(self.logind)
+        logind.stop()
         time.sleep(1)
         self.assertEqual(self.locked(), "b true", "logind gone: the lock stays")
-        self.start_logind()  # back, and the session unlocked meanwhile
+        logind = Peer(self, "fake_logind")  # back, and the session unlocked meanwhile
         self.assertTrue(self.wait_locked("b false", 3), "logind back: looked up again")
 
-        self.tell("stream")
+        logind.tell("stream")
         time.sleep(0.5)
-        self.tell("lock")
-        started = time.monotonic()
+        logind.tell("lock")
+        begun = time.monotonic()
         self.assertTrue(self.wait_locked("b true", 3), "locked though logind streams signals")
-        took = time.monotonic() - started
-        self.tell("still")
-        daemon.terminate()
-        daemon.wait(timeout=10)
-        log.seek(0)
-        text = log.read()
+        took = time.monotonic() - begun
+        logind.tell("still")
+        text = stopped(daemon, log)
         self.assertIn("logind left the system bus; the session stays locked until logind answers again", text)
         self.assertLess(took, 1.0, text[-2000:])
 
@@ -456,21 +458,6 @@ class HostilePeers(Harness):
     """What a peer sends is not trusted (tests/hostile_peers.c): its strings reach a
     terminal or the log as text, a rotation no display has is ignored, and it cannot
     make the log grow without bound."""
-    IGNORE_PANELS = '[[device]]\nname = "*"\nignore = true\n'  # none of the machine's own
-
-    def start_peer(self, role):
-        peer = subprocess.Popen([compile_peer(self, "hostile_peers"), role], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True, env=self.env)
-        self.addCleanup(LockFailsClosed.stop, peer)
-        self.assertEqual(peer.stdout.readline().strip(), "ready")
-        return peer
-
-    @staticmethod
-    def tell(peer, command):
-        peer.stdin.write(command + "\n")
-        peer.stdin.flush()
-        assert peer.stdout.readline().strip() == "done"
-
     def assertText(self, output):
         self.assertNotIn("\x1b", output)
         self.assertNotIn("\r", output)
@@ -478,26 +465,19 @@ class HostilePeers(Harness):
 
     def test_status_and_monitor_show_a_hostile_services_strings_as_text(self):
         self.start_bus()
-        peer = self.start_peer("gestured")
+        peer = Peer(self, "hostile_peers", "gestured")
         status = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
                                 env=self.env, timeout=30)
         self.assertText(status.stdout + status.stderr)
         self.assertIn("\\u{1b}[2J\\u{1b}[31mevil\\u{a}info: forged line\\u{d}", status.stdout)
 
-        out = open(self.path("monitor.txt"), "w+")
-        self.addCleanup(out.close)
-        monitor = subprocess.Popen([test_daemon.GESTURED, "monitor", "--config",
-                                    self.write("m.toml", '[daemon]\nbus = "session"\n' + self.IGNORE_PANELS)],
-                                   stdout=out, stderr=subprocess.STDOUT, env=self.env)
-        self.addCleanup(monitor.kill)
+        config = self.write("m.toml", '[daemon]\nbus = "session"\n' + IGNORE_PANELS)
+        monitor, out = started(self, ["monitor", "--config", config], "monitor.txt")
         time.sleep(1)
-        self.tell(peer, "flip")
+        peer.tell("flip")
         time.sleep(3)
-        self.tell(peer, "still")
-        monitor.terminate()
-        monitor.wait(timeout=10)
-        out.seek(0)
-        shown = out.read()
+        peer.tell("still")
+        shown = stopped(monitor, out)
         self.assertText(shown)
         self.assertIn("following the service", shown)
         self.assertNotIn("4294967295", shown)
@@ -506,24 +486,17 @@ class HostilePeers(Harness):
     def test_a_hostile_sensor_proxy_cannot_forge_log_lines_nor_flood_the_log(self):
         self.start_bus()
         self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
-        peer = self.start_peer("sensor")
-        log = open(self.path("log"), "w+")
-        self.addCleanup(log.close)
-        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", self.write(
-            "gestured.toml", '[daemon]\nbus = "none"\nrotation = "auto"\n' + self.IGNORE_PANELS)],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=log)
-        self.addCleanup(daemon.kill)
+        peer = Peer(self, "hostile_peers", "sensor")
+        config = self.write("gestured.toml", '[daemon]\nbus = "none"\nrotation = "auto"\n' + IGNORE_PANELS)
+        daemon, log = started(self, ["run", "--config", config], "log")
         time.sleep(1)
-        self.tell(peer, "huge")
+        peer.tell("huge")
         time.sleep(1)
-        self.tell(peer, "flip")
+        peer.tell("flip")
         time.sleep(3)
-        self.tell(peer, "still")
+        peer.tell("still")
         time.sleep(0.5)
-        daemon.terminate()
-        daemon.wait(timeout=10)
-        log.seek(0)
-        text = log.read()
+        text = stopped(daemon, log)
         self.assertText(text)
         self.assertIn("following iio-sensor-proxy's accelerometer", text)
         self.assertIn("reports an orientation it does not define", text)

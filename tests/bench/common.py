@@ -16,6 +16,19 @@ def swipe():
     return r.text()
 
 
+def latencies(lifts, stamps, label):
+    """Each lift's delay (ms) to the first stamp of `label` in the file `stamps` (lines
+    "LABEL NANOSECONDS", tests/bench/stamp.c) after it and before the next lift."""
+    times = sorted(int(line.split()[1]) for line in open(stamps) if line.split()[0] == label) if os.path.exists(stamps) else []
+    ms = []
+    for i, lift in enumerate(lifts):
+        until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
+        after = [t for t in times if lift <= t < until]
+        if after:
+            ms.append((after[0] - lift) / 1e6)
+    return ms
+
+
 def percentile(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None

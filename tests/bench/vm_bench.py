@@ -11,7 +11,7 @@ import json, os, re, signal, socket, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import play_swipes as common_play_swipes, summary  # noqa: E402
+from common import latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -92,15 +92,7 @@ def play_swipes(panel):
 
 
 def latencies(lifts, label):
-    """Each lift's delay to the first stamp of `label` after it (and before the next lift)."""
-    times = sorted(int(line.split()[1]) for line in open(stamps) if line.split()[0] == label) if os.path.exists(stamps) else []
-    ms = []
-    for i, lift in enumerate(lifts):
-        until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
-        after = [t for t in times if lift <= t < until]
-        if after:
-            ms.append((after[0] - lift) / 1e6)
-    return ms
+    return common_latencies(lifts, stamps, label)
 
 
 swipe_config = """[daemon]

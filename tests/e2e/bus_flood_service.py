@@ -9,7 +9,7 @@ import json, os, re, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "bench")]
-from common import play_swipes, summary  # noqa: E402
+from common import latencies, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
 
@@ -38,26 +38,14 @@ def journal():
     return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
-def latencies(lifts):
-    """Each lift's delay (ms) to the first stamp after it and before the next lift."""
-    times = sorted(int(line.split()[1]) for line in open(stamps)) if os.path.exists(stamps) else []
-    ms = []
-    for i, lift in enumerate(lifts):
-        until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
-        after = [t for t in times if lift <= t < until]
-        if after:
-            ms.append((after[0] - lift) / 1e6)
-    return ms
-
-
 panel = Panel(Recording("gestured flood panel").text())
 check("the service reads the panel", wait_for(30, lambda: re.search(re.escape(panel.node) + ": 'gestured flood panel'", journal())))
-quiet = summary(latencies(play_swipes(panel, SWIPES, 0.6)), SWIPES)
+quiet = summary(latencies(play_swipes(panel, SWIPES, 0.6), stamps, "right"), SWIPES)
 readers = [subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", flood, "--system"])
            for _ in range(4)]
 time.sleep(2)
 check("four readers as nobody keep reading the properties", all(r.poll() is None for r in readers))
-flooded = summary(latencies(play_swipes(panel, SWIPES, 0.6)), SWIPES)
+flooded = summary(latencies(play_swipes(panel, SWIPES, 0.6), stamps, "right"), SWIPES)
 pid = int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
 started = time.monotonic()
 os.kill(pid, 15)
