@@ -378,8 +378,8 @@ command = "echo three >> {out}"
 class BusFlood(Harness):
     """Anyone may read the properties (the shipped policy lets everyone): four readers
     with 64 GetAll calls each in flight, against 1,000 gestures, stop neither gestures
-    nor SIGTERM (the bus is handled a budget at a time, the properties built once per
-    change)."""
+    nor SIGTERM, nor another client's read (the bus is handled a budget at a time, reads
+    are rationed per caller, the properties built once per change)."""
     def test_readers_flooding_the_properties_stop_neither_gestures_nor_sigterm(self):
         flood = compile_peer(self, "bus_flood")
         self.start_bus()
@@ -406,6 +406,9 @@ class BusFlood(Harness):
             fired = f.read().count("tap")
         self.assertEqual(fired, 3, "the taps at 2, 3 and 4 s")
         self.assertTrue(all(reader.poll() is None for reader in readers), "the readers kept reading")
+        # Rationed per caller: another client is answered meanwhile, a flooder refused.
+        read = subprocess.run(["busctl", "--user", "get-property", *OBJECT, "Mode"], capture_output=True, text=True, env=self.env)
+        self.assertEqual(read.stdout.strip(), 's "default"', read.stderr)
         daemon.send_signal(signal.SIGTERM)
         start = time.monotonic()
         log = daemon.communicate(timeout=30)[1]

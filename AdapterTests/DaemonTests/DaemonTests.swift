@@ -1,11 +1,12 @@
 @testable import Daemon
+@testable import Effects
 import SystemIO
 import Testing
 import TouchCore
 
-struct LogAllowanceTests {
+struct AllowanceTests {
     @Test func aBurstThenTheRateWithWhatWasRefusedReportedOncePerInterval() {
-        var allowance = LogAllowance(burst: 3, perSecond: 1, reportEvery: 1_000_000, now: 0)
+        var allowance = Allowance(burst: 3, perSecond: 1, reportEvery: 1_000_000, now: 0)
         var taken: [Bool] = []
         for t in 0..<5 { taken.append(allowance.take(now: Int64(t))) }
         #expect(taken == [true, true, true, false, false])
@@ -18,6 +19,29 @@ struct LogAllowanceTests {
         #expect(allowance.takeDropped() == 11)
         let fullAfterOneSecond = allowance.isFull(now: 2_000_000), fullAfterThree = allowance.isFull(now: 4_000_020)
         #expect(!fullAfterOneSecond && fullAfterThree)
+    }
+}
+
+struct ReadAllowanceTests {
+    @Test func eachCallerHasItsShareAndAllTogetherAreBounded() {
+        var reads = ReadAllowance(now: 0)
+        // A caller's burst, then its rate: another caller is still answered.
+        var flooder: [Bool] = []
+        for _ in 0..<25 { flooder.append(reads.admit(":1.5", now: 0)) }
+        #expect(flooder.prefix(20).allSatisfy { $0 } && !flooder.suffix(5).contains(true))
+        let another = reads.admit(":1.6", now: 0)
+        let aTenthLater = reads.admit(":1.5", now: 100_000)  // a tenth of a second: one more
+        #expect(another && aTenthLater)
+        // All together: 50 at once and 50 a second, whoever asks (22 taken, 5 refilled).
+        var crowd: [Bool] = []
+        for n in 0..<100 { crowd.append(reads.admit(":2.\(n)", now: 100_000)) }
+        #expect(crowd.filter { $0 }.count == 50 - 22 + 5)
+        let refused = reads.dueReport(now: 60_000_000)
+        #expect(refused == 5 + 100 - 33)
+        // More callers than are remembered share one share.
+        var many: [Bool] = []
+        for n in 0..<(ReadAllowance.mostCallers + 50) { many.append(reads.admit(":3.\(n)", now: 120_000_000)) }
+        #expect(many.filter { $0 }.count == 50)
     }
 }
 

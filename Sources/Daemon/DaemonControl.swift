@@ -127,8 +127,8 @@ extension Daemon {
     /// How many changes of mode, pause, lock and rotation are said: a member of
     /// gestured-control calling in a loop, or a service monitor follows that flips its
     /// mode, cannot fill the log; what is left out is counted, said once a minute.
-    static func controlLineAllowance(now: Int64) -> LogAllowance {
-        LogAllowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
+    static func controlLineAllowance(now: Int64) -> Allowance {
+        Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
     }
 
     func reportUnsaidControlLines(now: Int64) {

@@ -95,7 +95,7 @@ extension Daemon {
         let device: EvdevDevice
         do {
             // A device sending garbage makes libevdev complain thousands of times a second.
-            var allowance = LogAllowance(burst: 5, perSecond: 5.0 / 60, reportEvery: 60_000_000, now: monotonicMicroseconds())
+            var allowance = Allowance(burst: 5, perSecond: 5.0 / 60, reportEvery: 60_000_000, now: monotonicMicroseconds())
             device = try EvdevDevice(path: node) { [unowned self] message in
                 let now = monotonicMicroseconds()
                 if let dropped = allowance.dueReport(now: now) {

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Gestures
 import Logging
+import SystemIO
 import SystemPackage
 
 /// gestured on the system or session bus through sd-bus: the object
@@ -57,6 +58,9 @@ public final class BusService {
     /// The properties as last built: made again once a change is announced, not for each
     /// read (a GetAll reads every one, and anyone may ask as often as they like).
     var properties: ControlProperties?
+    /// How many reads callers may still ask for, and the last call asked about.
+    var reads = ReadAllowance(now: monotonicMicroseconds())
+    var lastRead: (cookie: UInt64, sender: String, admitted: Bool)?
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -83,9 +87,10 @@ public final class BusService {
         rc = gestured_bus_add_object(handle, Self.path, Self.interface, { message, userdata, error in
             guard let message, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().call(message, error: error)
-        }, { _, _, _, property, reply, userdata, _ in
-            guard let property, let reply, let userdata else { return -EINVAL }
-            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply)
+        }, { bus, _, _, property, reply, userdata, error in
+            guard let bus, let property, let reply, let userdata else { return -EINVAL }
+            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply,
+                                                                                         on: bus, error: error)
         }, { _, _, _, property, value, userdata, error in
             guard let property, let value, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().write(String(cString: property), from: value, error: error)
@@ -161,6 +166,9 @@ public final class BusService {
         }
         if let error = SDBus.process(bus) {
             return disconnect(reason: "the \(kind) bus went away (\(error)); will reconnect")
+        }
+        if let refused = reads.dueReport(now: now) {
+            logger.warning("D-Bus: \(refused) property reads refused since the last such line (LimitsExceeded): callers read faster than 10 a second each, or 50 all together")
         }
         sendPending()
         updateWatch()

@@ -37,10 +37,10 @@ public final class CommandRunner {
 
     private(set) var jobs: [Job] = []
     /// By binding: how many more lines its commands may log.
-    private var allowances: [String: LogAllowance] = [:]
+    private var allowances: [String: Allowance] = [:]
     /// By binding: how many more times a skipped gesture may be said (a stepped pan fires
     /// hundreds a second); the rest are counted, and said when its commands end.
-    private var skipAllowances: [String: LogAllowance] = [:]
+    private var skipAllowances: [String: Allowance] = [:]
     static let skipBurst = 5.0
     static let skipsPerSecond = 1.0
     public var timeoutMilliseconds: Int64
@@ -67,7 +67,7 @@ public final class CommandRunner {
         let binding = action.binding, command = action.command, assignments = action.environment
         let running = jobs.filter { $0.binding == binding }.count
         guard running < action.maxRunning else {
-            var allowance = skipAllowances[binding] ?? LogAllowance(burst: Self.skipBurst, perSecond: Self.skipsPerSecond, reportEvery: 1_000_000, now: now)
+            var allowance = skipAllowances[binding] ?? Allowance(burst: Self.skipBurst, perSecond: Self.skipsPerSecond, reportEvery: 1_000_000, now: now)
             if allowance.take(now: now) {
                 logger.notice("\(binding): skipped, \(running) command(s) still running (max_running = \(action.maxRunning))")
             }
@@ -165,7 +165,7 @@ public final class CommandRunner {
     /// Once the allowance is spent, the rest of the lines are only counted.
     private func logLines(_ i: Int, final: Bool, now: Int64) {
         let binding = jobs[i].binding
-        var allowance = allowances[binding] ?? LogAllowance(burst: Self.logBurst, perSecond: Self.logPerSecond, reportEvery: 1_000_000, now: now)
+        var allowance = allowances[binding] ?? Allowance(burst: Self.logBurst, perSecond: Self.logPerSecond, reportEvery: 1_000_000, now: now)
         defer {
             if let dropped = allowance.dueReport(now: now) { reportDropped(binding, dropped) }
             allowances[binding] = allowance

@@ -1,8 +1,9 @@
-/// How many lines of one kind may be logged: a token bucket of `burst` lines refilled at
-/// `perSecond`, as libinput rate-limits its messages; what it refuses is counted and
-/// reported at most once per `reportEvery`. A command printing without end or a device
-/// sending garbage cannot fill the journal, and the log still says how much was left out.
-public struct LogAllowance {
+/// How often something may happen (a log line, a bus read): a token bucket of `burst`
+/// refilled at `perSecond`, as libinput rate-limits its messages; what it refuses is
+/// counted and reported at most once per `reportEvery`. A command printing without end,
+/// a device sending garbage or a bus client asking without end cannot fill the journal
+/// nor take the loop, and the log still says how much was left out.
+public struct Allowance {
     public let burst: Double
     public let perSecond: Double
     /// Microseconds between two reports of what was refused.
@@ -22,7 +23,7 @@ public struct LogAllowance {
         reportedAt = now
     }
 
-    /// Whether one more line may be logged now.
+    /// Whether one more may happen now.
     public mutating func hasRoom(now: Int64) -> Bool {
         let elapsed = Double(max(0, now - refilledAt)) / 1_000_000
         tokens = min(burst, tokens + elapsed * perSecond)
@@ -30,7 +31,7 @@ public struct LogAllowance {
         return tokens >= 1
     }
 
-    /// One more line: true when there was room for it (log it), else it is counted.
+    /// One more: true when there was room for it (do it), else it is counted.
     public mutating func take(now: Int64) -> Bool {
         guard hasRoom(now: now) else {
             dropped += 1
@@ -40,7 +41,7 @@ public struct LogAllowance {
         return true
     }
 
-    /// Lines not logged.
+    /// Refused without asking, in bulk (lines not logged).
     public mutating func refuse(_ lines: Int) { dropped += lines }
 
     /// Whether it is back to a whole burst: nothing to remember.
@@ -49,13 +50,13 @@ public struct LogAllowance {
         return tokens >= burst
     }
 
-    /// The lines refused since the last report, now reported.
+    /// What was refused since the last report, now reported.
     public mutating func takeDropped() -> Int {
         defer { dropped = 0 }
         return dropped
     }
 
-    /// The lines refused since the last report, once `reportEvery` has passed since it.
+    /// What was refused since the last report, once `reportEvery` has passed since it.
     public mutating func dueReport(now: Int64) -> Int? {
         guard dropped > 0, now - reportedAt >= reportEvery else { return nil }
         defer { dropped = 0; reportedAt = now }
