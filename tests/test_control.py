@@ -406,7 +406,7 @@ class BusFlood(Harness):
             fired = f.read().count("tap")
         self.assertEqual(fired, 3, "the taps at 2, 3 and 4 s")
         self.assertTrue(all(reader.poll() is None for reader in readers), "the readers kept reading")
-        # Rationed per caller: another client is answered meanwhile, a flooder refused.
+        # Rationed per caller: another client is answered meanwhile, a flooder's excess dropped.
         read = subprocess.run(["busctl", "--user", "get-property", *OBJECT, "Mode"], capture_output=True, text=True, env=self.env)
         self.assertEqual(read.stdout.strip(), 's "default"', read.stderr)
         daemon.send_signal(signal.SIGTERM)

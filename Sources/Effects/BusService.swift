@@ -58,9 +58,8 @@ public final class BusService {
     /// The properties as last built: made again once a change is announced, not for each
     /// read (a GetAll reads every one, and anyone may ask as often as they like).
     var properties: ControlProperties?
-    /// How many reads callers may still ask for, and the last call asked about.
+    /// How many reads callers may still ask for.
     var reads = ReadAllowance(now: monotonicMicroseconds())
-    var lastRead: (cookie: UInt64, sender: String, admitted: Bool)?
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -87,16 +86,22 @@ public final class BusService {
         rc = gestured_bus_add_object(handle, Self.path, Self.interface, { message, userdata, error in
             guard let message, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().call(message, error: error)
-        }, { bus, _, _, property, reply, userdata, error in
-            guard let bus, let property, let reply, let userdata else { return -EINVAL }
-            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply,
-                                                                                         on: bus, error: error)
+        }, { _, _, _, property, reply, userdata, _ in
+            guard let property, let reply, let userdata else { return -EINVAL }
+            return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().read(String(cString: property), into: reply)
         }, { _, _, _, property, value, userdata, error in
             guard let property, let value, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().write(String(cString: property), from: value, error: error)
         }, me)
         if rc >= 0 { rc = addDeviceObjects(handle) }
-        var acquired: OpaquePointer?, request: OpaquePointer?
+        var acquired: OpaquePointer?, request: OpaquePointer?, filter: OpaquePointer?
+        if rc >= 0 {
+            // Reads beyond the callers' ration are dropped before they cost anything.
+            rc = sd_bus_add_filter(handle, &filter, { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().admitsRead(message) ? 0 : 1
+            }, me)
+        }
         if rc >= 0 {
             // Owned by another process (a second gestured), the name is queued for: the
             // bus hands it over when that one lets go, and says so with NameAcquired.
@@ -115,11 +120,11 @@ public final class BusService {
             }, me)
         }
         guard rc >= 0 else {
-            for slot in [acquired, request] { if let slot { sd_bus_slot_unref(slot) } }
+            for slot in [acquired, request, filter] { if let slot { sd_bus_slot_unref(slot) } }
             sd_bus_close_unref(handle)
             return down("cannot set up the \(kind) bus connection: \(Errno(rawValue: -rc))", now: now)
         }
-        slots = [acquired, request].compactMap { $0 }
+        slots = [acquired, request, filter].compactMap { $0 }
         bus = handle
         reportedDown = false
         retryDelay = Self.firstRetryMicroseconds
@@ -168,7 +173,7 @@ public final class BusService {
             return disconnect(reason: "the \(kind) bus went away (\(error)); will reconnect")
         }
         if let refused = reads.dueReport(now: now) {
-            logger.warning("D-Bus: \(refused) property reads refused since the last such line (LimitsExceeded): callers read faster than 10 a second each, or 50 all together")
+            logger.warning("D-Bus: \(refused) property reads dropped unanswered since the last such line: callers read faster than 10 a second each, or 50 all together")
         }
         sendPending()
         updateWatch()

@@ -1,12 +1,13 @@
 import SystemIO
 
-/// How many property reads bus callers may ask of the daemon. Anyone may read on the
-/// system bus, and a read walks every gesture (Gestures), so reads are rationed: each
-/// caller (its unique name) 20 at once then 10 a second, all callers together 50 at once
-/// then 50 a second. A read beyond is refused (LimitsExceeded), which costs next to
-/// nothing: however many clients read as fast as they can, the loop serializes at most
-/// 50 answers a second. Callers are remembered while they have used some of their share,
-/// at most `mostCallers` (beyond, the rest share one).
+/// How many property reads (Get, GetAll; Set too) bus callers may ask of the daemon.
+/// Anyone may read on the system bus, and a read walks every gesture (Gestures), so
+/// reads are rationed: each caller (its unique name) 20 at once then 10 a second, all
+/// callers together 50 at once then 50 a second. A call beyond is dropped unanswered
+/// (`BusService`'s filter), before it costs anything: a client that reads as fast as it
+/// can waits on its calls instead of being answered, and on the system bus dbus-daemon
+/// holds it to 128 calls in progress. Callers are remembered while they have used some
+/// of their share, at most `mostCallers` (beyond, the rest share one).
 struct ReadAllowance {
     static let mostCallers = 256
     private var callers: [String: Allowance] = [:]
