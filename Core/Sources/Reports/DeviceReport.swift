@@ -12,7 +12,8 @@ public enum DeviceReport {
 
     /// `displayRotation`: the running service's, for a rotation that follows the display.
     public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: Int? = nil) -> [String] {
-        var lines = ["\(d.node)  '\(d.name)'"]
+        // The name comes from the device (a USB descriptor): shown as printable text.
+        var lines = ["\(d.node)  '\(printable(d.name))'"]
         let number = config.devices.firstIndex { r in
             d.description.map { r.matches(name: $0.name, vendor: $0.vendor, product: $0.product) } ?? false
         }
