@@ -43,9 +43,9 @@ public final class Daemon {
     var logind: LogindWatcher?
     /// monitor: the running service's mode, pause and lock.
     var service: ServiceFollower?
-    /// The display's rotation (clockwise degrees), for panels whose rotation is auto or
+    /// The display's rotation, for panels whose rotation is auto or
     /// external: from iio-sensor-proxy, or set on the bus.
-    var displayRotation = 0
+    var displayRotation = QuarterTurn.upright
     var sensor: SensorProxyWatcher?
     /// The node `--device` names: the only one read.
     var onlyNode: String?

@@ -16,13 +16,13 @@ extension Daemon: BusControl {
             mode: control.gate.mode, modes: control.modes, paused: control.gate.paused, locked: control.gate.locked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: deviceNodes.compactMap(device),
-            rotation: displayRotation)
+            rotation: displayRotation.degrees)
     }
 
     public var deviceNodes: [String] { touchscreens.keys.sorted() }
 
     public func device(_ node: String) -> ControlProperties.Device? {
-        touchscreens[node].map { .init(node: node, name: $0.name, isolated: $0.twin != nil, rotation: $0.pipeline.rotation) }
+        touchscreens[node].map { .init(node: node, name: $0.name, isolated: $0.twin != nil, rotation: $0.pipeline.rotation.degrees) }
     }
 
     public func setMode(_ mode: String) throws(BusControlError) {
@@ -46,22 +46,22 @@ extension Daemon: BusControl {
     }
 
     public func setRotation(_ degrees: UInt32) throws(BusControlError) {
-        guard [0, 90, 180, 270].contains(degrees) else {
+        guard let turn = QuarterTurn(degrees: degrees) else {
             throw BusControlError("OutOfRange", "a rotation of \(degrees)°; expected 0, 90, 180 or 270 (clockwise)")
         }
-        displayRotated(Int(degrees), why: "the control interface")
+        displayRotated(turn, why: "the control interface")
     }
 
     public func setRotation(_ degrees: UInt32, of node: String) throws(BusControlError) {
         guard let screen = touchscreens[node] else { throw BusControlError("UnknownDevice", "no touchscreen \(node)") }
-        guard [0, 90, 180, 270].contains(degrees) else {
+        guard let turn = QuarterTurn(degrees: degrees) else {
             throw BusControlError("OutOfRange", "a rotation of \(degrees)°; expected 0, 90, 180 or 270 (clockwise)")
         }
         guard screen.pipeline.rotationSetting.followsDisplay else {
-            throw BusControlError("FixedRotation", "\(screen.name) is mounted at \(screen.pipeline.rotation)° by the configuration; "
+            throw BusControlError("FixedRotation", "\(screen.name) is mounted at \(screen.pipeline.rotation) by the configuration; "
                                   + "give its [[device]] rule rotation = \"external\" to set it on the bus")
         }
-        panelRotated(screen, Int(degrees), why: "the control interface")
+        panelRotated(screen, turn, why: "the control interface")
     }
 
     public func reload(_ done: @escaping (BusControlError?) -> Void) {

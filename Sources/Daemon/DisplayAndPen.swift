@@ -8,25 +8,25 @@ import TouchCore
 extension Daemon {
     /// The display turned: every touchscreen measures its next sequence so (those whose
     /// rotation is auto or external).
-    func displayRotated(_ degrees: Int, why: String) {
-        guard degrees != displayRotation else { return }
-        displayRotation = degrees
+    func displayRotated(_ turn: QuarterTurn, why: String) {
+        guard turn != displayRotation else { return }
+        displayRotation = turn
         var turned: [String] = []
         for screen in touchscreens.values {
             let before = screen.pipeline.rotation
-            screen.pipeline.setDisplayRotation(degrees)
+            screen.pipeline.setDisplayRotation(turn)
             if screen.pipeline.rotation != before { turned.append(screen.node) }
         }
-        controlChanged([ControlChange(kind: .rotated(degrees), reason: why)])
+        controlChanged([ControlChange(kind: .rotated(turn), reason: why)])
         bus?.announceRotation(of: turned)
     }
 
     /// One panel turned by its own object on the bus (one whose rotation is auto or
     /// external), until the display's rotation changes again.
-    func panelRotated(_ screen: Touchscreen, _ degrees: Int, why: String) {
-        guard screen.pipeline.rotationSetting.followsDisplay, screen.pipeline.rotation != degrees else { return }
-        screen.pipeline.setDisplayRotation(degrees)
-        controlChanged([ControlChange(kind: .panelRotated(device: screen.name, degrees: degrees), reason: why)])
+    func panelRotated(_ screen: Touchscreen, _ turn: QuarterTurn, why: String) {
+        guard screen.pipeline.rotationSetting.followsDisplay, screen.pipeline.rotation != turn else { return }
+        screen.pipeline.setDisplayRotation(turn)
+        controlChanged([ControlChange(kind: .panelRotated(device: screen.name, turn), reason: why)])
         bus?.announceRotation(of: [screen.node])
     }
 
@@ -36,8 +36,8 @@ extension Daemon {
         sensor.onWatchChange = { [unowned self] old, new in
             rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
         }
-        sensor.onRotation = { [unowned self] degrees, orientation in
-            displayRotated(degrees, why: "iio-sensor-proxy: \(orientation)")
+        sensor.onRotation = { [unowned self] turn, orientation in
+            displayRotated(turn, why: "iio-sensor-proxy: \(orientation)")
         }
         self.sensor = sensor
         sensor.start()

@@ -52,14 +52,14 @@ extension Daemon {
         }
         follower.onHeard = { [unowned self] heard in
             controlChanged(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"))
-            if let degrees = heard.rotation { displayRotated(degrees, why: "the service") }
+            if let turn = heard.rotation { displayRotated(turn, why: "the service") }
         }
         follower.onFound = { [unowned self] in
             for node in touchscreens.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }
         }
-        follower.onPanelRotation = { [unowned self] path, degrees in
+        follower.onPanelRotation = { [unowned self] path, turn in
             guard let screen = touchscreens.values.first(where: { BusService.devicePath($0.node) == path }) else { return }
-            panelRotated(screen, degrees, why: "the service, for this panel")
+            panelRotated(screen, turn, why: "the service, for this panel")
         }
         service = follower
         follower.start()

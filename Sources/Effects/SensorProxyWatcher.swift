@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import SystemIO
 import SystemPackage
+import TouchCore
 
 /// Follows the display's rotation from the accelerometer, as GNOME and KDE do: it claims
 /// iio-sensor-proxy's accelerometer (`net.hadess.SensorProxy.ClaimAccelerometer`, held
@@ -27,14 +28,14 @@ public final class SensorProxyWatcher {
     private var saidMissing = false
     /// The last orientation read, as the proxy names it, and the rotation it gave.
     public private(set) var orientation: String?
-    private var degreesInForce: Int?
+    private var inForceTurn: QuarterTurn?
     /// A read is under way; another was asked for meanwhile.
     private var reading = false
     private var readAgain = false
     /// When a name it does not define was last said.
     private var saidNonsenseAt: Int64?
-    /// Called with the display's rotation (clockwise degrees) and the proxy's name for it.
-    public var onRotation: (_ degrees: Int, _ orientation: String) -> Void = { _, _ in }
+    /// Called with the display's rotation and the proxy's name for it.
+    public var onRotation: (_ turn: QuarterTurn, _ orientation: String) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(logger: Logger) {
@@ -45,18 +46,6 @@ public final class SensorProxyWatcher {
         call.cancel()
         for slot in slots { sd_bus_slot_unref(slot) }
         if let bus { sd_bus_close_unref(bus) }
-    }
-
-    /// iio-sensor-proxy's names, as the desktop turns for them: left-up (the left edge
-    /// up) is the display turned a quarter clockwise.
-    public static func degrees(_ orientation: String) -> Int? {
-        switch orientation {
-        case "normal": 0
-        case "left-up": 90
-        case "bottom-up": 180
-        case "right-up": 270
-        default: nil  // "undefined": lying flat, or not known yet
-        }
     }
 
     public func start() {
@@ -148,7 +137,7 @@ public final class SensorProxyWatcher {
     }
 
     private func heard(_ name: String) {
-        guard name == "undefined" || Self.degrees(name) != nil else {
+        guard name == "undefined" || QuarterTurn(sensorOrientation: name) != nil else {
             let now = monotonicMicroseconds()
             if saidNonsenseAt.map({ now - $0 >= 60_000_000 }) ?? true {
                 logger.warning("rotation: iio-sensor-proxy reports an orientation it does not define (\"\(name)\"); ignored, the rotation stays \(inForce)")
@@ -158,15 +147,15 @@ public final class SensorProxyWatcher {
         }
         guard name != orientation else { return }
         orientation = name
-        if let degrees = Self.degrees(name) {
-            degreesInForce = degrees
-            onRotation(degrees, name)
+        if let turn = QuarterTurn(sensorOrientation: name) {
+            inForceTurn = turn
+            onRotation(turn, name)
         }
     }
 
     /// The rotation the accelerometer last gave, in words.
     private var inForce: String {
-        degreesInForce.map { "\($0)°" } ?? "as it was"
+        inForceTurn.map { "\($0)" } ?? "as it was"
     }
 
     /// The proxy started (again): claimed anew, since a claim dies with its holder.

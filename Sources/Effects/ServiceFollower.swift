@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Logging
 import SystemPackage
+import TouchCore
 
 /// What the running service says of its mode, pause, lock and rotation (the display's and
 /// each panel's), for `monitor`: it reads the properties when the service appears, then
@@ -17,7 +18,7 @@ public final class ServiceFollower {
         public var mode: String?
         public var paused: Bool?
         public var locked: Bool?
-        public var rotation: Int?
+        public var rotation: QuarterTurn?
     }
 
     private let kind: BusService.Kind
@@ -30,8 +31,8 @@ public final class ServiceFollower {
     public var onHeard: (Heard) -> Void = { _ in }
     /// The service answered (it started, or was there): the time to ask for each panel's rotation.
     public var onFound: () -> Void = {}
-    /// A panel's object (its path) says the panel's rotation, in clockwise degrees.
-    public var onPanelRotation: (_ path: String, _ degrees: Int) -> Void = { _, _ in }
+    /// A panel's object (its path) says the panel's rotation.
+    public var onPanelRotation: (_ path: String, _ turn: QuarterTurn) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -141,8 +142,8 @@ public final class ServiceFollower {
         var degrees: UInt32 = 0
         guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
               sd_bus_message_read_basic(reply, Character("u").asCChar, &degrees) > 0,
-              [0, 90, 180, 270].contains(degrees) else { return }
-        onPanelRotation(path, Int(degrees))
+              let turn = QuarterTurn(degrees: degrees) else { return }
+        onPanelRotation(path, turn)
     }
 
     /// PropertiesChanged of a panel's object.
@@ -187,7 +188,7 @@ public final class ServiceFollower {
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "u") > 0,
                       sd_bus_message_read_basic(m, Character("u").asCChar, &degrees) > 0 else { return nil }
                 // Only a rotation the service could be in: another is no news.
-                heard.rotation = [0, 90, 180, 270].contains(degrees) ? Int(degrees) : nil
+                heard.rotation = QuarterTurn(degrees: degrees)
                 _ = sd_bus_message_exit_container(m)
             case let flag where flag == "Paused" || flag == "Locked":
                 var value: Int32 = 0

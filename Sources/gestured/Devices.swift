@@ -45,7 +45,7 @@ struct Devices: ParsableCommand {
             device.twinNode = all.first { $0.phys == twinPhys }?.node
             if index > 0 { output.write(line: "") }
             for line in DeviceReport.lines(device, config: config,
-                                                     displayRotation: service?.devices.first { $0.node == device.node }?.rotation ?? service?.rotation) { output.write(line: line) }
+                                                     displayRotation: (service?.devices.first { $0.node == device.node }?.rotation ?? service?.rotation).flatMap(QuarterTurn.init(degrees:))) { output.write(line: line) }
         }
         let twins = all.filter(\.isTwin).count, others = all.count - listed.count - twins
         if listed.isEmpty { output.write(line: "No input device with position axes: no touchscreen here.") }

@@ -75,7 +75,7 @@ struct Replay: ParsableCommand {
                 let recording = try Recording.load(path, device: device)
                 let rule = config.rule(for: recording.description)
                 if svg != nil, let geometry = TouchscreenPipeline.geometry(recording.description, rule: rule,
-                                                                           rotation: config.rotation(for: rule).degrees(display: 0)) {
+                                                                           rotation: config.rotation(for: rule).rotation(display: .upright)) {
                     picture = TouchPicture(title: path, size: geometry.size)
                 }
                 defer { if let svg, let picture { failed = !write(picture, to: svg) || failed } }

@@ -187,11 +187,11 @@ extension Configuration {
             }
         }
         guard let degrees = t.int("rotation", in: Int.min...Int.max) else { return nil }
-        guard [0, 90, 180, 270].contains(degrees) else {
+        guard let turn = QuarterTurn(degrees: degrees) else {
             t.report("rotation", "expected \(expected), found \(degrees)")
             return nil
         }
-        return .fixed(degrees)
+        return .fixed(turn)
     }
 
     /// Every gesture's requires_failure_of and simultaneous_with name existing gestures.

@@ -19,7 +19,7 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     /// it leaves: the palm resting meanwhile.
     public var palmAfterPenMS = 500.0
     /// How panels without a `[[device]]` rotation are turned.
-    public var rotation = RotationSetting.fixed(0)
+    public var rotation = RotationSetting.fixed(.upright)
     /// The mode at start, and the one a mode's timeout returns to.
     public var mode = GestureSpec.defaultMode
     /// Modes no gesture enters, for the control interface's SetMode.

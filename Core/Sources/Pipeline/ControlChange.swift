@@ -9,10 +9,10 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case resumed
         case locked
         case unlocked
-        /// The display turned to these clockwise degrees.
-        case rotated(Int)
+        /// The display turned.
+        case rotated(QuarterTurn)
         /// One panel (its name) turned, by its own object on the bus.
-        case panelRotated(device: String, degrees: Int)
+        case panelRotated(device: String, QuarterTurn)
     }
 
     public var kind: Kind
@@ -32,8 +32,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .resumed: "resumed: gestures fire again (\(reason))"
         case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
-        case .rotated(let degrees): "display rotation: \(degrees)° clockwise for panels whose rotation is auto or external (\(reason))"
-        case .panelRotated(let device, let degrees): "\(device): rotation \(degrees)° clockwise from its next touch sequence (\(reason))"
+        case .rotated(let turn): "display rotation: \(turn) clockwise for panels whose rotation is auto or external (\(reason))"
+        case .panelRotated(let device, let turn): "\(device): rotation \(turn) clockwise from its next touch sequence (\(reason))"
         }
     }
 }

@@ -24,7 +24,7 @@ public final class TouchscreenPipeline {
     /// the display's rotation as last sensed or set (for a panel whose rotation follows it).
     private var applied: Applied
     public private(set) var gate: GestureGate
-    public private(set) var displayRotation: Int
+    public private(set) var displayRotation: QuarterTurn
     /// `current` was not made from them: made anew once no sequence is in flight.
     private var stale = false
     /// The paired pen is near, or left less than `[daemon] palm_after_pen_ms` ago (until
@@ -57,7 +57,7 @@ public final class TouchscreenPipeline {
             let rule = config.rule(for: device)
             if rule?.ignore == true { throw .ignored }
             rotation = config.rotation(for: rule)
-            guard let geometry = TouchscreenPipeline.geometry(device, rule: rule, rotation: rotation.degrees(display: 0)) else {
+            guard let geometry = TouchscreenPipeline.geometry(device, rule: rule, rotation: rotation.rotation(display: .upright)) else {
                 throw .noPositionAxes
             }
             self.config = config
@@ -66,7 +66,7 @@ public final class TouchscreenPipeline {
         }
 
         /// The geometry in force with the display turned to `display`.
-        func geometry(display: Int) -> DeviceGeometry {
+        func geometry(display: QuarterTurn) -> DeviceGeometry {
             rotation.followsDisplay ? geometry.turned(to: display) : geometry
         }
     }
@@ -77,7 +77,7 @@ public final class TouchscreenPipeline {
         var arbiter: Arbiter
         var bindings: BindingTable
 
-        init(_ applied: Applied, _ gate: GestureGate, display: Int, tool: ContactTool, silenced: Bool = false) {
+        init(_ applied: Applied, _ gate: GestureGate, display: QuarterTurn, tool: ContactTool, silenced: Bool = false) {
             geometry = applied.geometry(display: display)
             let gestures = silenced ? [] : applied.config.gestures(for: applied.rule).filter { gate.admits($0) && ($0.tool ?? tool) == tool }
             arbiter = Arbiter(gestures: gestures, geometry: geometry)
@@ -90,7 +90,7 @@ public final class TouchscreenPipeline {
     /// service would do under this configuration. `gate`: by default, the start mode's
     /// gestures. `displayRotation`: the display's, for a panel whose rotation follows it.
     public init(_ device: DeviceDescription, config: Configuration, kernelState: KernelTouchState? = nil,
-                isolated: Bool? = nil, gate: GestureGate? = nil, displayRotation: Int = 0) throws(Refusal) {
+                isolated: Bool? = nil, gate: GestureGate? = nil, displayRotation: QuarterTurn = .upright) throws(Refusal) {
         self.device = device
         applied = try Applied(device, config)
         self.gate = gate ?? GestureGate(mode: config.daemon.mode)
@@ -104,8 +104,8 @@ public final class TouchscreenPipeline {
     }
 
     /// How a device's units map to the screen under its `[[device]]` rule (inversions,
-    /// size) turned by `rotation` degrees clockwise; nil without position axes.
-    public static func geometry(_ device: DeviceDescription, rule: DeviceRule?, rotation: Int) -> DeviceGeometry? {
+    /// size) turned by `rotation` clockwise; nil without position axes.
+    public static func geometry(_ device: DeviceDescription, rule: DeviceRule?, rotation: QuarterTurn) -> DeviceGeometry? {
         let orientation = Orientation(rotation: rotation, invertX: rule?.invertX ?? false, invertY: rule?.invertY ?? false)
         return DeviceGeometry(device, sizeOverride: rule?.sizeMM, orientation: orientation)
     }
@@ -304,17 +304,17 @@ public final class TouchscreenPipeline {
 
     /// The display turned (the accelerometer, a compositor's hook): a panel whose
     /// rotation follows it measures the next sequence, never one under way, turned.
-    public func setDisplayRotation(_ degrees: Int) {
-        guard degrees != displayRotation else { return }
-        displayRotation = degrees
+    public func setDisplayRotation(_ turn: QuarterTurn) {
+        guard turn != displayRotation else { return }
+        displayRotation = turn
         if applied.rotation.followsDisplay { stale = true }
     }
 
     /// How the configuration says its rotation is known.
     public var rotationSetting: RotationSetting { applied.rotation }
 
-    /// The rotation (clockwise degrees) its next touch sequence is measured with.
-    public var rotation: Int { applied.rotation.degrees(display: displayRotation) }
+    /// The rotation its next touch sequence is measured with.
+    public var rotation: QuarterTurn { applied.rotation.rotation(display: displayRotation) }
 
     private func arbitrate(_ frame: TouchFrame) {
         output.frame = frame

@@ -11,7 +11,7 @@ public enum DeviceReport {
     }
 
     /// `displayRotation`: the running service's, for a rotation that follows the display.
-    public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: Int? = nil) -> [String] {
+    public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: QuarterTurn? = nil) -> [String] {
         // The name comes from the device (a USB descriptor): shown as printable text.
         var lines = ["\(d.node)  '\(printable(d.name))'"]
         let number = config.devices.firstIndex { r in
@@ -29,7 +29,7 @@ public enum DeviceReport {
     }
 
     /// Protocol, axes and size: what the recognizers measure with.
-    private static func figures(_ description: DeviceDescription, rule: DeviceRule?, rotation: RotationSetting, display: Int?) -> [String] {
+    private static func figures(_ description: DeviceDescription, rule: DeviceRule?, rotation: RotationSetting, display: QuarterTurn?) -> [String] {
         var lines: [String] = []
         switch description.touchProtocol {
         case .slotted(let slots)?: lines.append("  protocol: multitouch B, \(slots) slots")
@@ -38,7 +38,7 @@ public enum DeviceReport {
         case .singleTouch?: lines.append("  protocol: single touch (BTN_TOUCH, ABS_X/ABS_Y)")
         case nil: lines.append("  protocol: none (no position axes)")
         }
-        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule, rotation: rotation.degrees(display: display ?? 0)) else { return lines }
+        guard let geometry = TouchscreenPipeline.geometry(description, rule: rule, rotation: rotation.rotation(display: display ?? .upright)) else { return lines }
         let orientation = geometry.orientation
         func axis(_ name: String, _ a: AbsoluteAxis) -> String {
             "\(name) \(a.minimum)…\(a.maximum)" + (a.resolution > 0 ? " (\(a.resolution) units/mm)" : " (no resolution)")
@@ -50,9 +50,9 @@ public enum DeviceReport {
             : "assumed: a \(Int(DeviceGeometry.assumedDiagonalMM)) mm diagonal; set size_mm in a [[device]] rule"
         lines.append("  size: \(fixed(size.width, decimals: 1)) × \(fixed(size.height, decimals: 1)) mm (\(whence))")
         var mounting = switch rotation {
-        case .fixed(let degrees): "rotation \(degrees)°"
-        case .automatic: "rotation auto (the accelerometer, through iio-sensor-proxy): " + (display.map { "\($0)° now, says the running service" } ?? "no running service says the current one")
-        case .external: "rotation external (set on the bus by the compositor): " + (display.map { "\($0)° now, says the running service" } ?? "no running service says the current one")
+        case .fixed(let turn): "rotation \(turn)"
+        case .automatic: "rotation auto (the accelerometer, through iio-sensor-proxy): " + (display.map { "\($0) now, says the running service" } ?? "no running service says the current one")
+        case .external: "rotation external (set on the bus by the compositor): " + (display.map { "\($0) now, says the running service" } ?? "no running service says the current one")
         }
         if orientation.invertX { mounting += ", x inverted" }
         if orientation.invertY { mounting += ", y inverted" }

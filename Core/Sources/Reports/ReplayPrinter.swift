@@ -57,13 +57,13 @@ public struct ReplayPrinter {
             case .resumed: json.add("control", "resumed")
             case .locked: json.add("control", "locked")
             case .unlocked: json.add("control", "unlocked")
-            case .rotated(let degrees):
+            case .rotated(let turn):
                 json.add("control", "rotated")
-                json.add("degrees", degrees)
-            case .panelRotated(let device, let degrees):
+                json.add("degrees", turn.degrees)
+            case .panelRotated(let device, let turn):
                 json.add("control", "rotated")
                 json.add("device", device)
-                json.add("degrees", degrees)
+                json.add("degrees", turn.degrees)
             }
             json.add("reason", change.reason)
             write(json.line)

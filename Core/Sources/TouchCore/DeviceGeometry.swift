@@ -34,9 +34,8 @@ public struct DeviceGeometry: Equatable, Sendable {
         }
     }
 
-    /// The same panel with the display turned to `rotation` (clockwise degrees); a known
-    /// size turns with it.
-    public func turned(to rotation: Int) -> DeviceGeometry {
+    /// The same panel with the display turned to `rotation`; a known size turns with it.
+    public func turned(to rotation: QuarterTurn) -> DeviceGeometry {
         var turned = self
         turned.orientation.rotation = rotation
         if let knownSize, turned.orientation.swapsAxes != orientation.swapsAxes {

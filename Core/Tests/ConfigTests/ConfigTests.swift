@@ -66,7 +66,7 @@ func projectFile(_ path: String) throws -> String {
         let rule = try #require(config.devices.first)
         #expect(rule.matches(name: "Atmel maXTouch Touchscreen", vendor: 0, product: 0))
         #expect(!rule.matches(name: "ELAN Touchscreen", vendor: 0, product: 0))
-        #expect(rule.rotation == .fixed(90) && rule.sizeMM?.width == 154)
+        #expect(rule.rotation == .fixed(.quarter) && rule.sizeMM?.width == 154)
         #expect(config.gestures(for: rule).map(\.name) == ["zoom"])
     }
 

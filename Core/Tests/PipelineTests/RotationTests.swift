@@ -58,30 +58,30 @@ import TouchCore
         let pipeline = try TouchscreenPipeline(panel, config: config(rotation: "\"auto\""))
         #expect(swipeTowardThePanelsLeft(pipeline, at: 0, id: 1) == ["left"])
         // Turned clockwise (iio-sensor-proxy's left-up): the panel's left edge is the top.
-        pipeline.setDisplayRotation(90)
+        pipeline.setDisplayRotation(.quarter)
         #expect(swipeTowardThePanelsLeft(pipeline, at: 1, id: 2) == ["up"])
         // Turned back during a swipe: that swipe keeps the rotation it began with.
-        #expect(swipeTowardThePanelsLeft(pipeline, at: 2, id: 3) { pipeline.setDisplayRotation(0) } == ["up"])
+        #expect(swipeTowardThePanelsLeft(pipeline, at: 2, id: 3) { pipeline.setDisplayRotation(.upright) } == ["up"])
         #expect(swipeTowardThePanelsLeft(pipeline, at: 3, id: 4) == ["left"])
     }
 
     @Test func aFixedRotationIgnoresTheDisplay() throws {
         let pipeline = try TouchscreenPipeline(panel, config: config(rotation: "0"))
-        pipeline.setDisplayRotation(90)
+        pipeline.setDisplayRotation(.quarter)
         #expect(!pipeline.reloadPending)
         #expect(swipeTowardThePanelsLeft(pipeline, at: 0, id: 1) == ["left"])
-        let external = try TouchscreenPipeline(panel, config: config(rotation: "\"external\""), displayRotation: 270)
+        let external = try TouchscreenPipeline(panel, config: config(rotation: "\"external\""), displayRotation: .threeQuarters)
         // 270: the panel's left edge is the bottom.
         #expect(swipeTowardThePanelsLeft(external, at: 0, id: 1).isEmpty)
-        #expect(external.geometry.orientation.rotation == 270)
+        #expect(external.geometry.orientation.rotation == .threeQuarters)
     }
 
     @Test func aKnownSizeTurnsWithTheDisplay() {
         let geometry = DeviceGeometry(xAxis: AbsoluteAxis(code: AbsCode.mtPositionX, minimum: 0, maximum: 3000, resolution: 10),
                                       yAxis: AbsoluteAxis(code: AbsCode.mtPositionY, minimum: 0, maximum: 2000, resolution: 10))
         #expect(geometry.size == SizeMM(width: 300, height: 200))
-        #expect(geometry.turned(to: 90).size == SizeMM(width: 200, height: 300))
-        #expect(geometry.turned(to: 90).turned(to: 180).size == SizeMM(width: 300, height: 200))
+        #expect(geometry.turned(to: .quarter).size == SizeMM(width: 200, height: 300))
+        #expect(geometry.turned(to: .quarter).turned(to: .half).size == SizeMM(width: 300, height: 200))
     }
 
     @Test func rotationAndPalmSettingsAreCheckedAtTheirEnds() throws {

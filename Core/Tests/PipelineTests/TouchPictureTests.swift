@@ -12,7 +12,7 @@ import TouchCore
         let parsed = try Evemu.parse(Array(text.utf8))
         let recording = Recording(path: name, description: try #require(parsed.description), events: parsed.events,
                                   lastEventLine: parsed.lastEventLine)
-        let geometry = try #require(TouchscreenPipeline.geometry(recording.description, rule: nil, rotation: 0))
+        let geometry = try #require(TouchscreenPipeline.geometry(recording.description, rule: nil, rotation: .upright))
         var picture = TouchPicture(title: title ?? name, size: geometry.size)
         var playback = Playback(config: fixture.config)
         playback.explain = true

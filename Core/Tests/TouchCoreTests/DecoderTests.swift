@@ -212,15 +212,15 @@ import TouchCore
 
     @Test(arguments: [
         (Orientation(), Point(x: 0.25, y: 0.25)),
-        (Orientation(rotation: 90), Point(x: 0.75, y: 0.25)),
-        (Orientation(rotation: 180), Point(x: 0.75, y: 0.75)),
-        (Orientation(rotation: 270), Point(x: 0.25, y: 0.75)),
+        (Orientation(rotation: .quarter), Point(x: 0.75, y: 0.25)),
+        (Orientation(rotation: .half), Point(x: 0.75, y: 0.75)),
+        (Orientation(rotation: .threeQuarters), Point(x: 0.25, y: 0.75)),
         (Orientation(invertY: true), Point(x: 0.25, y: 0.75)),
-        (Orientation(rotation: 90, invertX: true), Point(x: 0.75, y: 0.75)),
+        (Orientation(rotation: .quarter, invertX: true), Point(x: 0.75, y: 0.75)),
     ])
     func mountingTurnsAndFlipsPositions(orientation: Orientation, expected: Point) {
         let g = DeviceGeometry(xAxis: x, yAxis: y, orientation: orientation)
         #expect(g.normalize(x: 100, y: 50) == expected)
-        #expect(g.size == (orientation.rotation % 180 == 0 ? SizeMM(width: 200, height: 100) : SizeMM(width: 100, height: 200)))
+        #expect(g.size == (!orientation.rotation.swapsAxes ? SizeMM(width: 200, height: 100) : SizeMM(width: 100, height: 200)))
     }
 }
