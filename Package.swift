@@ -32,7 +32,8 @@ let package = Package(
         // What actions do: commands, D-Bus signals, systemd notifications.
         .target(name: "Effects", dependencies: [
             "SystemIO", "CSystemd", .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
-            .product(name: "Bindings", package: "Core"), .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
+            .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The loop and the wiring: input → the pipeline's step → effects, and the timer.

@@ -104,22 +104,14 @@ extension Daemon {
             logger.info("\(change)")
             options.showControl?(change)
         }
-        // The touchscreen whose step made the change takes it right after that step; the
-        // others once the step is performed.
-        if let step { step.screen.pipeline.give(control.gate, at: step.time) }
-        gateChanged = step.map { $0.screen.monotonic($0.time) } ?? monotonicMicroseconds()
-        if !feeding { spreadGate() }
-        var changed: [BusService.Property] = []
-        for change in changes {
-            switch change.kind {
-            case .mode: changed.append(.mode)
-            case .paused, .resumed: changed.append(.paused)
-            case .locked, .unlocked: changed.append(.locked)
-            case .rotated: changed.append(.rotation)
-            case .panelRotated: break  // on the panel's own object
-            }
+        if changes.contains(where: \.kind.changesGate) {
+            // The touchscreen whose step made the change takes it right after that step;
+            // the others once the step is performed.
+            if let step { step.screen.pipeline.give(control.gate, at: step.time) }
+            gateChanged = step.map { $0.screen.monotonic($0.time) } ?? monotonicMicroseconds()
+            if !feeding { spreadGate() }
         }
-        bus?.announce(changed)
+        bus?.announce(changes.compactMap(\.kind.property))
     }
 }
 

@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import Pipeline
 import SystemIO
 
 /// What the control interface (`org.gestured.Gestured1`'s methods and properties) asks of
@@ -81,12 +82,6 @@ public struct ControlProperties {
 }
 
 extension BusService {
-    /// The properties, by name, as the vtable lists them.
-    public enum Property: String, CaseIterable, Sendable {
-        case mode = "Mode", modes = "Modes", paused = "Paused", locked = "Locked", gestures = "Gestures", devices = "Devices"
-        case rotation = "Rotation"
-    }
-
     /// A method call; its signature sd-bus checked against the vtable already.
     func call(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         guard let control else { return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.Failed", "gestured is starting") }
@@ -133,7 +128,7 @@ extension BusService {
 
     /// Rotation written: checked by the daemon.
     func write(_ name: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        guard let control, Property(rawValue: name) == .rotation else { return -EPERM }
+        guard let control, ControlProperty(rawValue: name) == .rotation else { return -EPERM }
         var degrees: UInt32 = 0
         guard sd_bus_message_read_basic(value, Character("u").asCChar, &degrees) > 0 else { return -EINVAL }
         do { try control.setRotation(degrees) } catch { return sd_bus_error_set(reply, error.name, error.message) }
@@ -142,7 +137,7 @@ extension BusService {
 
     /// A property's value into `reply`.
     func read(_ name: String, into reply: OpaquePointer) -> Int32 {
-        guard let control, let property = Property(rawValue: name) else { return -ENOENT }
+        guard let control, let property = ControlProperty(rawValue: name) else { return -ENOENT }
         let values = properties ?? control.controlProperties
         properties = values
         var ok: Bool

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Gestures
 import Logging
+import Pipeline
 import SystemIO
 import SystemPackage
 
@@ -50,7 +51,7 @@ public final class BusService {
     /// The name request's and NameAcquired's handles, released with the connection.
     private var slots: [OpaquePointer] = []
     /// Property changes not yet announced: the bus had no room.
-    private var owedChanges: [Property] = []
+    private var owedChanges: [ControlProperty] = []
     /// Devices whose Rotation changed, not yet announced.
     private var owedDeviceChanges: [String] = []
     /// The daemon, for the control interface's calls and properties.
@@ -196,7 +197,7 @@ public final class BusService {
     }
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
-    public func announce(_ properties: [Property]) {
+    public func announce(_ properties: [ControlProperty]) {
         self.properties = nil
         for property in properties where !owedChanges.contains(property) { owedChanges.append(property) }
         sendPending()

@@ -13,6 +13,26 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case rotated(QuarterTurn)
         /// One panel (its name) turned, by its own object on the bus.
         case panelRotated(device: String, QuarterTurn)
+
+        /// The control interface's property it changes; nil for a panel's own rotation,
+        /// a property of the panel's object.
+        public var property: ControlProperty? {
+            switch self {
+            case .mode: .mode
+            case .paused, .resumed: .paused
+            case .locked, .unlocked: .locked
+            case .rotated: .rotation
+            case .panelRotated: nil
+            }
+        }
+
+        /// Whether what may fire changed (the gate), rather than how a panel is turned.
+        public var changesGate: Bool {
+            switch self {
+            case .mode, .paused, .resumed, .locked, .unlocked: true
+            case .rotated, .panelRotated: false
+            }
+        }
     }
 
     public var kind: Kind
