@@ -73,9 +73,9 @@ public struct Playback {
                     return leftOut
                 }
             }
-            // As the daemon's timer: the pause's end or the mode's timeout when due, not at
-            // the recording's end.
-            if let due = control.nextDeadline, due <= event.time {
+            // As the daemon's timer: the pause's end and the mode's timeout when due, each
+            // in its turn, not at the recording's end.
+            while let due = control.nextDeadline, due <= event.time {
                 run(.deadline(due))
                 take(control.advance(to: due), at: due)
             }
