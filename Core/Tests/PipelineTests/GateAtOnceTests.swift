@@ -70,6 +70,14 @@ import TouchCore
             w.syn()
         }
 
+        /// One finger tapping at `seconds` for 50 ms.
+        mutating func tap(at seconds: Double) {
+            at(seconds)
+            land(0...0)
+            at(seconds + 0.05)
+            lift(0...0)
+        }
+
         mutating func move(_ slot: Int32, x: Int32, y: Int32) {
             w.abs(AbsCode.mtSlot, slot)
             w.abs(AbsCode.mtPositionX, x)
@@ -137,15 +145,15 @@ import TouchCore
         }
     }
 
-    static let gates: [(String, GestureGate)] = [
-        ("paused", GestureGate(mode: "default", paused: true)),
-        ("locked", GestureGate(mode: "default", locked: true)),
-        ("maintenance", GestureGate(mode: "maintenance")),
+    static let gates: [String: GestureGate] = [
+        "paused": GestureGate(mode: "default", paused: true),
+        "locked": GestureGate(mode: "default", locked: true),
+        "maintenance": GestureGate(mode: "maintenance"),
     ]
 
-    @Test(arguments: gates.map(\.0))
+    @Test(arguments: gates.keys.sorted())
     func aFingerRestingDoesNotCarryTheOldGestures(_ name: String) throws {
-        let gate = Self.gates.first { $0.0 == name }!.1
+        let gate = Self.gates[name]!
         var fivePress = Script()
         fivePress.land(0...0)
         fivePress.at(0.2)
@@ -167,28 +175,23 @@ import TouchCore
         #expect(turned.after.isEmpty, "\(turned.after)")
     }
 
-    @Test(arguments: gates.map(\.0))
+    @Test(arguments: gates.keys.sorted())
     func aWaitingMultiTapDoesNotCarryTheOldGestures(_ name: String) throws {
-        let gate = Self.gates.first { $0.0 == name }!.1
+        let gate = Self.gates[name]!
         var script = Script()
-        script.land(0...0)
-        script.at(0.05)
-        script.lift(0...0)  // the first of two taps: the second may come for ten minutes
+        script.tap(at: 0)  // the first of two taps: the second may come for ten minutes
         script.at(3)
         script.swipe(0...2, mm: 30)
-        script.at(5)
-        script.land(0...0)
-        script.at(5.05)
-        script.lift(0...0)
+        script.tap(at: 5)
         let free = try play(Self.kiosk, script, gate: nil, at: 0).before
         #expect(free.contains("three: keys ctrl+alt+Right"), "\(free)")
         let gated = try play(Self.kiosk, script, gate: gate, at: 1)
         #expect(gated.after.isEmpty, "\(gated.after)")
     }
 
-    @Test(arguments: gates.map(\.0))
+    @Test(arguments: gates.keys.sorted())
     func aGestureUnderWayIsCancelledAndStepsNoMore(_ name: String) throws {
-        let gate = Self.gates.first { $0.0 == name }!.1
+        let gate = Self.gates[name]!
         var script = Script()
         script.land(0...0)
         script.turn()
@@ -214,13 +217,8 @@ import TouchCore
             command = "true"
             """
         var script = Script()
-        script.land(0...0)
-        script.at(0.05)
-        script.lift(0...0)
-        script.at(2)
-        script.land(0...0)
-        script.at(2.05)
-        script.lift(0...0)
+        script.tap(at: 0)
+        script.tap(at: 2)
         #expect(try play(config, script, gate: nil, at: 0).before == ["twice recognized", "twice: run"])
         // Locked while the single tap waits on the double: the double is out, so the
         // single tap, admitted, is recognized then, and the next tap is one again.
