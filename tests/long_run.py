@@ -168,6 +168,8 @@ class Watch:
                 self.rejected += 1
             elif "reload: " in line and " gestures (applied in " in line:
                 self.reloads += 1
+            elif m := re.search(r": (\d+) more gesture\(s\) skipped while its commands ran", line):
+                self.refused += int(m.group(1))  # beyond the few "skipped" lines said
             elif "max_running" in line:
                 self.refused += 1
 
