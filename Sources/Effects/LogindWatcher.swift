@@ -17,7 +17,8 @@ import SystemPackage
 ///
 /// It fails closed: once logind has said whether the session is locked, that stays
 /// while logind is away (crashed, restarting), does not answer, or answers nonsense, and
-/// while the system bus is gone (tried again every `retryMicroseconds`). Only a logind
+/// while the system bus it was on is gone (tried again after 5 s, doubling to a minute).
+/// A system bus missing from the start is not waited for: idle, the daemon sleeps. Only a logind
 /// never heard from counts the session as unlocked, said once.
 public final class LogindWatcher {
     public enum Session: Sendable {
@@ -45,9 +46,11 @@ public final class LogindWatcher {
     /// A look is under way; another was asked for meanwhile.
     private var looking = false
     private var lookAgain = false
-    /// Without a bus: when to connect again.
+    /// The system bus went away: when to connect again, and the wait after that.
     private var retryAt: Int64?
-    static let retryMicroseconds: Int64 = 5_000_000
+    private var retryDelay: Int64 = LogindWatcher.firstRetryMicroseconds
+    static let firstRetryMicroseconds: Int64 = 5_000_000
+    static let longestRetryMicroseconds: Int64 = 60_000_000
     private var watching: BusService.Watch?
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
@@ -66,17 +69,19 @@ public final class LogindWatcher {
         if let bus { sd_bus_close_unref(bus) }
     }
 
-    /// Connects and asks; false when there is no system bus (said once, tried again).
+    /// Connects and asks; false when there is no system bus (said once; tried again only
+    /// when it went away after being there).
     @discardableResult
     public func start() -> Bool {
         var handle: OpaquePointer?
         let rc = sd_bus_open_system(&handle)
         guard rc >= 0, let handle else {
-            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
+            retryLater()
             return missing("cannot connect to the system bus (\(Errno(rawValue: -rc)))")
         }
         bus = handle
         retryAt = nil
+        retryDelay = Self.firstRetryMicroseconds
         let me = Unmanaged.passUnretained(self).toOpaque()
         let changed: sd_bus_message_handler_t = { message, userdata, _ in
             guard let message, let userdata else { return 0 }
@@ -96,7 +101,7 @@ public final class LogindWatcher {
         slots = [a, b].compactMap { $0 }
         guard ok else {
             close()
-            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
+            retryLater()
             return missing("cannot follow logind's signals")
         }
         looking = false
@@ -112,11 +117,19 @@ public final class LogindWatcher {
         }
         if let error = SDBus.process(bus) {
             close()
-            retryAt = monotonicMicroseconds() + Self.retryMicroseconds
+            retryAt = monotonicMicroseconds()
+            retryLater()
             logger.warning("logind: the system bus went away (\(error)); \(stays)")
             return
         }
         updateWatch()
+    }
+
+    /// Once the bus it was on went away, the next try; none before it ever was.
+    private func retryLater() {
+        guard retryAt != nil else { return }
+        retryAt = monotonicMicroseconds() + retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
     }
 
     public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) ?? retryAt }
