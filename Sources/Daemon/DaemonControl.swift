@@ -108,7 +108,7 @@ extension Daemon {
             // The touchscreen whose step made the change takes it right after that step;
             // the others once the step is performed.
             if let step { step.screen.pipeline.give(control.gate, at: step.time) }
-            gateChanged = step.map { $0.screen.monotonic($0.time) } ?? monotonicMicroseconds()
+            gateChanged = step.map { $0.screen.monotonic($0.time) } ?? monotonic
             if !feeding { spreadGate() }
         }
         bus?.announce(changes.compactMap(\.kind.property))

@@ -20,7 +20,7 @@ public class GestureRecognizer {
     var sequence: Int?
     /// Taken out of the running (see `Arbiter.exclude`): it follows no new touch until
     /// its recognizers are made anew.
-    public private(set) var excluded = false
+    private(set) var excluded = false
 
     let geometry: DeviceGeometry
     let output: RecognizerOutput
