@@ -11,41 +11,34 @@ import SystemIO
 import SystemPackage
 import TouchCore
 
-/// The daemon: one epoll loop over the input, a timerfd for the earliest deadline
-/// (recognizers, the replay, command timeouts), a signalfd (SIGTERM/SIGINT stop, SIGHUP
-/// reloads, SIGCHLD reaps), the bus and the commands' output. Each touchscreen's
-/// pipeline decides; the daemon only performs the actions and arms the timer.
+/// The daemon: one epoll loop over the input, a timerfd for the earliest deadline (the
+/// seat's, the replay's, command timeouts), a signalfd (SIGTERM/SIGINT stop, SIGHUP
+/// reloads, SIGCHLD reaps), the bus and the commands' output. The seat decides
+/// everything above the OS; the daemon gives it what it reads (`step`) and performs what
+/// it says (`perform`).
 public final class Daemon {
     let options: DaemonOptions
     var logger: Logger
     let loop: EventLoop
     let timer: FileDescriptor
     let signals: FileDescriptor
+    /// The configuration in force: the seat's, and the daemon-wide settings' here.
     var config: Configuration
-    /// The mode, the pause and the lock: what every pipeline's gate is.
-    var control: ModeController
+    let seat: Seat
+    /// The seat's time: the monotonic clock's, or a replay's (its recorded time at its speed).
+    var clock = SeatClock.monotonic
     let runner: CommandRunner
     var bus: BusService?
     /// The virtual keyboard and pointer, while bindings need them.
     var virtual: VirtualDevices?
-    /// By event node; a replay's is its path.
-    var touchscreens: [String: Touchscreen] = [:] {
-        didSet { bus?.announce([.devices]) }
-    }
+    /// The panels read, by node: their devices and twins. A replay's is its path, with neither.
+    var panels: [String: OpenPanel] = [:]
     var replay: RecordingSource?
-    /// The touchscreen the replay stands in for.
-    var replayScreen: Touchscreen? {
-        guard case .recording(let path, _, _) = options.source else { return nil }
-        return touchscreens[path]
-    }
     var udev: Udev?
     /// Whether the session is locked, for live touchscreens.
     var logind: LogindWatcher?
     /// monitor: the running service's mode, pause and lock.
     var service: ServiceFollower?
-    /// The display's rotation, for panels whose rotation is auto or
-    /// external: from iio-sensor-proxy, or set on the bus.
-    var displayRotation = QuarterTurn.upright
     var sensor: SensorProxyWatcher?
     /// The node `--device` names: the only one read.
     var onlyNode: String?
@@ -62,11 +55,11 @@ public final class Daemon {
     var reloadAgain = false
     /// The control interface's Reload calls, answered when it is applied or rejected.
     var reloadCallers: [(BusControlError?) -> Void] = []
-    /// A step is being performed: a gate it changes reaches the pipelines once it ends.
-    var feeding = false
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
-    /// When the gate changed (monotonic) and the pipelines have not been given it yet.
-    var gateChanged: Int64?
+    /// What performing a step asks of the seat next: a twin that could not be made.
+    var followUps: [SeatInput] = []
+    /// Panels a reload let go to be opened anew, once the step is done.
+    var reopening = false
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -75,7 +68,7 @@ public final class Daemon {
         // (systemctl reload right after start) waits for the loop instead of killing.
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         config = try Self.loadConfig(options.configPath, logger: logger)
-        control = ModeController(config)
+        seat = Seat(config: config, mode: options.mode)
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
         runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
@@ -118,10 +111,10 @@ public final class Daemon {
         return config
     }
 
-    /// The daemon-wide settings: log level, command limits and user, the bus.
+    /// The daemon-wide settings (log level, command limits and user, the bus), then the
+    /// seat's share: its modes, gestures and panels (the first configuration too).
     func apply(_ config: Configuration) throws {
         self.config = config
-        if let change = control.reconfigure(config, at: now) { controlChanged([change]) }
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
         runner.logger.logLevel = logger.logLevel
         runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
@@ -143,10 +136,9 @@ public final class Daemon {
             bus?.control = self
             bus?.connect(now: monotonicMicroseconds())
         }
-        bus?.announce([.modes, .gestures])
-        makeOrRemoveVirtualDevices(for: config)
+        seat.explaining = explaining
+        step(.reload(config, at: now))
         if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }
-        for screen in touchscreens.values { screen.pipeline.explaining = explaining }
     }
 
     /// Whether the pipelines say why: for the debug log, and whenever steps are shown.
@@ -161,74 +153,26 @@ public final class Daemon {
         }
     }
 
-    // MARK: Steps and actions
+    // MARK: The seat
 
-    /// Feeds one input to a touchscreen's pipeline and does what its steps say.
-    func feed(_ input: PipelineInput, to screen: Touchscreen) {
-        // A pen's step feeds its touchscreen from within: only the outermost spreads.
-        let outer = feeding
-        feeding = true
-        screen.pipeline.step(input) { perform($0, of: screen) }
-        feeding = outer
-        if !outer { spreadGate() }
+    /// The seat's time now.
+    var now: Timestamp { clock.seatTime(monotonicMicroseconds()) }
+
+    /// Gives the seat one input and performs what it says, then what that asks of it next.
+    func step(_ input: SeatInput) {
+        do { try seat.step(input) { perform($0) } } catch {
+            logger.error("bug: the seat refused an input that is no request: \(error)")
+        }
+        takeFollowUps()
     }
 
-    /// Gives every touchscreen the gate in force, in force at once (see
-    /// `TouchscreenPipeline`) from when it changed; a gesture of theirs that changes it
-    /// again is given too.
-    func spreadGate() {
-        feeding = true
-        defer { feeding = false }
-        while let monotonic = gateChanged {
-            gateChanged = nil
-            for screen in touchscreens.values {
-                screen.pipeline.step(.gate(control.gate, at: screen.deviceTime(monotonic))) { perform($0, of: screen) }
-            }
+    func takeFollowUps() {
+        while !followUps.isEmpty {
+            step(followUps.removeFirst())
         }
-    }
-
-    private func perform(_ step: Step, of screen: Touchscreen) {
-        if let show = options.showStep, !step.isQuiet { show(screen.node, screen.pipeline.geometry, step) }
-        for bug in step.bugs { logger.error("\(screen.name): bug: \(bug)") }
-        if let near = step.penNear { penMoved(near, on: screen) }
-        // Modes and pauses are decisions, not effects: monitor follows them too.
-        if !step.events.isEmpty { control.gestureFired(at: now) }
-        controlChanged(step.actions.compactMap { control.perform($0, at: now) }, by: (screen, step.input.time))
-        guard options.mode == .service else { return }
-        // What someone waits for first (signals, commands, the twin), the log after.
-        for action in step.actions { perform(action) }
-        if let twin = screen.twin, !step.twin.isEmpty {
-            do { try twin.write(step.twin) } catch { logger.error("\(screen.node): cannot write to its twin: \(error)") }
-        }
-        for t in step.transitions {
-            logger.debug("\(screen.name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
-        }
-        for event in step.events where event.phase != .changed {
-            logger.info("\(screen.name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
-        }
-        for note in step.delivery {
-            logger.debug("\(screen.name): twin: \(note.summary): \(note.reason)")
-        }
-    }
-
-    private func perform(_ action: Action) {
-        switch action {
-        case .signal(let event, let device, let step):
-            bus?.emit(event, device: device, step: step, now: monotonicMicroseconds())
-        case .keys(let binding, let keys):
-            logger.debug("\(binding): keys \(keys.text)")
-            virtualInput(binding) { (devices) throws(Errno) in try devices.press(keys) }
-        case .click(let binding, let click, let location):
-            logger.debug("\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))")
-            virtualInput(binding) { (devices) throws(Errno) in try devices.click(click, at: location, now: monotonicMicroseconds()) }
-        case .scroll(let turn):
-            logger.debug("\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")
-            virtualInput(turn.binding) { (devices) throws(Errno) in try devices.scroll(turn) }
-        case .mode, .pause:
-            break  // the controller's (see perform(_:of:))
-        case .run(let command):
-            guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
-            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+        if reopening, udev != nil {
+            reopening = false
+            enumerate()
         }
     }
 
@@ -252,14 +196,12 @@ public final class Daemon {
     /// After every wake-up: due replay events and deadlines, then the timer for the next one.
     func afterWakeUp() {
         let now = monotonicMicroseconds()
+        // A replay behind leaves the seat's deadlines to its next events, which run them in order.
         let replayBehind = feedReplay(now: now)
-        for screen in touchscreens.values where !(replayBehind && screen === replayScreen) {
-            if let deadline = screen.nextDeadline, deadline <= now { feed(.deadline(screen.deviceTime(now)), to: screen) }
-        }
+        let seatNow = clock.seatTime(now)
+        if !replayBehind, let due = seat.nextDeadline, due <= seatNow { step(.deadline(seatNow)) }
         runner.enforceTimeouts(now: now)
-        if let due = controlDeadline, due <= now { controlChanged(control.advance(to: self.now)) }
         reportUnsaidControlLines(now: now)
-        if let deadline = virtual?.nextDeadline, deadline <= now { virtualInput("a double click") { (devices) throws(Errno) in try devices.writeDue(now: now) } }
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
         if let deadline = logind?.nextDeadline, deadline <= now { logind?.process() }
@@ -269,9 +211,7 @@ public final class Daemon {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
         }
-        if case .recording = options.source, replay?.isFinished ?? true, touchscreens.values.allSatisfy({ $0.nextDeadline == nil }), runner.isIdle,
-           virtual?.nextDeadline == nil,
-           pendingReload == nil {
+        if case .recording = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runner.isIdle, pendingReload == nil {
             logger.info("replay finished")
             loop.running = false
             return
@@ -280,17 +220,15 @@ public final class Daemon {
         func consider(_ time: Int64?) {
             if let time, time < next ?? .max { next = time }
         }
-        if let screen = replayScreen { consider(replay?.nextTime.map(screen.monotonic)) }
+        consider(replay?.nextTime.map(clock.monotonic))
+        consider(seat.nextDeadline.map(clock.monotonic))
         consider(runner.nextDeadline)
-        consider(controlDeadline)
-        consider(virtual?.nextDeadline)
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
         consider(logind?.nextDeadline)
         consider(service?.nextDeadline)
         consider(sensor?.nextDeadline)
         if watchdogInterval != nil { consider(nextWatchdog) }
-        for screen in touchscreens.values { consider(screen.nextDeadline) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
         // for a time now past has fired (or is about to), so it is set again regardless.
         if next == armedAt, (armedAt ?? .max) > now { return }

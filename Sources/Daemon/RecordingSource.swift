@@ -41,42 +41,49 @@ struct RecordingSource {
 }
 
 extension Daemon {
+    /// The replay's node: its path.
+    var replayNode: String? {
+        guard case .recording(let path, _, _) = options.source else { return nil }
+        return path
+    }
+
     func startReplay(_ path: String, speed: Double, rounds: Int) throws {
         let recording = try Recording.load(path)
-        let pipeline: TouchscreenPipeline
-        do { pipeline = try TouchscreenPipeline(recording.description, config: config, gate: control.gate, displayRotation: displayRotation) } catch {
-            let why = error == .ignored ? PanelUse.IgnoredBecause.rule : .noPositionAxes
-            throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(why)")
+        clock = SeatClock(origin: monotonicMicroseconds(), speed: speed)
+        panels[path] = OpenPanel(node: path, device: nil)
+        var refused: PanelUse.IgnoredBecause?
+        do {
+            try seat.step(.appeared(SeatDevice(node: path, description: recording.description), at: now)) { effect in
+                if case .ignored(_, let reason) = effect { refused = reason } else { perform(effect) }
+            }
+        } catch {}  // no request
+        if let refused {
+            panels[path] = nil
+            throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(refused)")
         }
-        pipeline.explaining = explaining
-        let screen = Touchscreen(node: path, pipeline: pipeline, device: nil, origin: monotonicMicroseconds(), speed: speed)
-        touchscreens[path] = screen
         replay = RecordingSource(recording, rounds: rounds)
         logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
     }
 
     static let replayBatch = 256
 
-    /// Feeds the replay's events that are due, at most `replayBatch` a wake-up: a replay
-    /// the daemon cannot keep up with still leaves the loop room for signals (SIGCHLD
-    /// reaps) and commands' output. At its end, the touches still down are cancelled at
-    /// its last event, as `replay` does. True when events are still due: the replay is
-    /// behind, and its touchscreen's deadlines are left to its next events, which run
-    /// them in order.
+    /// Gives the seat the replay's events that are due, at most `replayBatch` a wake-up: a
+    /// replay the daemon cannot keep up with still leaves the loop room for signals
+    /// (SIGCHLD reaps) and commands' output. At its end, the touches still down are
+    /// cancelled at its last event, as `replay` does. True when events are still due: the
+    /// replay is behind.
     @discardableResult
     func feedReplay(now: Int64) -> Bool {
-        guard var source = replay, let screen = replayScreen else { return false }
+        guard var source = replay, let node = replayNode else { return false }
         let wasFinished = source.isFinished
-        let time = screen.deviceTime(now)
+        let time = clock.seatTime(now)
         var budget = Self.replayBatch
         while budget > 0, let event = source.nextDue(by: time) {
-            feed(.event(event), to: screen)
+            step(.event(node: node, event))
             budget -= 1
         }
         replay = source
-        if source.isFinished, !wasFinished, screen.pipeline.fingersDown, let end = source.lastTime {
-            feed(.cancel(end), to: screen)
-        }
+        if source.isFinished, !wasFinished, let end = source.lastTime { step(.ended(node: node, at: end)) }
         return source.nextTime.map { $0 <= time } ?? false
     }
 }

@@ -73,26 +73,8 @@ extension Daemon {
         do {
             let (next, warnings) = try acceptDaemonConfiguration(try parse(), path: path)
             for warning in warnings { logger.warning("\(warning)") }
-            let old = config
             try apply(next)
-            for screen in touchscreens.values {
-                // A replay has no device to grab or let go: only what its pipeline takes.
-                let decision = screen.device == nil ? .keep : PanelPolicy.reload(screen.pipeline.device, from: old, to: next, mode: options.mode)
-                switch decision {
-                case .keep: break
-                case .reopen(let why), .letGo(let why):
-                    // Opened anew below when the new configuration reads it.
-                    remove(screen, why: why)
-                    continue
-                }
-                do { try screen.pipeline.reload(next) } catch {
-                    remove(screen, why: "ignored by a [[device]] rule now")
-                    continue
-                }
-                if screen.pipeline.reloadPending {
-                    logger.info("reload: \(screen.node) takes it after the touch sequence in flight")
-                }
-            }
+            // Panels a rule ignored until now.
             if udev != nil { enumerate() }
             let milliseconds = Double(monotonicMicroseconds() - started) / 1000
             logger.info("reload: \(path): \(next.gestures.count) gestures (applied in \(fixed(milliseconds, decimals: 1)) ms)")

@@ -8,15 +8,12 @@ import TouchCore
 /// act on whatever reads input: X, any Wayland compositor, a kiosk's or the console. Made
 /// while a configuration binds them, named `gestured keyboard` and `gestured pointer`,
 /// and marked as gestured's (`TwinPhys`) so that gestured never reads them. What they send
-/// is `VirtualInput`'s; a chord is written pressed and released at once, so no key is
+/// is the seat's (`VirtualInput`); a chord is written pressed and released at once, so no key is
 /// left down by anything that happens after, and the kernel removes both devices with
 /// the daemon however it dies.
 public final class VirtualDevices {
     private let keyboard: UinputDevice
     private let pointer: UinputDevice
-    private var events: [InputEvent] = []
-    /// A double click's second click, and when it is due (monotonic µs).
-    private var secondClick: (due: Int64, click: Click, location: Point)?
 
     /// Needs write access to /dev/uinput, as isolation does.
     public init() throws(Errno) {
@@ -33,7 +30,6 @@ public final class VirtualDevices {
             _ = libevdev_enable_event_type(device, UInt32(VirtualInput.relative))
             for code in VirtualInput.wheelCodes { _ = libevdev_enable_event_code(device, UInt32(VirtualInput.relative), UInt32(code), nil) }
         }
-        events.reserveCapacity(64)
     }
 
     private static func make(_ name: String, phys: String, _ enable: (OpaquePointer) -> Void) throws(Errno) -> UinputDevice {
@@ -48,36 +44,8 @@ public final class VirtualDevices {
     /// The keyboard's and pointer's event nodes, for the log.
     public var nodes: [String] { [keyboard.node, pointer.node].compactMap { $0 } }
 
-    public func press(_ keys: KeySequence) throws(Errno) {
-        events.removeAll(keepingCapacity: true)
-        VirtualInput.append(keys, to: &events)
-        try keyboard.write(events)
-    }
-
-    /// One click now; a double click's second `VirtualInput.doubleClickGapMicroseconds`
-    /// later (see `writeDue`).
-    public func click(_ click: Click, at location: Point, now: Int64) throws(Errno) {
-        events.removeAll(keepingCapacity: true)
-        VirtualInput.append(click, at: location, to: &events)
-        secondClick = click.count > 1 ? (now + VirtualInput.doubleClickGapMicroseconds, click, location) : nil
-        try pointer.write(events)
-    }
-
-    /// When `writeDue` has something to write.
-    public var nextDeadline: Int64? { secondClick?.due }
-
-    /// A double click's second click, once due.
-    public func writeDue(now: Int64) throws(Errno) {
-        guard let second = secondClick, second.due <= now else { return }
-        secondClick = nil
-        events.removeAll(keepingCapacity: true)
-        VirtualInput.append(second.click, at: second.location, to: &events)
-        try pointer.write(events)
-    }
-
-    public func scroll(_ turn: ScrollAction) throws(Errno) {
-        events.removeAll(keepingCapacity: true)
-        VirtualInput.append(turn, to: &events)
-        try pointer.write(events)
+    /// What `VirtualInput` made for one of them (the seat's `.write`).
+    public func write(_ events: [InputEvent], toPointer: Bool) throws(Errno) {
+        try (toPointer ? pointer : keyboard).write(events)
     }
 }

@@ -18,12 +18,6 @@ public struct ModeController: Sendable {
     private var modeTimeout: (seconds: Double, expires: Timestamp)?
     public private(set) var pausedUntil: Timestamp?
 
-    public enum Refusal: Error, Equatable {
-        case unknownMode(String, known: [String])
-        /// At least 1 s, at most a day.
-        case pauseOutOfRange(Double)
-    }
-
     public init(_ config: Configuration) {
         startMode = config.daemon.mode
         modes = config.modes
@@ -56,13 +50,13 @@ public struct ModeController: Sendable {
     }
 
     /// SetMode: nil when already in that mode.
-    public mutating func setMode(_ mode: String, at time: Timestamp, why: String) throws(Refusal) -> ControlChange? {
+    public mutating func setMode(_ mode: String, at time: Timestamp, why: String) throws(ControlRefusal) -> ControlChange? {
         guard modes.contains(mode) else { throw .unknownMode(mode, known: modes) }
         return switchMode(to: mode, timeoutSeconds: nil, at: time, why: why)
     }
 
     /// Pause(seconds) from the control interface: from 1 s to a day.
-    public mutating func pause(checking seconds: Double, at time: Timestamp, why: String) throws(Refusal) -> ControlChange {
+    public mutating func pause(checking seconds: Double, at time: Timestamp, why: String) throws(ControlRefusal) -> ControlChange {
         guard seconds >= 1, seconds <= Configuration.longestControlSeconds else { throw .pauseOutOfRange(seconds) }
         return pause(seconds: seconds, at: time, why: why)
     }

@@ -1,8 +1,9 @@
 import Config
 import TouchCore
 
-/// Runs a recording through a touchscreen pipeline as fast as possible, deadlines
-/// included: what `replay` prints, `eval` scores and the data tests check.
+/// Runs recordings through a seat as fast as possible, deadlines included: what `replay`
+/// prints, `eval` scores and the data tests check. Several recordings (a pen and its
+/// panel, two panels) play on one seat, merged by time, each on its own node (its path).
 public struct Playback {
     public var config: Configuration
     public var explain = false
@@ -10,8 +11,8 @@ public struct Playback {
     public var reloads: [(time: Timestamp, config: Configuration)] = []
     /// Built-in stroke templates this person drew are left out (held-out evaluation).
     public var leftOutPerson: String?
-    /// Each mode switch and pause the gestures make, with its time, as the daemon makes
-    /// them (on the recording's clock).
+    /// Each change of mode, pause, lock or rotation, with its time, as the daemon makes
+    /// them (on the recordings' clock).
     public var onControl: (Timestamp, ControlChange) -> Void = { _, _ in }
 
     public init(config: Configuration) {
@@ -24,73 +25,82 @@ public struct Playback {
     /// True when `leftOutPerson` had built-in templates that were left out.
     @discardableResult
     public func play(_ recording: Recording, _ body: (Step) -> Void) throws(FileError) -> Bool {
-        let pipeline: TouchscreenPipeline
-        do {
-            pipeline = try TouchscreenPipeline(recording.description, config: config)
-        } catch {
-            if error == .ignored { return false }
+        try play([recording]) { _, step in body(step) }
+    }
+
+    /// Several recordings on one seat; `body` gets each step with its recording's path.
+    /// Throws for the first recording that is no touchscreen (before playing) or ends with
+    /// fingers down (after playing them all).
+    @discardableResult
+    public func play(_ recordings: [Recording], _ body: (_ node: String, Step) -> Void) throws(FileError) -> Bool {
+        let seat = Seat(config: config)
+        seat.explaining = explain
+        var notTouchscreen: Recording?
+        /// Touches cancelled because a recording ended with them down, by node.
+        var cancelledAtEnd: [String: Int] = [:]
+        var ending: String?
+        func perform(_ effect: SeatEffect) {
+            switch effect {
+            case .step(let node, _, let step):
+                if node == ending, case .cancel = step.input { cancelledAtEnd[node, default: 0] += step.frame?.touches.count ?? 0 }
+                body(node, step)
+            case .control(let change, let time):
+                onControl(time, change)
+            case .ignored(let node, .noPositionAxes):
+                notTouchscreen = notTouchscreen ?? recordings.first { $0.path == node }
+            case .ignored, .run, .signal, .write, .isolate, .letGo, .announce, .virtualDevices, .log:
+                break
+            }
+        }
+        func run(_ input: SeatInput) {
+            do { try seat.step(input, perform) } catch {}  // no request here is refused: they are not requests
+        }
+        let start = recordings.compactMap { $0.events.first?.time }.min() ?? Timestamp(microseconds: 0)
+        for recording in recordings {
+            run(.appeared(SeatDevice(node: recording.path, description: recording.description), at: start))
+        }
+        if let recording = notTouchscreen {
             throw FileError(path: recording.path, message: "the device '\(recording.description.name)' has no position axes (A: lines for codes 00/01 or 35/36): not a touchscreen")
         }
-        pipeline.explaining = explain
-        let leftOut = leftOutPerson.map { pipeline.leaveOutStrokeTemplates(of: $0) } ?? false
+        let leftOut = leftOutPerson.map { person in seat.panels.contains { $0.pipeline.leaveOutStrokeTemplates(of: person) } } ?? false
         var reloads = reloads[...]
-        var cancelled = 0
-        var control = ModeController(config)
-        /// When the gate changed outside a step (a reload, the pause's end), until the
-        /// pipeline is given it; a step's own change is given while it is performed.
-        var gateChanged: Timestamp?
-        func take(_ changes: [ControlChange], at time: Timestamp) {
-            guard !changes.isEmpty else { return }
-            for change in changes { onControl(time, change) }
-            gateChanged = time
-        }
-        func perform(_ step: Step) {
-            if case .cancel = step.input { cancelled += step.frame?.touches.count ?? 0 }
-            if !step.isQuiet || !step.bugs.isEmpty { body(step) }
-            let time = step.input.time
-            if !step.events.isEmpty { control.gestureFired(at: time) }
-            take(step.actions.compactMap { control.perform($0, at: time) }, at: time)
-            if let time = gateChanged {
-                gateChanged = nil
-                pipeline.give(control.gate, at: time)
+        var next = [Int](repeating: 0, count: recordings.count)
+        /// The recording whose next event is the earliest (the first one on a tie).
+        func earliest() -> Int? {
+            var found: Int?
+            for index in recordings.indices where next[index] < recordings[index].events.count {
+                if let best = found, recordings[best].events[next[best]].time <= recordings[index].events[next[index]].time { continue }
+                found = index
             }
+            return found
         }
-        func run(_ input: PipelineInput) {
-            if let time = gateChanged {
-                gateChanged = nil
-                pipeline.step(.gate(control.gate, at: time), perform)
-            }
-            pipeline.step(input, perform)
-        }
-        for event in recording.events {
+        while let index = earliest() {
+            let recording = recordings[index]
+            let event = recording.events[next[index]]
             while let reload = reloads.first, reload.time <= event.time {
                 reloads = reloads.dropFirst()
-                run(.deadline(reload.time))
-                take(control.reconfigure(reload.config, at: reload.time).map { [$0] } ?? [], at: reload.time)
-                do { try pipeline.reload(reload.config) } catch {
-                    // The new configuration ignores the device: the daemon lets it go.
-                    run(.cancel(event.time))
-                    return leftOut
-                }
+                run(.reload(reload.config, at: reload.time))
             }
-            // As the daemon's timer: the pause's end and the mode's timeout when due, each
-            // in its turn, not at the recording's end.
-            while let due = control.nextDeadline, due <= event.time {
-                run(.deadline(due))
-                take(control.advance(to: due), at: due)
+            run(.event(node: recording.path, event))
+            next[index] += 1
+            if next[index] == recording.events.count {
+                // As the daemon does when a recording it replays ends: the touches still
+                // down are cancelled at its last event.
+                ending = recording.path
+                run(.ended(node: recording.path, at: event.time))
+                ending = nil
             }
-            run(.event(event))
         }
-        // As the daemon does when a recording it replays ends: the touches still down are
-        // cancelled at its last event, and the decisions waiting on time are made (a
-        // single tap waiting for a double tap).
-        let end = recording.events.last?.time ?? Timestamp(microseconds: 0)
-        if pipeline.fingersDown { run(.cancel(end)) }
-        let stillDown = cancelled
-        run(.deadline(Timestamp(microseconds: .max)))
-        if stillDown > 0 {
+        // The decisions waiting on time are made (a single tap waiting for a double tap).
+        // One that stays due once run is a bug the seat says; it is not run again.
+        var ran: Timestamp?
+        while let due = seat.nextTouchDeadline, ran.map({ $0 < due }) ?? true {
+            ran = due
+            run(.deadline(due))
+        }
+        if let recording = recordings.first(where: { cancelledAtEnd[$0.path, default: 0] > 0 }) {
             throw FileError(path: recording.path, line: recording.lastEventLine,
-                            message: "the recording ends with \(stillDown) touch(es) still down (reported cancelled): truncated?")
+                            message: "the recording ends with \(cancelledAtEnd[recording.path]!) touch(es) still down (reported cancelled): truncated?")
         }
         return leftOut
     }

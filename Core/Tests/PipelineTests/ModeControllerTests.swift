@@ -43,7 +43,7 @@ import TouchCore
         #expect(control.nextDeadline == at(10))
         #expect(try control.setMode("call", at: at(1), why: "bus") == nil)  // no change; the timeout starts again
         #expect(control.nextDeadline == at(11))
-        #expect(throws: ModeController.Refusal.unknownMode("nope", known: ["default", "call", "maintenance"])) {
+        #expect(throws: ControlRefusal.unknownMode("nope", known: ["default", "call", "maintenance"])) {
             try control.setMode("nope", at: at(2), why: "bus")
         }
         #expect(control.gate.mode == "call")
@@ -57,8 +57,8 @@ import TouchCore
         #expect(control.advance(to: at(6)).isEmpty)
         #expect(control.resume(why: "bus")?.kind == .resumed)
         #expect(control.resume(why: "bus") == nil && control.nextDeadline == nil)
-        #expect(throws: ModeController.Refusal.pauseOutOfRange(0)) { try control.pause(checking: 0, at: at(7), why: "bus") }
-        #expect(throws: ModeController.Refusal.pauseOutOfRange(86_401)) { try control.pause(checking: 86_401, at: at(7), why: "bus") }
+        #expect(throws: ControlRefusal.pauseOutOfRange(0)) { try control.pause(checking: 0, at: at(7), why: "bus") }
+        #expect(throws: ControlRefusal.pauseOutOfRange(86_401)) { try control.pause(checking: 86_401, at: at(7), why: "bus") }
     }
 
     @Test func aReloadWithoutTheModeReturnsToTheStartMode() throws {

@@ -1,0 +1,84 @@
+import Bindings
+import Config
+import TouchCore
+
+/// Panels coming and going, and what a new configuration does to each: `PanelPolicy`'s
+/// decisions, made for the whole seat.
+extension Seat {
+    func appear(_ device: SeatDevice, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard panel(device.node) == nil else { return }
+        let node = device.node
+        let isolated: Bool
+        switch PanelPolicy.use(device.description, isTwin: device.live?.isTwin ?? false, config: config, mode: mode) {
+        case .ignored(let reason):
+            return perform(.ignored(node: node, reason))
+        case .read(let notIsolatedBecause):
+            if let why = notIsolatedBecause { perform(.log(.warning, "\(node): \(why); its touches reach applications as well")) }
+            isolated = false
+        case .isolated:
+            isolated = true
+        }
+        guard let pipeline = makePipeline(device, isolated: isolated) else { return perform(.ignored(node: node, .noPositionAxes)) }
+        add(SeatPanel(device, pipeline: pipeline))
+        let size = pipeline.geometry
+        perform(.log(.info, "\(node): '\(pipeline.device.name)', \(fixed(size.size.width, decimals: 0))×\(fixed(size.size.height, decimals: 0)) mm\(size.knownSize == nil ? " (assumed)" : "")"))
+        if isolated { perform(.isolate(node: node)) }
+        perform(.announce([.devices], rotatedPanels: []))
+    }
+
+    func makePipeline(_ device: SeatDevice, isolated: Bool) -> TouchscreenPipeline? {
+        guard let pipeline = try? TouchscreenPipeline(device.description, config: config, kernelState: device.live?.kernelState,
+                                                      isolated: isolated, gate: control.gate, displayRotation: displayRotation)
+        else { return nil }
+        pipeline.explaining = explaining
+        return pipeline
+    }
+
+    /// Its twin could not be made: read beside applications, as if never isolated.
+    func isolationFailed(_ node: String, _ error: String, _ perform: (SeatEffect) -> Void) {
+        guard let panel = panel(node), panel.isolated, let pipeline = makePipeline(panel.device, isolated: false) else { return }
+        panel.pipeline = pipeline
+        if case .read(let why?) = PanelPolicy.twinFailed(error) {
+            perform(.log(.error, "\(node): \(why); its touches reach applications as well"))
+        }
+        perform(.announce([.devices], rotatedPanels: []))
+    }
+
+    /// Lets a panel go: its touches and gestures under way are cancelled. `reopen`: to
+    /// be opened anew, as the new configuration reads it.
+    func remove(_ panel: SeatPanel, why: String, reopen: Bool = false, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        feed(.cancel(time), to: panel, perform)
+        drop(panel)
+        perform(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))
+        perform(.letGo(node: panel.node, reopen: reopen))
+        perform(.announce([.devices], rotatedPanels: []))
+    }
+
+    /// The new modes and gestures; each panel takes them at its next touch sequence, is
+    /// let go when the configuration ignores it now, or is let go to be opened anew when
+    /// its isolation changes (a recording has nothing to grab: it keeps going).
+    func reload(_ next: Configuration, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        let old = config
+        config = next
+        changed(control.reconfigure(next, at: time).map { [$0] } ?? [], at: time, perform)
+        for panel in panels {
+            let decision = panel.device.live == nil ? .keep : PanelPolicy.reload(panel.pipeline.device, from: old, to: next, mode: mode)
+            switch decision {
+            case .keep:
+                do { try panel.pipeline.reload(next) } catch {
+                    remove(panel, why: "ignored by a [[device]] rule now", at: time, perform)
+                    continue
+                }
+                if panel.pipeline.reloadPending {
+                    perform(.log(.info, "reload: \(panel.node) takes it after the touch sequence in flight"))
+                }
+            case .reopen(let why):
+                remove(panel, why: why, reopen: true, at: time, perform)
+            case .letGo(let why):
+                remove(panel, why: why, at: time, perform)
+            }
+        }
+        perform(.announce([.modes, .gestures], rotatedPanels: []))
+        perform(.virtualDevices(needing: mode == .service ? next.bindings.filter(\.needsVirtualDevices).map(\.gesture) : []))
+    }
+}

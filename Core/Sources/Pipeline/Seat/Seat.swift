@@ -1,0 +1,267 @@
+import Bindings
+import Config
+import Gestures
+import TouchCore
+
+/// Everything above one panel, keyd's `kbd_process_events` for a whole seat: the panels'
+/// pipelines by node, the mode, the pause and the lock (`ModeController`), pens and the
+/// palms they silence, the display's and each panel's rotation, what a reload does to
+/// each panel, and what gestured's keyboard and pointer write. No I/O and no clock:
+/// `step` takes one input, first doing whatever waits on time up to the input's (in one
+/// order: the panels' deadlines by node, then the mode's and the pause's, then a double
+/// click's second click), and says what to do as `SeatEffect`s; `nextDeadline` says when
+/// to step again if nothing comes. The daemon, `run --replay` and `replay` all step it.
+public final class Seat {
+    public internal(set) var config: Configuration
+    /// What the seat reads for: the service acts; a monitor reads beside it.
+    public let mode: ReadingMode
+    public internal(set) var control: ModeController
+    /// The display's rotation, for panels whose rotation is auto or external: from the
+    /// accelerometer, or set on the bus.
+    public private(set) var displayRotation = QuarterTurn.upright
+    /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
+    /// log, and whenever steps are shown.
+    public var explaining = false {
+        didSet { for panel in panels { panel.pipeline.explaining = explaining } }
+    }
+    /// In node order, so that what happens at one time happens in one order everywhere.
+    public private(set) var panels: [SeatPanel] = []
+    private var byNode: [String: SeatPanel] = [:]
+    /// A double click's second click, and when it is due.
+    private var secondClick: (due: Timestamp, click: Click, location: Point)?
+    /// What the keyboard or pointer gets, made anew for each action.
+    private var virtualEvents: [InputEvent] = []
+    /// A panel's step is being performed: a gate it changes reaches the others once it ends.
+    private var feeding = false
+    /// When the gate changed and the panels have not all been given it yet.
+    private var gateChanged: Timestamp?
+
+    public init(config: Configuration, mode: ReadingMode = .service) {
+        self.config = config
+        self.mode = mode
+        control = ModeController(config)
+        virtualEvents.reserveCapacity(64)
+    }
+
+    public func panel(_ node: String) -> SeatPanel? { byNode[node] }
+
+    func add(_ panel: SeatPanel) {
+        byNode[panel.node] = panel
+        panels.insert(panel, at: panels.firstIndex { $0.node > panel.node } ?? panels.endIndex)
+    }
+
+    func drop(_ panel: SeatPanel) {
+        byNode[panel.node] = nil
+        panels.removeAll { $0 === panel }
+    }
+
+    /// When to step (with `.deadline`) if no input comes first; nil when nothing waits on time.
+    public var nextDeadline: Timestamp? {
+        guard let due = control.nextDeadline else { return nextTouchDeadline }
+        return nextTouchDeadline.map { min($0, due) } ?? due
+    }
+
+    /// When a panel or the pointer still has something to do: what a replay waits for
+    /// before it ends (not for the mode's timeout or the pause's end).
+    public var nextTouchDeadline: Timestamp? {
+        var next: Timestamp?
+        func consider(_ due: Timestamp?) {
+            if let due, next.map({ due < $0 }) ?? true { next = due }
+        }
+        consider(secondClick?.due)
+        for panel in panels { consider(panel.pipeline.nextDeadline) }
+        return next
+    }
+
+    /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
+    /// reused: use it before returning). Throws only for a control request it refuses,
+    /// having changed nothing but what was due by then.
+    public func step(_ input: SeatInput, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+        runDeadlines(through: input.time, perform)
+        switch input {
+        case .deadline:
+            break
+        case .event(let node, let event):
+            if let panel = byNode[node] { feed(.event(event), to: panel, perform) }
+        case .appeared(let device, let time):
+            appear(device, at: time, perform)
+        case .isolationFailed(let node, let error, _):
+            isolationFailed(node, error, perform)
+        case .gone(let node, let why, let time):
+            if let panel = byNode[node] { remove(panel, why: why, at: time, perform) }
+        case .ended(let node, let time):
+            if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+        case .reload(let next, let time):
+            reload(next, at: time, perform)
+        case .request(let request, let why, let time):
+            try take(request, why: why, at: time, perform)
+        case .locked(let locked, let why, let time):
+            changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+        case .displayRotated(let turn, let why, let time):
+            rotateDisplay(turn, why: why, at: time, perform)
+        case .followed(let heard, let time):
+            changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"), at: time, perform)
+            if let turn = heard.rotation { rotateDisplay(turn, why: "the service", at: time, perform) }
+            if let (node, turn) = heard.panelRotation, let panel = byNode[node] {
+                rotate(panel, turn, why: "the service, for this panel", at: time, perform)
+            }
+        }
+    }
+
+    /// Everything due by `time`, earliest first.
+    private func runDeadlines(through time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        var ran: Timestamp?
+        while let due = nextDeadline, due <= time {
+            if let ran, due <= ran {
+                // Something that stays due once run would spin here: a bug, said each time.
+                return perform(.log(.error, "bug: a deadline at \(fixed(due.seconds, decimals: 6)) s is still due once run"))
+            }
+            ran = due
+            for panel in panels where panel.pipeline.nextDeadline.map({ $0 <= due }) ?? false {
+                feed(.deadline(due), to: panel, perform)
+            }
+            if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
+            if let second = secondClick, second.due <= due {
+                secondClick = nil
+                virtualEvents.removeAll(keepingCapacity: true)
+                VirtualInput.append(second.click, at: second.location, to: &virtualEvents)
+                perform(.write(.pointer, virtualEvents))
+            }
+        }
+    }
+
+    // MARK: A panel's steps
+
+    func feed(_ input: PipelineInput, to panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+        // A pen's step feeds its touchscreens from within: only the outermost spreads a gate.
+        let outer = feeding
+        feeding = true
+        panel.pipeline.step(input) { take($0, of: panel, perform) }
+        feeding = outer
+        if !outer { spreadGate(perform) }
+    }
+
+    /// Shown first, then what someone waits for (commands, signals, keys, the twin), then
+    /// what it changed of the mode or the pause.
+    private func take(_ step: Step, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+        if !step.isQuiet || !step.bugs.isEmpty { perform(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
+        let time = step.input.time
+        if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
+        if !step.events.isEmpty { control.gestureFired(at: time) }
+        for action in step.actions { render(action, at: time, perform) }
+        if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
+        changed(step.actions.compactMap { control.perform($0, at: time) }, by: panel, at: time, perform)
+    }
+
+    /// An action as what performs it: a command, a signal, or the events of gestured's
+    /// keyboard or pointer.
+    private func render(_ action: Action, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        switch action {
+        case .run(let command):
+            perform(.run(command))
+        case .signal(let event, let device, let step):
+            perform(.signal(event, device: device, step: step))
+        case .keys(let binding, let keys):
+            if explaining { perform(.log(.debug, "\(binding): keys \(keys.text)")) }
+            virtualEvents.removeAll(keepingCapacity: true)
+            VirtualInput.append(keys, to: &virtualEvents)
+            perform(.write(.keyboard, virtualEvents))
+        case .click(let binding, let click, let location):
+            if explaining {
+                perform(.log(.debug, "\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"))
+            }
+            virtualEvents.removeAll(keepingCapacity: true)
+            VirtualInput.append(click, at: location, to: &virtualEvents)
+            secondClick = click.count > 1 ? (time + Double(VirtualInput.doubleClickGapMicroseconds) / 1000, click, location) : nil
+            perform(.write(.pointer, virtualEvents))
+        case .scroll(let turn):
+            if explaining { perform(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }
+            virtualEvents.removeAll(keepingCapacity: true)
+            VirtualInput.append(turn, to: &virtualEvents)
+            if !virtualEvents.isEmpty { perform(.write(.pointer, virtualEvents)) }
+        case .mode, .pause:
+            break  // the controller's (see take(_:of:))
+        }
+    }
+
+    /// A pen came near or left: the touchscreens of its group silence the palm.
+    private func penMoved(_ near: Bool, on pen: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard let group = pen.device.group else { return }
+        for panel in panels where panel !== pen && panel.device.group == group && panel.pipeline.device.tool == .finger {
+            if explaining {
+                perform(.log(.debug, "\(panel.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")"))
+            }
+            feed(.pen(near: near, at: time), to: panel, perform)
+        }
+    }
+
+    // MARK: The gate: mode, pause, lock
+
+    /// Says what changed and gives every panel the new gate: the panel whose step made
+    /// it right after that step, the others once the step is performed.
+    func changed(_ changes: [ControlChange], by panel: SeatPanel? = nil, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard !changes.isEmpty else { return }
+        for change in changes { perform(.control(change, at: time)) }
+        guard changes.contains(where: \.kind.changesGate) else { return }
+        panel?.pipeline.give(control.gate, at: time)
+        gateChanged = time
+        if !feeding { spreadGate(perform) }
+    }
+
+    /// Every panel takes the gate in force (see `TouchscreenPipeline`), in force at once;
+    /// a gesture of theirs that changes it again is given too.
+    private func spreadGate(_ perform: (SeatEffect) -> Void) {
+        feeding = true
+        defer { feeding = false }
+        while let time = gateChanged {
+            gateChanged = nil
+            for panel in panels {
+                panel.pipeline.step(.gate(control.gate, at: time)) { take($0, of: panel, perform) }
+            }
+        }
+    }
+
+    private func take(_ request: ControlRequest, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+        switch request {
+        case .setMode(let mode):
+            changed(try control.setMode(mode, at: time, why: why).map { [$0] } ?? [], at: time, perform)
+        case .pause(let seconds):
+            changed([try control.pause(checking: seconds, at: time, why: why)], at: time, perform)
+        case .resume:
+            changed(control.resume(why: why).map { [$0] } ?? [], at: time, perform)
+        case .rotate(let degrees):
+            guard let turn = QuarterTurn(degrees: degrees) else { throw .rotationOutOfRange(degrees) }
+            rotateDisplay(turn, why: why, at: time, perform)
+        case .rotatePanel(let node, let degrees):
+            guard let panel = byNode[node] else { throw .unknownDevice(node) }
+            guard let turn = QuarterTurn(degrees: degrees) else { throw .rotationOutOfRange(degrees) }
+            guard panel.pipeline.rotationSetting.followsDisplay else { throw .fixedRotation(device: panel.name, panel.pipeline.rotation) }
+            rotate(panel, turn, why: why, at: time, perform)
+        }
+    }
+
+    // MARK: Rotation
+
+    /// Every panel whose rotation is auto or external measures its next sequence so.
+    private func rotateDisplay(_ turn: QuarterTurn, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard turn != displayRotation else { return }
+        displayRotation = turn
+        var turned: [String] = []
+        for panel in panels {
+            let before = panel.pipeline.rotation
+            panel.pipeline.setDisplayRotation(turn)
+            if panel.pipeline.rotation != before { turned.append(panel.node) }
+        }
+        changed([ControlChange(kind: .rotated(turn), reason: why)], at: time, perform)
+        perform(.announce([], rotatedPanels: turned))
+    }
+
+    /// One panel turned (one whose rotation is auto or external), until the display's
+    /// rotation changes again.
+    private func rotate(_ panel: SeatPanel, _ turn: QuarterTurn, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard panel.pipeline.rotationSetting.followsDisplay, panel.pipeline.rotation != turn else { return }
+        panel.pipeline.setDisplayRotation(turn)
+        changed([ControlChange(kind: .panelRotated(device: panel.name, turn), reason: why)], at: time, perform)
+        perform(.announce([], rotatedPanels: [panel.node]))
+    }
+}

@@ -1,0 +1,43 @@
+import Bindings
+import Config
+import Gestures
+import TouchCore
+
+/// What the seat's step asks the edge to do, in the order to do it. The daemon performs
+/// them all; `monitor` only shows and logs; a replay prints them.
+public enum SeatEffect {
+    /// A panel's step that did something, for showing (`--print`, `monitor`) and the log.
+    case step(node: String, geometry: DeviceGeometry, Step)
+    case run(CommandAction)
+    /// Emit `org.gestured.Gestured1.Gesture`.
+    case signal(GestureEvent, device: String, step: StepCount?)
+    /// Events to write to one of gestured's uinput devices, each frame ending in SYN_REPORT.
+    case write(VirtualDevice, [InputEvent])
+    /// What may fire, or how panels are turned, changed: the log, `--print` and the bus
+    /// say so. `time`: when, on the seat's clock.
+    case control(ControlChange, at: Timestamp)
+    /// Not read (a twin, ignored by a rule, no position axes): close it.
+    case ignored(node: String, PanelUse.IgnoredBecause)
+    /// Grab the panel and make its twin (`.isolationFailed` if that fails).
+    case isolate(node: String)
+    /// Stop reading the panel (and release it): gone, ignored now, or to be opened anew
+    /// once the step is done (`reopen`), as the configuration now reads it.
+    case letGo(node: String, reopen: Bool)
+    /// The bus's properties that changed, and the panels whose Rotation did.
+    case announce([ControlProperty], rotatedPanels: [String])
+    /// The gestures that need the virtual keyboard and pointer (none: remove them).
+    case virtualDevices(needing: [String])
+    case log(SeatLogLevel, String)
+}
+
+/// gestured's uinput devices.
+public enum VirtualDevice: Equatable, Sendable {
+    /// An isolated panel's (by its node).
+    case twin(String)
+    case keyboard
+    case pointer
+}
+
+public enum SeatLogLevel: Sendable {
+    case debug, info, warning, error
+}

@@ -1,0 +1,96 @@
+import Config
+import TouchCore
+
+/// Everything that changes what the seat does, each at a time on the seat's clock (a live
+/// device's kernel time, which is the monotonic clock; a replay's recorded time).
+public enum SeatInput: Sendable {
+    /// A kernel event of a panel the seat reads.
+    case event(node: String, InputEvent)
+    /// Nothing came before this time: what waits on time up to it is done.
+    case deadline(Timestamp)
+    /// An input device is there to be read (plugged in, present at start, a recording).
+    case appeared(SeatDevice, at: Timestamp)
+    /// Its twin could not be made: read beside applications instead.
+    case isolationFailed(node: String, error: String, at: Timestamp)
+    /// A panel went away (unplugged, read failed): its touches are cancelled.
+    case gone(node: String, why: String, at: Timestamp)
+    /// A recording came to its end: its touches still down are cancelled; its deadlines run on.
+    case ended(node: String, at: Timestamp)
+    /// A configuration, already accepted: the first one too, given once at start.
+    case reload(Configuration, at: Timestamp)
+    /// A call of the control interface or a line of a replay's timeline (see
+    /// `ControlRequest`); `why` says whose, for the log.
+    case request(ControlRequest, why: String, at: Timestamp)
+    /// logind's LockedHint.
+    case locked(Bool, why: String, at: Timestamp)
+    /// The display turned (the accelerometer).
+    case displayRotated(QuarterTurn, why: String, at: Timestamp)
+    /// monitor: what the running service says of itself.
+    case followed(ServiceState, at: Timestamp)
+
+    public var time: Timestamp {
+        switch self {
+        case .event(_, let event): event.time
+        case .deadline(let time): time
+        case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
+             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .displayRotated(_, _, let time),
+             .followed(_, let time):
+            time
+        }
+    }
+}
+
+/// What the seat knows of a device when it appears.
+public struct SeatDevice: Sendable {
+    public var node: String
+    public var description: DeviceDescription
+    /// Live devices only: what the kernel holds already, whether it is a gestured twin or
+    /// virtual device, and what pairs a pen with its touchscreen (udev's device group).
+    public var live: Live?
+
+    public struct Live: Sendable {
+        public var kernelState: KernelTouchState?
+        public var isTwin: Bool
+        public var group: String?
+
+        public init(kernelState: KernelTouchState?, isTwin: Bool, group: String?) {
+            self.kernelState = kernelState
+            self.isTwin = isTwin
+            self.group = group
+        }
+    }
+
+    public init(node: String, description: DeviceDescription, live: Live? = nil) {
+        self.node = node
+        self.description = description
+        self.live = live
+    }
+
+    /// What pairs a pen with its touchscreen: udev's group for a live device (none pairs
+    /// with nothing); the recordings of one replay are one seat's, so they all pair.
+    var group: String? { live.map(\.group) ?? "recordings" }
+}
+
+/// What monitor hears the running service say of itself; nil for what it did not say.
+public struct ServiceState: Sendable, Equatable {
+    public var mode: String?
+    public var paused: Bool?
+    public var locked: Bool?
+    public var rotation: QuarterTurn?
+    /// One panel's rotation (by node), from its own object.
+    public var panelRotation: (node: String, turn: QuarterTurn)?
+
+    public init(mode: String? = nil, paused: Bool? = nil, locked: Bool? = nil, rotation: QuarterTurn? = nil,
+                panelRotation: (node: String, turn: QuarterTurn)? = nil) {
+        self.mode = mode
+        self.paused = paused
+        self.locked = locked
+        self.rotation = rotation
+        self.panelRotation = panelRotation
+    }
+
+    public static func == (a: ServiceState, b: ServiceState) -> Bool {
+        a.mode == b.mode && a.paused == b.paused && a.locked == b.locked && a.rotation == b.rotation
+            && a.panelRotation?.node == b.panelRotation?.node && a.panelRotation?.turn == b.panelRotation?.turn
+    }
+}

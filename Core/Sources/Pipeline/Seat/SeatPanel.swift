@@ -1,0 +1,19 @@
+import Config
+import TouchCore
+
+/// A panel the seat reads: its pipeline, and what it knew of the device when it appeared.
+public final class SeatPanel {
+    public let node: String
+    public internal(set) var pipeline: TouchscreenPipeline
+    public let device: SeatDevice
+
+    init(_ device: SeatDevice, pipeline: TouchscreenPipeline) {
+        node = device.node
+        self.device = device
+        self.pipeline = pipeline
+    }
+
+    public var name: String { pipeline.device.name }
+    /// Whether the seat asked for its twin (and was not told that it failed).
+    public var isolated: Bool { pipeline.isolation != nil }
+}

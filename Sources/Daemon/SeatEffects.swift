@@ -1,0 +1,99 @@
+import Bindings
+import Effects
+import Input
+import Pipeline
+import SystemIO
+import TouchCore
+
+/// What the seat says to do, done: the daemon's only sink. A monitor performs no command,
+/// signal or write (its seat asks for no grab); it shows and logs.
+extension Daemon {
+    func perform(_ effect: SeatEffect) {
+        let acts = options.mode == .service
+        switch effect {
+        case .step(let node, let geometry, let step):
+            show(step, of: node, geometry)
+        case .run(let command):
+            guard acts, let output = runner.start(command, now: monotonicMicroseconds()) else { return }
+            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+        case .signal(let event, let device, let step):
+            if acts { bus?.emit(event, device: device, step: step, now: monotonicMicroseconds()) }
+        case .write(let target, let events):
+            if acts { write(events, to: target) }
+        case .control(let change, _):
+            if controlLines.take(now: monotonicMicroseconds()) {
+                logger.info("\(change)")
+                options.showControl?(change)
+            }
+            if let property = change.kind.property { bus?.announce([property]) }
+        case .ignored(let node, let reason):
+            let name = panels[node]?.device?.description.name ?? node
+            panels[node] = nil
+            if reason == .twin { logger.debug("\(node): \(reason)") } else { logger.info("\(node): '\(name)' \(reason)") }
+        case .isolate(let node):
+            if acts { isolate(node) }
+        case .letGo(let node, let reopen):
+            if let device = panels.removeValue(forKey: node)?.device { loop.unwatch(device.fd) }
+            if node == replayNode { replay = nil }
+            reopening = reopening || reopen
+        case .announce(let properties, let rotated):
+            bus?.announce(properties)
+            if !rotated.isEmpty { bus?.announceRotation(of: rotated) }
+        case .virtualDevices(let needing):
+            makeOrRemoveVirtualDevices(for: needing)
+        case .log(let level, let text):
+            switch level {
+            case .debug: logger.debug("\(text)")
+            case .info: logger.info("\(text)")
+            case .warning: logger.warning("\(text)")
+            case .error: logger.error("\(text)")
+            }
+        }
+    }
+
+    /// Shown (monitor, --print) and said in the log: the service's log says what fired,
+    /// and at debug level why.
+    private func show(_ step: Step, of node: String, _ geometry: DeviceGeometry) {
+        let name = seat.panel(node)?.name ?? node
+        if let show = options.showStep, !step.isQuiet { show(node, geometry, step) }
+        for bug in step.bugs { logger.error("\(name): bug: \(bug)") }
+        guard options.mode == .service else { return }
+        for t in step.transitions {
+            logger.debug("\(name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
+        }
+        for event in step.events where event.phase != .changed {
+            logger.info("\(name): \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue), \(event.fingers) finger(s)")
+        }
+        for note in step.delivery {
+            logger.debug("\(name): twin: \(note.summary): \(note.reason)")
+        }
+    }
+
+    private func write(_ events: [InputEvent], to target: VirtualDevice) {
+        switch target {
+        case .twin(let node):
+            guard let twin = panels[node]?.twin else { return }
+            do { try twin.write(events) } catch { logger.error("\(node): cannot write to its twin: \(error)") }
+        case .keyboard, .pointer:
+            // Made when the configuration was loaded, or said then why not.
+            guard let virtual else { return }
+            do { try virtual.write(events, toPointer: target == .pointer) } catch {
+                logger.error("cannot write to gestured's virtual \(target == .pointer ? "pointer" : "keyboard"): \(error)")
+            }
+        }
+    }
+
+    /// Grabs the panel and makes its twin; the seat reads it beside applications if that fails.
+    private func isolate(_ node: String) {
+        guard let panel = panels[node], let device = panel.device else { return }
+        do {
+            try device.grab()
+            let twin = try device.makeTwin()
+            panel.twin = twin
+            logger.info("\(node): '\(device.description.name)' isolated: its twin is \(twin.node ?? "a uinput device")")
+        } catch {
+            device.release()
+            followUps.append(.isolationFailed(node: node, error: "\(error)", at: now))
+        }
+    }
+}

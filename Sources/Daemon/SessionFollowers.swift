@@ -1,0 +1,61 @@
+import Effects
+import Pipeline
+import SystemIO
+import TouchCore
+
+/// The live seat's other inputs, each followed on a bus: logind's lock, the running
+/// service's state (for a monitor), and the accelerometer.
+extension Daemon {
+    /// logind's LockedHint: seat0's active session for the system service, the user's
+    /// own session for the user service (on the session bus).
+    func followTheLock() {
+        let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
+        let logind = LogindWatcher(session, logger: logger)
+        logind.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "logind") { [unowned self] in self.logind?.process() }
+        }
+        logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
+        self.logind = logind
+        logind.start()
+    }
+
+    /// monitor: the running service's mode, pause and lock, on the bus its configuration
+    /// names, so that what it shows is what the service does.
+    func followTheService() {
+        let kind: BusService.Kind
+        switch options.bus ?? config.daemon.bus {
+        case .system: kind = .system
+        case .session: kind = .session
+        case .none: return
+        }
+        let follower = ServiceFollower(kind, logger: logger)
+        follower.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "the service's properties") { [unowned self] in service?.process() }
+        }
+        follower.onHeard = { [unowned self] heard in
+            step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked, rotation: heard.rotation), at: now))
+        }
+        follower.onFound = { [unowned self] in
+            for node in panels.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }
+        }
+        follower.onPanelRotation = { [unowned self] path, turn in
+            guard let node = panels.keys.first(where: { BusService.devicePath($0) == path }) else { return }
+            step(.followed(ServiceState(panelRotation: (node, turn)), at: now))
+        }
+        service = follower
+        follower.start()
+    }
+
+    /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
+    func followTheAccelerometer() {
+        let sensor = SensorProxyWatcher(logger: logger)
+        sensor.onWatchChange = { [unowned self] old, new in
+            rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
+        }
+        sensor.onRotation = { [unowned self] turn, orientation in
+            step(.displayRotated(turn, why: "iio-sensor-proxy: \(orientation)", at: now))
+        }
+        self.sensor = sensor
+        sensor.start()
+    }
+}
