@@ -23,10 +23,10 @@ let package = Package(
         .target(name: "CLinux"),
         // System calls, files, spawning: each call wrapped once, every return code checked.
         .target(name: "SystemIO", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
-        // Where events and configurations come from: evdev, udev, recording and config files.
+        // Where events and configurations come from: evdev, udev, recording, timeline and config files.
         .target(name: "Input", dependencies: [
             "SystemIO", "CEvdev", "CUdev", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
-            .product(name: "Bindings", package: "Core"),
+            .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // What actions do: commands, D-Bus signals, systemd notifications.

@@ -85,7 +85,7 @@ public final class Daemon {
     public func run() -> Int32 {
         do {
             switch options.source {
-            case .recording(let path, let speed, let rounds): try startReplay(path, speed: speed, rounds: rounds)
+            case .recordings(let paths, let timeline, let speed, let rounds): try startReplay(paths, timeline: timeline, speed: speed, rounds: rounds)
             case .touchscreens(let only): startLive(only: only)
             }
             watchdogInterval = SystemdNotify.watchdogInterval.map { $0 / 2 }
@@ -113,7 +113,7 @@ public final class Daemon {
 
     /// The daemon-wide settings (log level, command limits and user, the bus), then the
     /// seat's share: its modes, gestures and panels (the first configuration too).
-    func apply(_ config: Configuration) throws {
+    func apply(_ config: Configuration, at time: Timestamp? = nil) throws {
         self.config = config
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
         runner.logger.logLevel = logger.logLevel
@@ -137,12 +137,12 @@ public final class Daemon {
             bus?.connect(now: monotonicMicroseconds())
         }
         seat.explaining = explaining
-        step(.reload(config, at: now))
+        step(.reload(config, at: time ?? now))
         if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }
     }
 
     /// Whether the pipelines say why: for the debug log, and whenever steps are shown.
-    var explaining: Bool { options.showStep != nil || logger.logLevel <= .debug }
+    var explaining: Bool { options.show != nil || logger.logLevel <= .debug }
 
     private static func level(_ level: DaemonSettings.LogLevel) -> Logger.Level {
         switch level {
@@ -211,7 +211,7 @@ public final class Daemon {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
         }
-        if case .recording = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runner.isIdle, pendingReload == nil {
+        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runner.isIdle, pendingReload == nil {
             logger.info("replay finished")
             loop.running = false
             return

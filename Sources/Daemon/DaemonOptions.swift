@@ -18,9 +18,10 @@ public struct DaemonOptions {
         /// Every touchscreen udev reports, those plugged in later too; or only this node,
         /// whatever udev calls it.
         case touchscreens(only: String?)
-        /// A recording standing in for a touchscreen, played at its recorded pace `speed`
+        /// Recordings standing in for touchscreens, merged by time, with a timeline of the
+        /// seat's other inputs (see `SeatScript`), played at their recorded pace `speed`
         /// times faster, `rounds` times back to back.
-        case recording(path: String, speed: Double, rounds: Int)
+        case recordings(paths: [String], timeline: String?, speed: Double, rounds: Int)
     }
 
     public var configPath: String?
@@ -29,11 +30,10 @@ public struct DaemonOptions {
     public var mode = ReadingMode.service
     public var bus: DaemonSettings.Bus?
     public var logLevel: Logger.Level?
-    /// Every step that did something, with its touchscreen's node and geometry, as it is
-    /// made: what `monitor` and `run --print` print.
-    public var showStep: ((_ node: String, _ geometry: DeviceGeometry, _ step: Step) -> Void)?
-    /// Every mode switch, pause, resume and lock change, as it is made.
-    public var showControl: ((ControlChange) -> Void)?
+    /// What `monitor` and `run --print` print, as it is decided: every panel's step that did
+    /// something, every change of mode, pause, lock or rotation (as many as the log says),
+    /// and what gestured's keyboard and pointer get.
+    public var show: ((SeatEffect) -> Void)?
 
     public init() {}
 }

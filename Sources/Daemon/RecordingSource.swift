@@ -2,88 +2,102 @@ import Pipeline
 import SystemIO
 import TouchCore
 
-/// The loop's other source: a recording standing in for a touchscreen, its events due
-/// when their time comes on the touchscreen's clock, as a device's would be. It can play
-/// several rounds back to back, each a second after the last one's end, for long runs.
+/// The loop's other source: recordings standing in for touchscreens and a timeline of
+/// the seat's other inputs (a `SeatScript`), each due when its time comes on the seat's
+/// clock, as a device's events would be. It can play several rounds back to back, each
+/// a second after the last one's end, for long runs (without a timeline).
 struct RecordingSource {
-    let recording: Recording
+    let script: SeatScript
     let rounds: Int
     private var round = 0
     private var next = 0
     /// Microseconds from a round's start to the next's.
     private let period: Double
-    /// The time of the last event given, in device time.
+    /// The time of the last item given, in seat time.
     private(set) var lastTime: Timestamp?
 
-    init(_ recording: Recording, rounds: Int = 1) {
-        self.recording = recording
-        self.rounds = recording.events.isEmpty ? 0 : rounds
-        let first = recording.events.first?.time.microseconds ?? 0, last = recording.events.last?.time.microseconds ?? 0
+    init(_ script: SeatScript, rounds: Int = 1) {
+        self.script = script
+        self.rounds = script.items.isEmpty ? 0 : rounds
+        let first = script.items.first?.time.microseconds ?? 0, last = script.items.last?.time.microseconds ?? 0
         period = max(0, Double(last) - Double(first)) + 1_000_000
     }
 
     var isFinished: Bool { round == rounds }
-    /// When the next event is due, in device time.
+    /// When the next item is due, in seat time.
     var nextTime: Timestamp? {
-        isFinished ? nil : Timestamp(microseconds: recording.events[next].time.microseconds.addingSaturated(Double(round) * period))
+        isFinished ? nil : Timestamp(microseconds: script.items[next].time.microseconds.addingSaturated(Double(round) * period))
     }
 
-    /// The next event if it is due by `time`.
-    mutating func nextDue(by time: Timestamp) -> InputEvent? {
+    /// The next item if it is due by `time`, its events and end moved to this round.
+    mutating func nextDue(by time: Timestamp) -> SeatScript.Item? {
         guard let due = nextTime, due <= time else { return nil }
-        var event = recording.events[next]
-        event.time = due
+        var item = script.items[next]
+        switch item {
+        case .event(let node, var event):
+            event.time = due
+            item = .event(node: node, event)
+        case .ended(let node, _):
+            item = .ended(node: node, at: due)
+        case .input:
+            break  // no rounds with a timeline
+        }
         lastTime = due
         next += 1
-        if next == recording.events.count { next = 0; round += 1 }
-        return event
+        if next == script.items.count { next = 0; round += 1 }
+        return item
     }
 }
 
 extension Daemon {
-    /// The replay's node: its path.
-    var replayNode: String? {
-        guard case .recording(let path, _, _) = options.source else { return nil }
-        return path
-    }
-
-    func startReplay(_ path: String, speed: Double, rounds: Int) throws {
-        let recording = try Recording.load(path)
+    func startReplay(_ paths: [String], timeline: String?, speed: Double, rounds: Int) throws {
+        let script = try SeatScript.load(paths, device: nil, timeline: timeline)
         clock = SeatClock(origin: monotonicMicroseconds(), speed: speed)
-        panels[path] = OpenPanel(node: path, device: nil)
-        var refused: PanelUse.IgnoredBecause?
-        do {
-            try seat.step(.appeared(SeatDevice(node: path, description: recording.description), at: now)) { effect in
-                if case .ignored(_, let reason) = effect { refused = reason } else { perform(effect) }
+        for recording in script.recordings {
+            let path = recording.path
+            panels[path] = OpenPanel(node: path, device: nil)
+            var refused: PanelUse.IgnoredBecause?
+            do {
+                try seat.step(.appeared(SeatDevice(node: path, description: recording.description), at: now)) { effect in
+                    if case .ignored(_, let reason) = effect { refused = reason } else { perform(effect) }
+                }
+            } catch {}  // no request
+            if let refused {
+                panels[path] = nil
+                throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(refused)")
             }
-        } catch {}  // no request
-        if let refused {
-            panels[path] = nil
-            throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(refused)")
+            logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
         }
-        replay = RecordingSource(recording, rounds: rounds)
-        logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
+        replay = RecordingSource(script, rounds: rounds)
     }
 
     static let replayBatch = 256
 
-    /// Gives the seat the replay's events that are due, at most `replayBatch` a wake-up: a
+    /// Gives the seat the replay's items that are due, at most `replayBatch` a wake-up: a
     /// replay the daemon cannot keep up with still leaves the loop room for signals
-    /// (SIGCHLD reaps) and commands' output. At its end, the touches still down are
-    /// cancelled at its last event, as `replay` does. True when events are still due: the
-    /// replay is behind.
+    /// (SIGCHLD reaps) and commands' output. True when items are still due: the replay
+    /// is behind.
     @discardableResult
     func feedReplay(now: Int64) -> Bool {
-        guard var source = replay, let node = replayNode else { return false }
-        let wasFinished = source.isFinished
+        guard var source = replay else { return false }
         let time = clock.seatTime(now)
         var budget = Self.replayBatch
-        while budget > 0, let event = source.nextDue(by: time) {
-            step(.event(node: node, event))
+        while budget > 0, let item = source.nextDue(by: time) {
+            switch item {
+            case .event(let node, let event): step(.event(node: node, event))
+            case .ended(let node, let at): step(.ended(node: node, at: at))
+            case .input(.reload(let config, let at)):
+                // As a SIGHUP's would: the daemon-wide settings too.
+                do { try apply(config, at: at) } catch { logger.error("reload: rejected, keeping the running configuration:\n\(error)") }
+            case .input(let input):
+                do { try seat.step(input) { perform($0) } } catch {
+                    if case .request(_, let why, _) = input { logger.error("\(why): error: \(error)") }
+                }
+                takeFollowUps()
+            }
             budget -= 1
         }
         replay = source
-        if source.isFinished, !wasFinished, let end = source.lastTime { step(.ended(node: node, at: end)) }
         return source.nextTime.map { $0 <= time } ?? false
     }
 }

@@ -11,8 +11,9 @@ extension Daemon {
     func perform(_ effect: SeatEffect) {
         let acts = options.mode == .service
         switch effect {
-        case .step(let node, let geometry, let step):
-            show(step, of: node, geometry)
+        case .step(let node, _, let step):
+            if !step.isQuiet { options.show?(effect) }
+            log(step, of: node)
         case .run(let command):
             guard acts, let output = runner.start(command, now: monotonicMicroseconds()) else { return }
             watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
@@ -20,10 +21,11 @@ extension Daemon {
             if acts { bus?.emit(event, device: device, step: step, now: monotonicMicroseconds()) }
         case .write(let target, let events):
             if acts { write(events, to: target) }
+            options.show?(effect)
         case .control(let change, _):
             if controlLines.take(now: monotonicMicroseconds()) {
                 logger.info("\(change)")
-                options.showControl?(change)
+                options.show?(effect)
             }
             if let property = change.kind.property { bus?.announce([property]) }
         case .ignored(let node, let reason):
@@ -34,7 +36,6 @@ extension Daemon {
             if acts { isolate(node) }
         case .letGo(let node, let reopen):
             if let device = panels.removeValue(forKey: node)?.device { loop.unwatch(device.fd) }
-            if node == replayNode { replay = nil }
             reopening = reopening || reopen
         case .announce(let properties, let rotated):
             bus?.announce(properties)
@@ -51,11 +52,9 @@ extension Daemon {
         }
     }
 
-    /// Shown (monitor, --print) and said in the log: the service's log says what fired,
-    /// and at debug level why.
-    private func show(_ step: Step, of node: String, _ geometry: DeviceGeometry) {
+    /// The service's log says what fired, and at debug level why.
+    private func log(_ step: Step, of node: String) {
         let name = seat.panel(node)?.name ?? node
-        if let show = options.showStep, !step.isQuiet { show(node, geometry, step) }
         for bug in step.bugs { logger.error("\(name): bug: \(bug)") }
         guard options.mode == .service else { return }
         for t in step.transitions {

@@ -39,8 +39,7 @@ struct Monitor: ParsableCommand {
         options.source = .touchscreens(only: device)
         options.mode = .monitor
         let watcher = StepWatcher(printing, showActions: false, svg: svg)
-        options.showStep = { watcher.show($0, $1, $2) }
-        options.showControl = { watcher.show($0) }
+        options.show = { watcher.show($0) }
         let daemon: Daemon
         do { daemon = try Daemon(options: options) } catch {
             printError("\(error)")

@@ -22,8 +22,13 @@ struct Replay: ParsableCommand {
             --svg draws the recording as a picture for a browser: the panel at its aspect \
             ratio, each touch's trace (a numbered start, a square at the lift, a cross where cancelled, a dot every \
             100 ms), the gestures that fired and the reasons of the recognizers that failed.
-            With several recordings, a progress bar shows on stderr while stdout goes to a \
-            file or a pipe and stderr is a terminal.
+            With several recordings, each plays on its own, and a progress bar shows on \
+            stderr while stdout goes to a file or a pipe and stderr is a terminal. With \
+            --together they play on one seat, merged by time (a pen and its panel, two \
+            panels), as the daemon would read them together; --timeline adds what happens \
+            to that seat besides (lines of "SECONDS WHAT": mode NAME, pause SECONDS, \
+            resume, lock, unlock, rotate DEGREES [RECORDING], reload FILE). \
+            `run --replay` takes the same recordings and timeline and prints the same lines.
             Exits 1 when a recording is malformed, after replaying the others.
             """
     )
@@ -38,11 +43,17 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print what the bindings would do: the commands they would run and the signals they would emit.")
     var actions = false
 
-    @Flag(help: "Print each frame an isolated panel's uinput twin gets ([daemon] isolate), as TYPE:CODE=VALUE in hex.")
+    @Flag(help: "Print each frame an isolated panel's uinput twin gets ([daemon] isolate), and gestured's keyboard and pointer, as TYPE:CODE=VALUE in hex.")
     var twin = false
 
     @Option(help: ArgumentHelp("The device description for events-only recordings.", valueName: "DESC"))
     var device: String?
+
+    @Flag(help: "Play the recordings on one seat, merged by time: a pen and its panel, two panels.")
+    var together = false
+
+    @Option(help: ArgumentHelp("What else happens to the seat, a line each: SECONDS mode NAME | pause SECONDS | resume | lock | unlock | rotate DEGREES [RECORDING] | reload FILE. Implies --together.", valueName: "FILE"))
+    var timeline: String?
 
     @Option(help: ArgumentHelp("Draw the recording to an SVG file: the panel, each touch's trace, the gestures that fired and why the others failed.", valueName: "FILE"))
     var svg: String?
@@ -52,9 +63,11 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         if svg != nil, recordings.count != 1 { throw ValidationError("--svg draws one recording: give exactly one") }
+        if svg != nil, together || timeline != nil { throw ValidationError("--svg draws one recording, not a seat: leave out --together and --timeline") }
     }
 
     func run() throws {
+        if together || timeline != nil { return try playTogether() }
         let config = try config.load()
         var playback = Playback(config: config)
         playback.explain = explain || svg != nil
@@ -90,6 +103,36 @@ struct Replay: ParsableCommand {
                 printError(error.description)
                 failed = true
             }
+        }
+        output.flush()
+        if failed { throw ExitCode.failure }
+    }
+
+    /// The recordings on one seat, with the timeline's inputs: what `run --replay` prints.
+    private func playTogether() throws {
+        let config = try config.load()
+        var playback = Playback(config: config)
+        playback.explain = explain
+        let output = OutputBuffer()
+        var printer = SeatPrinter(format: printing.format) { output.write(line: $0) }
+        printer.showTouches = printing.touches
+        printer.showTransitions = explain
+        printer.showActions = actions
+        printer.showDelivery = explain
+        printer.showTwin = twin
+        var failed = false
+        do {
+            let script = try SeatScript.load(recordings, device: device, timeline: timeline)
+            try playback.play(script, { printer.print($0) }) { input, refusal in
+                guard case .request(_, let why, _) = input else { return }
+                output.flush()
+                printError("\(why): error: \(refusal)")
+                failed = true
+            }
+        } catch {
+            output.flush()
+            printError("\(error)")
+            failed = true
         }
         output.flush()
         if failed { throw ExitCode.failure }

@@ -19,7 +19,9 @@ struct Run: ParsableCommand {
             Locked, Gestures, Devices; see `gestured status`). It follows logind's \
             LockedHint (seat0's active session; with --bus session, the user's own \
             session): while locked only gestures with when_locked = true fire.
-            With --replay, a recording stands in for a touchscreen, played at its recorded \
+            With --replay, a recording stands in for a touchscreen (several: each its own, \
+            on one seat; --timeline adds what else happens, as `replay --timeline` reads \
+            it), played at its recorded \
             pace (--speed times faster) through the real loop: timers, arbitration, \
             commands, D-Bus signals, SIGHUP reloads. The daemon then exits 0 once the \
             recording has ended, its last decisions are made and started commands have \
@@ -37,8 +39,11 @@ struct Run: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Option(help: ArgumentHelp("Replay this recording instead of reading touchscreens.", valueName: "RECORDING"))
-    var replay: String?
+    @Option(help: ArgumentHelp("Replay this recording instead of reading touchscreens; repeat it for several on one seat (a pen and its panel).", valueName: "RECORDING"))
+    var replay: [String] = []
+
+    @Option(help: ArgumentHelp("With --replay: what else happens to the seat, as `replay --timeline` reads it.", valueName: "FILE"))
+    var timeline: String?
 
     @Option(help: "With --replay: play N times faster than recorded (more than 0, at most 10000).")
     var speed = 1.0
@@ -63,19 +68,20 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard speed > 0, speed <= 10_000 else { throw ValidationError("--speed must be more than 0 and at most 10000") }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+        if timeline != nil, replay.isEmpty { throw ValidationError("--timeline goes with --replay") }
+        if timeline != nil, `repeat` > 1 { throw ValidationError("--repeat plays recordings again, not a timeline: leave out one of them") }
         if !printSteps, printing.touches || printing.format != .text { throw ValidationError("--touches and --format go with --print") }
     }
 
     func run() throws {
         var options = DaemonOptions()
         options.configPath = config.config
-        if let replay { options.source = .recording(path: replay, speed: speed, rounds: `repeat`) }
+        if !replay.isEmpty { options.source = .recordings(paths: replay, timeline: timeline, speed: speed, rounds: `repeat`) }
         options.bus = bus
         options.logLevel = verbose ? .debug : nil
         if printSteps {
             let watcher = StepWatcher(printing, showActions: true)
-            options.showStep = { watcher.show($0, $1, $2) }
-            options.showControl = { watcher.show($0) }
+            options.show = { watcher.show($0) }
         }
         let daemon: Daemon
         do {

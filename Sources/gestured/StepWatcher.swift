@@ -3,42 +3,27 @@ import Reports
 import SystemIO
 import TouchCore
 
-/// Prints each touchscreen's steps as the loop makes them (monitor, `run --print`), and
-/// keeps the picture of its last touch sequence when asked for one.
+/// Prints the seat's steps and changes as the loop makes them (monitor, `run --print`),
+/// as `replay --together` prints them, and keeps the picture of a panel's last touch
+/// sequence when asked for one.
 final class StepWatcher {
-    let printing: PrintOptions
-    /// Also print what the bindings do.
-    let showActions: Bool
     let svg: String?
     let output = OutputBuffer()
-    var printers: [String: ReplayPrinter] = [:]
+    var printer: SeatPrinter
     var pictures: [String: TouchPicture] = [:]
 
     init(_ printing: PrintOptions, showActions: Bool, svg: String? = nil) {
-        self.printing = printing
-        self.showActions = showActions
         self.svg = svg
+        printer = SeatPrinter(format: printing.format) { [output] in output.write(line: $0) }
+        printer.showTouches = printing.touches
+        printer.showActions = showActions
+        printer.showDelivery = true
     }
 
-    /// Under every touchscreen's name (each takes it at its next sequence); under
-    /// "gestured" before any has shown a step.
-    func show(_ change: ControlChange) {
-        if printers.isEmpty { ReplayPrinter(file: "gestured", format: printing.format) { [output] in output.write(line: $0) }.print(change) }
-        for node in printers.keys.sorted() { printers[node]?.print(change) }
+    func show(_ effect: SeatEffect) {
+        printer.print(effect)
         output.flush()
-    }
-
-    func show(_ node: String, _ geometry: DeviceGeometry, _ step: Step) {
-        if printers[node] == nil {
-            var printer = ReplayPrinter(file: node, format: printing.format) { [output] in output.write(line: $0) }
-            printer.showTouches = printing.touches
-            printer.showActions = showActions
-            printer.showDelivery = true
-            printers[node] = printer
-        }
-        printers[node]?.print(step)
-        output.flush()
-        guard let svg else { return }
+        guard let svg, case .step(let node, let geometry, let step) = effect else { return }
         let beginsSequence = step.frame?.touches.contains { $0.phase == .began } ?? false
         if beginsSequence, pictures[node].map({ $0.touchesDown == 0 }) ?? true {
             pictures[node] = TouchPicture(title: node, size: geometry.size)

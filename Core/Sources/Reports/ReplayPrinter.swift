@@ -34,7 +34,7 @@ public struct ReplayPrinter {
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }
         if showDelivery { for note in step.delivery { write(line(for: note)) } }
-        if showTwin { printTwin(step.twin) }
+        if showTwin { print(step.twin, to: "twin") }
         for bug in step.bugs { write("\(file)  bug: \(bug)") }
     }
 
@@ -152,8 +152,9 @@ public struct ReplayPrinter {
         }
     }
 
-    /// One line per twin frame, its events as TYPE:CODE=VALUE in hex codes, as evemu names them.
-    private func printTwin(_ events: [InputEvent]) {
+    /// One line per frame one of gestured's uinput devices gets (`device`: twin, keyboard
+    /// or pointer), its events as TYPE:CODE=VALUE in hex codes, as evemu names them.
+    public func print(_ events: [InputEvent], to device: String) {
         var frame: [String] = []
         for event in events {
             if event.type == EventType.syn, event.code == SynCode.report {
@@ -161,10 +162,10 @@ public struct ReplayPrinter {
                 case .jsonl:
                     var json = JSONLine()
                     json.add("file", file)
-                    json.add("twin", frame.joined(separator: " "))
+                    json.add(device, frame.joined(separator: " "))
                     write(json.line)
                 case .text:
-                    write("\(file)  twin \(frame.joined(separator: " "))")
+                    write("\(file)  \(device) \(frame.joined(separator: " "))")
                 }
                 frame.removeAll()
             } else {

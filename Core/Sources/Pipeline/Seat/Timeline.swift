@@ -1,0 +1,86 @@
+import TouchCore
+
+/// What happens to a replayed seat besides its recordings, one line each: a time in
+/// seconds on the recordings' clock, then what happens then. `#` starts a comment.
+///
+///     0.5 mode maintenance        SetMode
+///     1 pause 5                   Pause(5 s)
+///     2 resume                    Resume
+///     3 lock                      the session locked (logind)
+///     4 unlock
+///     5 rotate 90                 the display's rotation (the accelerometer, SetRotation)
+///     6 rotate 90 panel.evemu     one panel's (its recording), SetRotation on its object
+///     7 reload other.toml         a new configuration (relative to the timeline's folder)
+public struct Timeline: Sendable {
+    public enum Entry: Sendable, Equatable {
+        case request(ControlRequest)
+        case locked(Bool)
+        case reload(path: String)
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var time: Timestamp
+        public var line: Int
+        public var entry: Entry
+    }
+
+    public let path: String
+    /// In time order (lines of one time in file order).
+    public private(set) var lines: [Line] = []
+
+    /// The longest timeline read: a replay's script, not a log.
+    public static let mostLines = 10_000
+
+    public init(parsing text: String, path: String) throws(FileError) {
+        self.path = path
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let words = raw.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard !words.isEmpty else { continue }
+            guard lines.count < Self.mostLines else {
+                throw FileError(path: path, line: number, message: "more than \(Self.mostLines) lines; split the replay")
+            }
+            func fail(_ message: String) -> FileError { FileError(path: path, line: number, message: message) }
+            guard let seconds = Double(words[0]), seconds.isFinite, seconds >= 0, seconds <= 1e9 else {
+                throw fail("\"\(printable(words[0]))\" is no time; a line starts with seconds from the recordings' start (0 to 1e9), as in \"1.5 lock\"")
+            }
+            let entry = try Self.entry(Array(words.dropFirst()), fail)
+            lines.append(Line(time: Timestamp(seconds: seconds), line: number, entry: entry))
+        }
+        // Stable: lines of one time keep their order.
+        lines = lines.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    private static func entry(_ words: [String], _ fail: (String) -> FileError) throws(FileError) -> Entry {
+        let what = words.first ?? ""
+        let arguments = words.dropFirst()
+        func count(_ n: ClosedRange<Int>, _ usage: String) throws(FileError) {
+            guard n.contains(arguments.count) else { throw fail("\(what) takes \(usage)") }
+        }
+        switch what {
+        case "mode":
+            try count(1...1, "a mode's name, as in \"1 mode maintenance\"")
+            return .request(.setMode(arguments.first!))
+        case "pause":
+            try count(1...1, "seconds, as in \"1 pause 5\"")
+            guard let seconds = Double(arguments.first!), seconds.isFinite else { throw fail("pause takes seconds, as in \"1 pause 5\"") }
+            return .request(.pause(seconds: seconds))
+        case "resume":
+            try count(0...0, "nothing")
+            return .request(.resume)
+        case "lock", "unlock":
+            try count(0...0, "nothing")
+            return .locked(what == "lock")
+        case "rotate":
+            try count(1...2, "degrees clockwise (0, 90, 180 or 270) and, for one panel, its recording")
+            guard let degrees = UInt32(arguments.first!) else { throw fail("rotate takes degrees clockwise: 0, 90, 180 or 270") }
+            if let node = arguments.dropFirst().first { return .request(.rotatePanel(node: node, degrees: degrees)) }
+            return .request(.rotate(degrees: degrees))
+        case "reload":
+            try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
+            return .reload(path: arguments.first!)
+        default:
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate or reload")
+        }
+    }
+}
