@@ -178,7 +178,10 @@ start_daemon() {
   daemon=$!
   wait_for 10 grep -qs "$first: '" "$work/out/$1.log"
 }
-taps_before=$(count tap)  # the storm made some
+# Each restarted daemon's own log counts its taps: a command the storm started may still
+# be writing to the shared one.
+recognized() { n=$(grep -c "tap (tap) recognized" "$work/out/$1.log") || true; echo "${n:-0}"; }
+taps_before=$(count tap)
 start_daemon restarted
 evemu-play "$first" < "$work/tap.evemu"
 wait_for 15 count_above tap "$taps_before"
@@ -186,9 +189,10 @@ kill -TERM "$daemon"; wait "$daemon"
 start_daemon restarted-again
 evemu-play "$first" < "$work/tap.evemu"
 wait_for 15 count_above tap $((taps_before + 1))
-taps=$(grep "^tap" "$log" | tail -n +$((taps_before + 1)) | sort -u)
+taps=$(grep "^tap" "$log" | tail -n 2 | sort -u)
 check "after a restart, a tap where the last one was is there, not at 0 ($(echo $taps))" \
-  test "$(count tap)" = $((taps_before + 2)) -a "$(echo "$taps" | wc -l)" = 1 -a "$(echo "$taps" | grep -c "tap 0.0000")" = 0
+  test "$(recognized restarted)" = 1 -a "$(recognized restarted-again)" = 1 \
+  -a "$(echo "$taps" | wc -l)" = 1 -a "$(echo "$taps" | grep -c "tap 0.0000")" = 0
 kill -TERM "$daemon"; wait "$daemon"
 
 # Without read access to any touchscreen, the daemon says so instead of waiting for one.
