@@ -77,11 +77,35 @@ class Daemon(Harness):
                 with open(recording) as f:
                     config = self.write("fixture.toml", "\n".join(
                         line[4:] for line in re.search(r"# @config\n((?:#   .*\n|#\n)*)", f.read()).group(1).splitlines()))
-                replayed = subprocess.run([GESTURED, "replay", "--config", config, "--explain", "--actions", recording],
+                replayed = subprocess.run([GESTURED, "replay", "--config", config, "--explain", "--actions", "--twin", recording],
                                           capture_output=True, text=True, timeout=60)
                 looped = subprocess.run([GESTURED, "run", "--config", config, "--replay", recording, "--speed", str(speed),
                                          "--bus", "none", "--print"], capture_output=True, text=True, timeout=60)
                 self.assertEqual(looped.returncode, 0, looped.stderr)
+                self.assertGreater(len(replayed.stdout.splitlines()), 2, replayed.stdout + replayed.stderr)
+                self.assertEqual(looped.stdout.splitlines(), replayed.stdout.splitlines())
+
+    def test_the_daemons_loop_prints_exactly_what_replay_prints_for_a_whole_seat(self):
+        """Core/Tests/SeatFixtures: modes by gesture and by request, a pause and its end, the
+        lock, a pen and a palm, the display's and one panel's rotation, a key chord, a double
+        click, a reload, two panels: `run --replay ... --timeline --print` through the loop
+        and its timerfd prints what `replay --together` prints, compared whole."""
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Core", "Tests", "SeatFixtures")
+        names = sorted(os.listdir(fixtures))
+        self.assertGreaterEqual(len(names), 10)
+        for index, name in enumerate(names):
+            folder = os.path.join(fixtures, name)
+            recordings = sorted(f for f in os.listdir(folder) if f.endswith(".evemu"))
+            timeline = ["--timeline", "timeline"] if os.path.exists(os.path.join(folder, "timeline")) else []
+            speed = "40" if index % 4 == 3 else "3"
+            with self.subTest(name, speed=speed):
+                replayed = subprocess.run([GESTURED, "replay", "--config", "gestured.toml", "--together", "--explain", "--actions",
+                                           "--twin"] + timeline + recordings, cwd=folder, capture_output=True, text=True, timeout=60)
+                looped = subprocess.run([GESTURED, "run", "--config", "gestured.toml", "--bus", "none", "--print", "--speed", speed]
+                                        + [a for r in recordings for a in ("--replay", r)] + timeline,
+                                        cwd=folder, capture_output=True, text=True, timeout=60)
+                self.assertEqual(looped.returncode, 0, looped.stderr)
+                self.assertEqual(replayed.returncode, 0, replayed.stderr)
                 self.assertGreater(len(replayed.stdout.splitlines()), 2, replayed.stdout + replayed.stderr)
                 self.assertEqual(looped.stdout.splitlines(), replayed.stdout.splitlines())
 

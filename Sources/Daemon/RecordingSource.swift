@@ -7,32 +7,30 @@ import TouchCore
 /// clock, as a device's events would be. It can play several rounds back to back, each
 /// a second after the last one's end, for long runs (without a timeline).
 struct RecordingSource {
-    let script: SeatScript
+    private var script: SeatScript
     let rounds: Int
     private var round = 0
-    private var next = 0
     /// Microseconds from a round's start to the next's.
     private let period: Double
-    /// The time of the last item given, in seat time.
-    private(set) var lastTime: Timestamp?
 
     init(_ script: SeatScript, rounds: Int = 1) {
         self.script = script
-        self.rounds = script.items.isEmpty ? 0 : rounds
-        let first = script.items.first?.time.microseconds ?? 0, last = script.items.last?.time.microseconds ?? 0
-        period = max(0, Double(last) - Double(first)) + 1_000_000
+        let events = script.recordings.flatMap { [$0.events.first, $0.events.last] }.compactMap(\.?.time.microseconds)
+        let times = events + script.inputs.map(\.time.microseconds)
+        self.rounds = script.upcoming == nil ? 0 : rounds
+        period = max(0, Double(times.max() ?? 0) - Double(times.min() ?? 0)) + 1_000_000
     }
 
     var isFinished: Bool { round == rounds }
     /// When the next item is due, in seat time.
     var nextTime: Timestamp? {
-        isFinished ? nil : Timestamp(microseconds: script.items[next].time.microseconds.addingSaturated(Double(round) * period))
+        guard !isFinished, let item = script.upcoming else { return nil }
+        return Timestamp(microseconds: item.time.microseconds.addingSaturated(Double(round) * period))
     }
 
     /// The next item if it is due by `time`, its events and end moved to this round.
     mutating func nextDue(by time: Timestamp) -> SeatScript.Item? {
-        guard let due = nextTime, due <= time else { return nil }
-        var item = script.items[next]
+        guard let due = nextTime, due <= time, var item = script.next() else { return nil }
         switch item {
         case .event(let node, var event):
             event.time = due
@@ -42,9 +40,10 @@ struct RecordingSource {
         case .input:
             break  // no rounds with a timeline
         }
-        lastTime = due
-        next += 1
-        if next == script.items.count { next = 0; round += 1 }
+        if script.upcoming == nil {
+            script.rewind()
+            round += 1
+        }
         return item
     }
 }

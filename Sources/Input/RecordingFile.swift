@@ -22,7 +22,8 @@ extension Recording {
         guard let description else {
             throw FileError(path: path, message: "events without a device description: put the .desc file beside it (named like 'DEVICE.desc' for 'DEVICE.something.events') or pass --device FILE.desc")
         }
-        return Recording(path: path, description: description, events: parsed.events, lastEventLine: parsed.lastEventLine)
+        return Recording(path: path, description: description, events: parsed.events, lastEventLine: parsed.lastEventLine,
+                         start: parsed.start)
     }
 
     /// `Atmel maXTouch Touchscreen.1-finger-fast-taps.events` pairs with

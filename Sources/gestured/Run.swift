@@ -27,9 +27,9 @@ struct Run: ParsableCommand {
             recording has ended, its last decisions are made and started commands have \
             finished. SIGTERM or SIGINT stop it; SIGHUP re-reads the configuration (one \
             with errors is rejected and the running one stays).
-            --print writes each step to stdout as it is made, as `replay --explain --actions` \
+            --print writes each step to stdout as it is made, as `replay --explain --actions --twin` \
             prints it: the same steps replay makes of a recording, the daemon's timers \
-            and all, so `run --replay R --print` and `replay --explain --actions R` agree \
+            and all, so `run --replay R --print` and `replay --explain --actions --twin R` agree \
             line for line.
             Exit status: 0 when stopped or the replay is done; 78 when the configuration \
             is refused at start (its errors are printed; the units do not restart on it); \
@@ -54,7 +54,7 @@ struct Run: ParsableCommand {
     @Option(help: "The D-Bus bus for signals: system, session or none (default: the configuration's).")
     var bus: DaemonSettings.Bus?
 
-    @Flag(name: .customLong("print"), help: "Print every step to stdout as it is made, as `replay --explain --actions` prints it: recognizer decisions, gesture events, actions, what the twin is given.")
+    @Flag(name: .customLong("print"), help: "Print every step to stdout as it is made, as `replay --explain --actions --twin` prints it: recognizer decisions, gesture events, actions, what the twin, the keyboard and the pointer are given.")
     var printSteps = false
 
     @OptionGroup var printing: PrintOptions

@@ -18,6 +18,7 @@ final class StepWatcher {
         printer.showTouches = printing.touches
         printer.showActions = showActions
         printer.showDelivery = true
+        printer.showTwin = true
     }
 
     func show(_ effect: SeatEffect) {

@@ -107,6 +107,34 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same frame through the whole seat, with a second panel and a pen beside it:
+    // what the seat adds to the panel's step (the node's lookup, the deadlines of every
+    // panel, the actions rendered as effects).
+    Benchmark("seat: frame to effects (3 fingers, two panels and a pen, built-in config)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let events = threeFingerDrag(frames: 1200)
+        let seat = Seat(config: Configuration.makeDefault())
+        let pen = DeviceDescription(name: "bench pen", axes: [AbsoluteAxis(code: AbsCode.x, minimum: 0, maximum: 3839, resolution: 13),
+                                                              AbsoluteAxis(code: AbsCode.y, minimum: 0, maximum: 2159, resolution: 13)],
+                                    tool: .pen)
+        for (node, device) in [("/dev/input/event5", panel), ("/dev/input/event6", panel), ("/dev/input/event7", pen)] {
+            try! seat.step(.appeared(SeatDevice(node: node, description: device, live: .init(kernelState: nil, isTwin: false, group: "1")),
+                                     at: Timestamp(microseconds: 0))) { _ in }
+        }
+        precondition(seat.panels.count == 3, "two panels and a pen")
+        let warmUp = 13 + 49 * 10
+        for e in events.prefix(warmUp) { try! seat.step(.event(node: "/dev/input/event5", e)) { _ in } }
+        let steady = Array(events.dropFirst(warmUp))
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let base = (i % 1000) * 10
+            for e in steady[base..<(base + 10)] {
+                try! seat.step(.event(node: "/dev/input/event5", e)) { effect in
+                    if case .step(_, _, let step) = effect { blackHole(step.actions.count) }
+                }
+            }
+        }
+    }
+
     // A rotation bound to keys in 15° steps, turning a step a frame: each frame crosses
     // a boundary and asks for a key chord (what `keys` costs the step).
     Benchmark("stepped rotation: frame to a key action (15° a frame, step = 15)", configuration: .init(scalingFactor: .kilo)) { benchmark in

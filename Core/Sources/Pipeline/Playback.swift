@@ -71,7 +71,8 @@ public struct Playback {
             throw FileError(path: recording.path, message: "the device '\(recording.description.name)' has no position axes (A: lines for codes 00/01 or 35/36): not a touchscreen")
         }
         let leftOut = leftOutPerson.map { person in seat.panels.contains { $0.pipeline.leaveOutStrokeTemplates(of: person) } } ?? false
-        for item in script.items {
+        var script = script
+        while let item = script.next() {
             switch item {
             case .event(let node, let event):
                 run(.event(node: node, event))

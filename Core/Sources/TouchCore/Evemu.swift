@@ -93,7 +93,8 @@ private struct LineParser {
                 description?.product = ids[2]
             }
         }
-        return EvemuRecording(description: description, events: events, lastEventLine: lastEventLine)
+        return EvemuRecording(description: description, events: events, lastEventLine: lastEventLine,
+                              start: Timestamp(microseconds: firstEventTime ?? 0))
     }
 }
 

@@ -2,9 +2,10 @@ import Config
 import TouchCore
 
 /// What a replayed seat is given, in order: its recordings' events merged by time (the
-/// first recording's on a tie), each recording's end after its last event, and a
-/// timeline's lines before the events of their time. `replay` plays it as fast as it
-/// can (`Playback`); `run --replay` at its pace through the daemon's loop.
+/// first recording's on a tie), each recording's end right after its last event, and a
+/// timeline's inputs before the events of their time. Taken one item at a time (`next`),
+/// merged as it goes: nothing is copied per event. `replay` plays it as fast as it can
+/// (`Playback`); `run --replay` at its pace through the daemon's loop.
 public struct SeatScript: Sendable {
     public enum Item: Sendable {
         case event(node: String, InputEvent)
@@ -22,32 +23,67 @@ public struct SeatScript: Sendable {
     }
 
     public let recordings: [Recording]
-    public private(set) var items: [Item] = []
+    public let inputs: [SeatInput]
+    /// Each recording's next event, the next input, and a recording just ended.
+    private var nextEvents: [Int]
+    private var nextInput = 0
+    private var ending: Int?
 
     /// `inputs`: the seat's other inputs (a timeline's, see `inputs(of:)`), in time order.
+    /// Recordings written on one clock keep their places on it: the one that starts first
+    /// starts at 0, the others as much later as they were written (evemu-record's files,
+    /// each counted from its own first event, all start at 0).
     public init(recordings: [Recording], inputs: [SeatInput] = []) {
-        self.recordings = recordings
-        var inputs = Array(inputs.reversed())  // taken from the end
-        var next = [Int](repeating: 0, count: recordings.count)
-        items.reserveCapacity(recordings.reduce(inputs.count) { $0 + $1.events.count + 1 })
-        while let index = Self.earliest(recordings, next) {
-            let recording = recordings[index]
-            let event = recording.events[next[index]]
-            while let input = inputs.last, input.time <= event.time {
-                items.append(.input(inputs.removeLast()))
+        let first = recordings.map(\.start).min() ?? Timestamp(microseconds: 0)
+        self.recordings = recordings.map { recording in
+            var recording = recording
+            let offset = recording.start.microseconds.subtractingReportingOverflow(first.microseconds)
+            if !offset.overflow, offset.partialValue > 0 {
+                for i in recording.events.indices {
+                    recording.events[i].time = Timestamp(microseconds: recording.events[i].time.microseconds.addingSaturated(Double(offset.partialValue)))
+                }
             }
-            items.append(.event(node: recording.path, event))
-            next[index] += 1
-            if next[index] == recording.events.count { items.append(.ended(node: recording.path, at: event.time)) }
+            return recording
         }
-        items.append(contentsOf: inputs.reversed().map(Item.input))
+        self.inputs = inputs
+        nextEvents = [Int](repeating: 0, count: recordings.count)
+    }
+
+    /// The next item, without taking it.
+    public var upcoming: Item? {
+        if let ending { return .ended(node: recordings[ending].path, at: recordings[ending].events.last!.time) }
+        let index = earliestRecording
+        let event = index.map { recordings[$0].events[nextEvents[$0]] }
+        if nextInput < inputs.count, event.map({ inputs[nextInput].time <= $0.time }) ?? true { return .input(inputs[nextInput]) }
+        guard let index, let event else { return nil }
+        return .event(node: recordings[index].path, event)
+    }
+
+    public mutating func next() -> Item? {
+        guard let item = upcoming else { return nil }
+        switch item {
+        case .ended: ending = nil
+        case .input: nextInput += 1
+        case .event:
+            let index = earliestRecording!
+            nextEvents[index] += 1
+            if nextEvents[index] == recordings[index].events.count { ending = index }
+        }
+        return item
+    }
+
+    /// From the start again (the daemon's rounds).
+    public mutating func rewind() {
+        nextEvents = nextEvents.map { _ in 0 }
+        nextInput = 0
+        ending = nil
     }
 
     /// The recording whose next event is the earliest (the first one on a tie).
-    private static func earliest(_ recordings: [Recording], _ next: [Int]) -> Int? {
+    private var earliestRecording: Int? {
         var found: Int?
-        for index in recordings.indices where next[index] < recordings[index].events.count {
-            if let best = found, recordings[best].events[next[best]].time <= recordings[index].events[next[index]].time { continue }
+        for index in recordings.indices where nextEvents[index] < recordings[index].events.count {
+            if let best = found, recordings[best].events[nextEvents[best]].time <= recordings[index].events[nextEvents[index]].time { continue }
             found = index
         }
         return found

@@ -1,0 +1,61 @@
+import Bindings
+import Config
+import Foundation
+import Pipeline
+import Reports
+import Testing
+import TouchCore
+
+/// The seat's data tests: every folder of `Tests/SeatFixtures` is a seat's replay (see
+/// `scripts/make-seat-fixtures`): recordings on one clock, a configuration, a timeline,
+/// and the whole output `replay --together --actions --twin` prints.
+@Suite struct SeatFixtureTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SeatFixtures")
+
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+
+    @Test func thereAreSeatFixtures() {
+        #expect(Self.names.count >= 10)
+    }
+
+    static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    @Test(arguments: names)
+    func playsAsExpected(_ name: String) throws {
+        let folder = Self.directory.appendingPathComponent(name)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        var recordings: [Recording] = []
+        for file in files where file.hasSuffix(".evemu") {
+            let parsed = try Evemu.parse(Array(try Self.text(folder.appendingPathComponent(file)).utf8))
+            recordings.append(Recording(path: file, description: try #require(parsed.description), events: parsed.events,
+                                        lastEventLine: parsed.lastEventLine, start: parsed.start))
+        }
+        let config = try Configuration.parse(try Self.text(folder.appendingPathComponent("gestured.toml")), file: "gestured.toml",
+                                             keyCodes: GateAtOnceTests.keyCodes)
+        var inputs: [SeatInput] = []
+        if files.contains("timeline") {
+            let timeline = try Timeline(parsing: try Self.text(folder.appendingPathComponent("timeline")), path: "timeline")
+            var configurations: [String: Configuration] = [:]
+            for line in timeline.lines {
+                if case .reload(let path) = line.entry {
+                    configurations[path] = try Configuration.parse(try Self.text(folder.appendingPathComponent(path)), file: path,
+                                                                   keyCodes: GateAtOnceTests.keyCodes)
+                }
+            }
+            inputs = try SeatScript.inputs(of: timeline, recordings: recordings, configurations: configurations)
+        }
+        var lines: [String] = []
+        var printer = SeatPrinter(format: .text) { lines.append($0) }
+        printer.showTransitions = false
+        printer.showActions = true
+        printer.showTwin = true
+        var refusals: [String] = []
+        try Playback(config: config).play(SeatScript(recordings: recordings, inputs: inputs), { printer.print($0) }) { _, refusal in
+            refusals.append("\(refusal)")
+        }
+        #expect(refusals.isEmpty)
+        let expected = try Self.text(folder.appendingPathComponent("expected")).split(separator: "\n").map(String.init)
+        #expect(lines == expected, "\(name): the output differs from expected\n\(FixtureTests.difference(lines, expected))")
+    }
+}
