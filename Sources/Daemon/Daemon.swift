@@ -155,8 +155,15 @@ public final class Daemon {
 
     // MARK: The seat
 
-    /// The seat's time now.
-    var now: Timestamp { clock.seatTime(monotonicMicroseconds()) }
+    /// The seat's time now, for an input from outside the panels (a reload, the bus,
+    /// logind). A replay that is behind has not yet given what happened before: such an
+    /// input comes at its next item's time, so that the seat never runs a deadline past
+    /// events still to come.
+    var now: Timestamp {
+        let time = clock.seatTime(monotonicMicroseconds())
+        if let next = replay?.nextTime, next < time { return next }
+        return time
+    }
 
     /// Gives the seat one input and performs what it says, then what that asks of it next.
     func step(_ input: SeatInput) {

@@ -230,6 +230,7 @@ check "with the Swift runtime (${runtime:-none found}) hidden, the release binar
   unshare -m sh -c "{ [ -z '$runtime' ] || mount -t tmpfs none '$runtime'; } && '$gestured' check '$work/example.toml'"
 
 if [ $failures -gt 0 ]; then
-  echo "--- daemon log"; cat "$work/out/daemon.log"
+  for name in daemon restarted restarted-again; do echo "--- $name log"; cat "$work/out/$name.log"; done
+  echo "--- the commands' log"; tail -n 20 "$log"
 fi
 exit $((failures > 0))

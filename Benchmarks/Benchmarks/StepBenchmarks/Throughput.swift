@@ -6,16 +6,23 @@ import TouchCore
 
 /// Kernel events played round and round through pipelines of the built-in configuration,
 /// one event a call: the streams one after the other, each round's times moved on so
-/// that they keep increasing.
+/// that they keep increasing. Through a seat, each stream is a panel of one seat, and
+/// each event goes through the seat's step as the daemon gives it.
 final class Player {
-    private var streams: [(pipeline: TouchscreenPipeline, events: [InputEvent], span: Int64)]
+    private var streams: [(node: String, pipeline: TouchscreenPipeline, events: [InputEvent], span: Int64)]
+    private let seat: Seat?
     private var stream = 0, index = 0, offset: Int64 = 0
 
-    init(_ recordings: [(DeviceDescription, [InputEvent])]) {
-        streams = recordings.filter { !$0.1.isEmpty }.map { device, events in
+    init(_ recordings: [(DeviceDescription, [InputEvent])], throughSeat: Bool = false) {
+        let seat = throughSeat ? Seat(config: Configuration.makeDefault()) : nil
+        streams = recordings.filter { !$0.1.isEmpty }.enumerated().map { number, recording in
+            let (device, events) = recording
             let span = events.last!.time.microseconds - events.first!.time.microseconds + 1_000_000
-            return (try! TouchscreenPipeline(device, config: Configuration.makeDefault()), events, span)
+            let node = "/dev/input/event\(number)"
+            try! seat?.step(.appeared(SeatDevice(node: node, description: device), at: Timestamp(microseconds: 0))) { _ in }
+            return (node, seat?.panel(node)?.pipeline ?? (try! TouchscreenPipeline(device, config: Configuration.makeDefault())), events, span)
         }
+        self.seat = seat
     }
 
     var eventCount: Int { streams.reduce(0) { $0 + $1.events.count } }
@@ -25,7 +32,13 @@ final class Player {
         var event = streams[stream].events[index]
         event.time.microseconds += offset
         var actions = 0
-        streams[stream].pipeline.step(.event(event)) { actions += $0.actions.count }
+        if let seat {
+            try! seat.step(.event(node: streams[stream].node, event)) { effect in
+                if case .step(_, _, let step) = effect { actions += step.actions.count }
+            }
+        } else {
+            streams[stream].pipeline.step(.event(event)) { actions += $0.actions.count }
+        }
         index += 1
         if index == streams[stream].events.count {
             offset += streams[stream].span
@@ -80,17 +93,18 @@ func sharedRecordings() -> [(DeviceDescription, [InputEvent])] {
 /// configuration, arbiter, bindings), one event an iteration, on one core.
 func throughputBenchmarks() {
     let checkmarkEvents = { let c = checkmark(); return c.stroke + c.lift }()
-    let streams: [(String, () -> [(DeviceDescription, [InputEvent])])] = [
-        ("1-finger checkmark strokes", { [(panel, checkmarkEvents)] }),
-        ("10-finger storm", { [(panel, tenFingerStorm())] }),
-        ("shared recordings (../shared/data/evemu)", sharedRecordings),
+    let streams: [(String, Bool, () -> [(DeviceDescription, [InputEvent])])] = [
+        ("1-finger checkmark strokes", false, { [(panel, checkmarkEvents)] }),
+        ("10-finger storm", false, { [(panel, tenFingerStorm())] }),
+        ("10-finger storm through the seat", true, { [(panel, tenFingerStorm())] }),
+        ("shared recordings (../shared/data/evemu)", false, sharedRecordings),
     ]
-    for (name, make) in streams {
+    for (name, throughSeat, make) in streams {
         Benchmark("throughput: \(name), events", configuration: .init(
             metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(3))) { benchmark in
             let recordings = make()
             guard !recordings.isEmpty else { return }
-            let player = Player(recordings)
+            let player = Player(recordings, throughSeat: throughSeat)
             for _ in 0..<player.eventCount { blackHole(player.step()) }  // one round: buffers grown
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(player.step()) }
