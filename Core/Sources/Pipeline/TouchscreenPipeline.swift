@@ -9,34 +9,37 @@ import TouchCore
 /// configuration's first matching `[[device]]` rule. No I/O and no clock: `step` is all
 /// that replay, evaluation, the daemon, the benchmark and the tests call, and it decides
 /// the order of deadlines and events itself, so that they all make the same steps.
+/// Its state is reached only through its own methods, one call at a time (a step's body
+/// may give it a gate, which it takes after the step), so the run-time exclusivity checks
+/// are left out of its stored properties: per event they cost more than the step's work.
 public final class TouchscreenPipeline {
     public let device: DeviceDescription
     public var explaining = false {
         didSet { isolation?.explaining = explaining }
     }
-    private var decoder: TouchDecoder
+    @exclusivity(unchecked) private var decoder: TouchDecoder
     /// What the twin gets, when the configuration isolates this panel (see `TouchDelivery`).
     public let isolation: TouchDelivery?
     /// The recognizers and bindings in force: the two always change together, between
     /// touch sequences.
-    private var current: Setup
+    @exclusivity(unchecked) private var current: Setup
     /// The last configuration given, as it applies to this device, the last gate, and
     /// the display's rotation as last sensed or set (for a panel whose rotation follows it).
-    private var applied: Applied
-    public private(set) var gate: GestureGate
-    public private(set) var displayRotation: QuarterTurn
+    @exclusivity(unchecked) private var applied: Applied
+    @exclusivity(unchecked) public private(set) var gate: GestureGate
+    @exclusivity(unchecked) public private(set) var displayRotation: QuarterTurn
     /// `current` was not made from them: made anew once no sequence is in flight.
-    private var stale = false
+    @exclusivity(unchecked) private var stale = false
     /// The paired pen is near, or left less than `[daemon] palm_after_pen_ms` ago (until
     /// `palmEnds`): no gesture fires, and touches go to an isolated panel's twin.
-    public private(set) var silenced = false
-    private var palmEnds: Timestamp?
-    private var output = Step(.deadline(Timestamp(microseconds: 0)))
+    @exclusivity(unchecked) public private(set) var silenced = false
+    @exclusivity(unchecked) private var palmEnds: Timestamp?
+    @exclusivity(unchecked) private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
-    public private(set) var nextDeadline: Timestamp?
+    @exclusivity(unchecked) public private(set) var nextDeadline: Timestamp?
     /// A gate given while a step was being performed (see `give`).
-    private var gateGiven: (gate: GestureGate, time: Timestamp)?
+    @exclusivity(unchecked) private var gateGiven: (gate: GestureGate, time: Timestamp)?
 
     public enum Refusal: Error, Equatable {
         /// A `[[device]]` rule says `ignore = true`.

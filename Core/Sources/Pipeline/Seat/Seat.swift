@@ -11,30 +11,40 @@ import TouchCore
 /// order: the panels' deadlines by node, then the mode's and the pause's, then a double
 /// click's second click), and says what to do as `SeatEffect`s; `nextDeadline` says when
 /// to step again if nothing comes. The daemon, `run --replay` and `replay` all step it.
+///
+/// Its state is reached only through its own methods, one call at a time, never while
+/// another of them holds it: the run-time exclusivity checks are left out of its stored
+/// properties (`@exclusivity(unchecked)`), where they cost a storm's events 30 % of their time.
 public final class Seat {
-    public internal(set) var config: Configuration
+    @exclusivity(unchecked) public internal(set) var config: Configuration
     /// What the seat reads for: the service acts; a monitor reads beside it.
     public let mode: ReadingMode
-    public internal(set) var control: ModeController
+    @exclusivity(unchecked) public internal(set) var control: ModeController
     /// The display's rotation, for panels whose rotation is auto or external: from the
     /// accelerometer, or set on the bus.
-    public private(set) var displayRotation = QuarterTurn.upright
+    @exclusivity(unchecked) public private(set) var displayRotation = QuarterTurn.upright
     /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
     /// log, and whenever steps are shown.
-    public var explaining = false {
+    @exclusivity(unchecked) public var explaining = false {
         didSet { for panel in panels { panel.pipeline.explaining = explaining } }
     }
     /// In node order, so that what happens at one time happens in one order everywhere.
-    public private(set) var panels: [SeatPanel] = []
-    private var byNode: [String: SeatPanel] = [:]
+    @exclusivity(unchecked) public private(set) var panels: [SeatPanel] = []
+    @exclusivity(unchecked) private var byNode: [String: SeatPanel] = [:]
+    /// The panel of the last event: the next is most likely its too (no hashing then).
+    /// Not counted: `byNode` holds it, and `drop` forgets it.
+    @exclusivity(unchecked) private unowned(unsafe) var lastPanel: SeatPanel?
     /// A double click's second click, and when it is due.
-    private var secondClick: (due: Timestamp, click: Click, location: Point)?
+    @exclusivity(unchecked) private var secondClick: (due: Timestamp, click: Click, location: Point)?
     /// What the keyboard or pointer gets, made anew for each action.
-    private var virtualEvents: [InputEvent] = []
+    @exclusivity(unchecked) private var virtualEvents: [InputEvent] = []
     /// A panel's step is being performed: a gate it changes reaches the others once it ends.
-    private var feeding = false
+    @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
-    private var gateChanged: Timestamp?
+    @exclusivity(unchecked) private var gateChanged: Timestamp?
+    /// `earliestPanelDeadline`, while no panel's deadline may have moved since it was found.
+    @exclusivity(unchecked) private var panelsDue: Timestamp?
+    @exclusivity(unchecked) private var panelsDueKnown = false
 
     public init(config: Configuration, mode: ReadingMode = .service) {
         self.config = config
@@ -46,11 +56,14 @@ public final class Seat {
     public func panel(_ node: String) -> SeatPanel? { byNode[node] }
 
     func add(_ panel: SeatPanel) {
+        panelsDueKnown = false
         byNode[panel.node] = panel
         panels.insert(panel, at: panels.firstIndex { $0.node > panel.node } ?? panels.endIndex)
     }
 
     func drop(_ panel: SeatPanel) {
+        panelsDueKnown = false
+        if lastPanel === panel { lastPanel = nil }
         byNode[panel.node] = nil
         panels.removeAll { $0 === panel }
     }
@@ -64,25 +77,42 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        var next: Timestamp?
-        func consider(_ due: Timestamp?) {
-            if let due, next.map({ due < $0 }) ?? true { next = due }
+        guard let click = secondClick?.due else { return earliestPanelDeadline }
+        return earliestPanelDeadline.map { min($0, click) } ?? click
+    }
+
+    /// The panels' earliest deadline, found again only once one may have moved: most
+    /// events only fill in a frame and move none.
+    private var earliestPanelDeadline: Timestamp? {
+        if !panelsDueKnown {
+            panelsDue = nil
+            for panel in panels {
+                if let due = panel.pipeline.nextDeadline, panelsDue.map({ due < $0 }) ?? true { panelsDue = due }
+            }
+            panelsDueKnown = true
         }
-        consider(secondClick?.due)
-        for panel in panels { consider(panel.pipeline.nextDeadline) }
-        return next
+        return panelsDue
     }
 
     /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
     /// reused: use it before returning). Throws only for a control request it refuses,
     /// having changed nothing but what was due by then.
     public func step(_ input: SeatInput, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+        if case .event(let node, let event) = input {
+            // Thousands a second: the shortest way.
+            if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time, perform) }
+            if let last = lastPanel, last.node == node { return feed(.event(event), to: last, perform) }
+            guard let panel = byNode[node] else { return }
+            lastPanel = panel
+            return feed(.event(event), to: panel, perform)
+        }
         runDeadlines(through: input.time, perform)
+        // Anything but an event may change any panel (a reload, a gate, a rotation, one
+        // coming or going): their deadlines are found again. An event's panel says itself.
+        defer { panelsDueKnown = false }
         switch input {
-        case .deadline:
+        case .deadline, .event:
             break
-        case .event(let node, let event):
-            if let panel = byNode[node] { feed(.event(event), to: panel, perform) }
         case .appeared(let device, let time):
             appear(device, at: time, perform)
         case .isolationFailed(let node, let error, _):
@@ -136,9 +166,14 @@ public final class Seat {
         // A pen's step feeds its touchscreens from within: only the outermost spreads a gate.
         let outer = feeding
         feeding = true
-        panel.pipeline.step(input) { take($0, of: panel, perform) }
+        // The seat, the panel and its pipeline outlive the step: what holds them need not
+        // be counted (an event's cost).
+        unowned(unsafe) let pipeline = panel.pipeline
+        let before = pipeline.nextDeadline
+        pipeline.step(input) { [unowned(unsafe) self, unowned(unsafe) panel] in take($0, of: panel, perform) }
+        if pipeline.nextDeadline != before { panelsDueKnown = false }
         feeding = outer
-        if !outer { spreadGate(perform) }
+        if !outer, gateChanged != nil { spreadGate(perform) }
     }
 
     /// Shown first, then what someone waits for (commands, signals, keys, the twin), then
@@ -218,6 +253,7 @@ public final class Seat {
             for panel in panels {
                 panel.pipeline.step(.gate(control.gate, at: time)) { take($0, of: panel, perform) }
             }
+            panelsDueKnown = false
         }
     }
 

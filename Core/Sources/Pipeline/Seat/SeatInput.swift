@@ -2,31 +2,33 @@ import Config
 import TouchCore
 
 /// Everything that changes what the seat does, each at a time on the seat's clock (a live
-/// device's kernel time, which is the monotonic clock; a replay's recorded time).
+/// device's kernel time, which is the monotonic clock; a replay's recorded time). The
+/// rare inputs that carry much are boxed (`indirect`): an event, given thousands of times
+/// a second, is copied small.
 public enum SeatInput: Sendable {
     /// A kernel event of a panel the seat reads.
     case event(node: String, InputEvent)
     /// Nothing came before this time: what waits on time up to it is done.
     case deadline(Timestamp)
     /// An input device is there to be read (plugged in, present at start, a recording).
-    case appeared(SeatDevice, at: Timestamp)
+    indirect case appeared(SeatDevice, at: Timestamp)
     /// Its twin could not be made: read beside applications instead.
-    case isolationFailed(node: String, error: String, at: Timestamp)
+    indirect case isolationFailed(node: String, error: String, at: Timestamp)
     /// A panel went away (unplugged, read failed): its touches are cancelled.
-    case gone(node: String, why: String, at: Timestamp)
+    indirect case gone(node: String, why: String, at: Timestamp)
     /// A recording came to its end: its touches still down are cancelled; its deadlines run on.
     case ended(node: String, at: Timestamp)
     /// A configuration, already accepted: the first one too, given once at start.
-    case reload(Configuration, at: Timestamp)
+    indirect case reload(Configuration, at: Timestamp)
     /// A call of the control interface or a line of a replay's timeline (see
     /// `ControlRequest`); `why` says whose, for the log.
-    case request(ControlRequest, why: String, at: Timestamp)
+    indirect case request(ControlRequest, why: String, at: Timestamp)
     /// logind's LockedHint.
-    case locked(Bool, why: String, at: Timestamp)
+    indirect case locked(Bool, why: String, at: Timestamp)
     /// The display turned (the accelerometer).
-    case displayRotated(QuarterTurn, why: String, at: Timestamp)
+    indirect case displayRotated(QuarterTurn, why: String, at: Timestamp)
     /// monitor: what the running service says of itself.
-    case followed(ServiceState, at: Timestamp)
+    indirect case followed(ServiceState, at: Timestamp)
 
     public var time: Timestamp {
         switch self {

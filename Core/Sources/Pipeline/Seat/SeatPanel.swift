@@ -4,7 +4,7 @@ import TouchCore
 /// A panel the seat reads: its pipeline, and what it knew of the device when it appeared.
 public final class SeatPanel {
     public let node: String
-    public internal(set) var pipeline: TouchscreenPipeline
+    @exclusivity(unchecked) public internal(set) var pipeline: TouchscreenPipeline
     public let device: SeatDevice
 
     init(_ device: SeatDevice, pipeline: TouchscreenPipeline) {
