@@ -132,3 +132,83 @@ import TouchCore
         #expect(seat.panels.isEmpty)
     }
 }
+
+/// Random seats: events on two panels mixed with every other input at random moments
+/// (mid-gesture, mid-reload, panels coming and going). After every step the seat's next
+/// deadline is its panels' earliest (what it keeps without asking them each event), and
+/// nothing is left under way once the touches are gone.
+@Suite struct SeatRandomTests {
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    static let first = """
+        [daemon]
+        modes = ["other"]
+        [[gesture]]
+        name = "double"
+        type = "tap"
+        taps = 2
+        [[gesture]]
+        name = "hold"
+        type = "long-press"
+        [[gesture]]
+        name = "swipe"
+        type = "swipe"
+        fingers = 2
+        mode = "other"
+        [[gesture]]
+        name = "pan"
+        type = "pan"
+        modes = ["other"]
+        """
+    static let second = "[[device]]\nname = \"Panel\"\nrotation = \"external\"\n" + first.replacingOccurrences(of: "taps = 2", with: "taps = 3")
+
+    @Test(arguments: 0..<200)
+    func theNextDeadlineIsAlwaysThePanelsEarliest(_ seed: Int) throws {
+        var random = Generator(state: UInt64(seed) &+ 1)
+        let configs = [try Configuration.parse(Self.first, file: "a.toml"), try Configuration.parse(Self.second, file: "b.toml")]
+        let seat = Seat(config: configs[0])
+        let panel = SeatTests().panel
+        var time: Int64 = 0
+        var ids: Int32 = 0
+        for node in ["a", "b"] { try seat.step(.appeared(SeatDevice(node: node, description: panel), at: Timestamp(microseconds: 0))) { _ in } }
+        for _ in 0..<300 {
+            time += Int64(random.next(40_000))
+            let at = Timestamp(microseconds: time)
+            let node = random.next(2) == 0 ? "a" : "b"
+            let input: SeatInput
+            switch random.next(20) {
+            case 0: input = .deadline(at)
+            case 1: input = .request(.setMode(["default", "other"][random.next(2)]), why: "test", at: at)
+            case 2: input = .request(.pause(seconds: 1), why: "test", at: at)
+            case 3: input = .request(.resume, why: "test", at: at)
+            case 4: input = .locked(random.next(2) == 0, why: "test", at: at)
+            case 5: input = .request(.rotatePanel(node: node, degrees: UInt32(90 * random.next(4))), why: "test", at: at)
+            case 6: input = .reload(configs[random.next(2)], at: at)
+            case 7: input = seat.panel(node) == nil ? .appeared(SeatDevice(node: node, description: panel), at: at) : .gone(node: node, why: "test", at: at)
+            case 8: input = .displayRotated([.upright, .quarter][random.next(2)], why: "test", at: at)
+            case 9, 10:
+                ids += 1
+                input = .event(node: node, InputEvent(time: at, type: EventType.abs, code: AbsCode.mtTrackingID, value: random.next(3) == 0 ? -1 : ids))
+            case 11, 12: input = .event(node: node, InputEvent(time: at, type: EventType.abs, code: AbsCode.mtSlot, value: Int32(random.next(3))))
+            case 13, 14, 15:
+                let code = random.next(2) == 0 ? AbsCode.mtPositionX : AbsCode.mtPositionY
+                input = .event(node: node, InputEvent(time: at, type: EventType.abs, code: code, value: Int32(random.next(2000))))
+            default: input = .event(node: node, InputEvent(time: at, type: EventType.syn, code: SynCode.report, value: 0))
+            }
+            try? seat.step(input) { _ in }
+            let earliest = seat.panels.compactMap(\.pipeline.nextDeadline).min()
+            #expect(seat.nextTouchDeadline == earliest, "seed \(seed) at \(time) µs after \(input)")
+        }
+        // The touches lifted, and time passed: nothing waits, nothing is under way.
+        for panel in seat.panels { try seat.step(.ended(node: panel.node, at: Timestamp(microseconds: time + 1))) { _ in } }
+        try seat.step(.deadline(Timestamp(microseconds: time + 3_600_000_000))) { _ in }
+        #expect(seat.nextTouchDeadline == nil, "seed \(seed)")
+        #expect(seat.panels.allSatisfy { !$0.pipeline.fingersDown }, "seed \(seed)")
+    }
+}
