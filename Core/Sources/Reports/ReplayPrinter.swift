@@ -35,121 +35,29 @@ public struct ReplayPrinter {
         if showActions { for action in step.actions { write(line(for: action)) } }
         if showDelivery { for note in step.delivery { write(line(for: note)) } }
         if showTwin { print(step.twin, to: "twin") }
-        for bug in step.bugs { write("\(file)  bug: \(bug)") }
+        for bug in step.bugs { write(OutputLine(file: file, [.word("bug:"), .field("bug", .string(bug))])) }
     }
 
-    /// A mode switch, a pause, a resume or a lock change: one line.
+    /// A mode switch, a pause, a resume, a lock change or a rotation: one line, in words
+    /// for people and as fields for programs.
     public func print(_ change: ControlChange) {
-        switch format {
-        case .text:
-            write("\(file)  \(change)")
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            switch change.kind {
-            case .mode(let from, let to):
-                json.add("control", "mode")
-                json.add("from", from)
-                json.add("to", to)
-            case .paused(let seconds):
-                json.add("control", "paused")
-                if let seconds { json.add("seconds", seconds, decimals: 3) }
-            case .resumed: json.add("control", "resumed")
-            case .locked: json.add("control", "locked")
-            case .unlocked: json.add("control", "unlocked")
-            case .rotated(let turn):
-                json.add("control", "rotated")
-                json.add("degrees", turn.degrees)
-            case .panelRotated(let device, let turn):
-                json.add("control", "rotated")
-                json.add("device", device)
-                json.add("degrees", turn.degrees)
-            }
-            json.add("reason", change.reason)
-            write(json.line)
+        var parts: [OutputLine.Part] = [.word(change.description)]
+        switch change.kind {
+        case .mode(let from, let to):
+            parts += [.hidden("control", .string("mode")), .hidden("from", .string(from)), .hidden("to", .string(to))]
+        case .paused(let seconds):
+            parts.append(.hidden("control", .string("paused")))
+            if let seconds { parts.append(.hidden("seconds", .number(seconds, decimals: 3, jsonDecimals: 3))) }
+        case .resumed: parts.append(.hidden("control", .string("resumed")))
+        case .locked: parts.append(.hidden("control", .string("locked")))
+        case .unlocked: parts.append(.hidden("control", .string("unlocked")))
+        case .rotated(let turn):
+            parts += [.hidden("control", .string("rotated")), .hidden("degrees", .integer(Int(turn.degrees)))]
+        case .panelRotated(let device, let turn):
+            parts += [.hidden("control", .string("rotated")), .hidden("device", .string(device)), .hidden("degrees", .integer(Int(turn.degrees)))]
         }
-    }
-
-    /// One line per touch phase change: every began, moved, ended and cancelled, and
-    /// stationary when a touch stops moving.
-    private mutating func print(_ frame: TouchFrame) {
-        for touch in frame.touches {
-            let previous = touch.phase.isDown ? lastPhase.updateValue(touch.phase, forKey: touch.id) : lastPhase.removeValue(forKey: touch.id)
-            if touch.phase == .stationary, previous == .stationary { continue }
-            write(line(for: touch, at: frame.time))
-        }
-    }
-
-    private func line(for touch: Touch, at time: Timestamp) -> String {
-        switch format {
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            json.add("time", time.seconds)
-            json.add("touch", touch.id)
-            json.add("phase", touch.phase.rawValue)
-            json.add("x", touch.location.x)
-            json.add("y", touch.location.y)
-            return json.line
-        case .text:
-            return "\(file)  \(fixed(time.seconds, decimals: 6))  touch \(touch.id) \(touch.phase.rawValue)  x=\(fixed(touch.location.x, decimals: 4)) y=\(fixed(touch.location.y, decimals: 4))"
-        }
-    }
-
-    private func line(for event: GestureEvent) -> String {
-        switch format {
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            json.add("time", event.time.seconds)
-            for (key, value) in GestureFields.strings(event) { json.add(key, value) }
-            json.add("fingers", event.fingers)
-            for (key, value, decimals) in GestureFields.numbers(event) { json.add(key, value, decimals: decimals) }
-            return json.line
-        case .text:
-            var text = "\(file)  \(fixed(event.time.seconds, decimals: 6))  gesture \(event.name) (\(event.type.rawValue)) \(event.phase.rawValue)  fingers=\(event.fingers)"
-            if event.tool != .finger { text += " tool=\(event.tool.rawValue)" }
-            if let direction = event.direction { text += " direction=\(direction.rawValue)" }
-            for (key, value, decimals) in GestureFields.numbers(event) { text += " \(key)=\(fixed(value, decimals: decimals))" }
-            return text
-        }
-    }
-
-    private func line(for t: Transition) -> String {
-        switch format {
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            json.add("time", t.time.seconds)
-            json.add("recognizer", t.gesture)
-            json.add("from", t.from.rawValue)
-            json.add("to", t.to.rawValue)
-            json.add("reason", t.reason)
-            return json.line
-        case .text:
-            let change = t.from == t.to ? "\(t.from.rawValue)" : "\(t.from.rawValue) → \(t.to.rawValue)"
-            return "\(file)  \(fixed(t.time.seconds, decimals: 6))  \(t.gesture): \(change): \(t.reason)"
-        }
-    }
-
-    private func line(for note: DeliveryNote) -> String {
-        switch format {
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            json.add("time", note.time.seconds)
-            if case .changed(let from, let to) = note.kind {
-                json.add("twin_from", from.rawValue)
-                json.add("twin_to", to.rawValue)
-            } else {
-                json.add("delivery", note.kind.description)
-                json.add("count", note.count)
-            }
-            json.add("reason", note.reason)
-            return json.line
-        case .text:
-            return "\(file)  \(fixed(note.time.seconds, decimals: 6))  twin: \(note.summary): \(note.reason)"
-        }
+        parts.append(.hidden("reason", .string(change.reason)))
+        write(OutputLine(file: file, parts))
     }
 
     /// One line per frame one of gestured's uinput devices gets (`device`: twin, keyboard
@@ -158,15 +66,7 @@ public struct ReplayPrinter {
         var frame: [String] = []
         for event in events {
             if event.type == EventType.syn, event.code == SynCode.report {
-                switch format {
-                case .jsonl:
-                    var json = JSONLine()
-                    json.add("file", file)
-                    json.add(device, frame.joined(separator: " "))
-                    write(json.line)
-                case .text:
-                    write("\(file)  \(device) \(frame.joined(separator: " "))")
-                }
+                write(OutputLine(file: file, [.word(device), .field(device, .string(frame.joined(separator: " ")))]))
                 frame.removeAll()
             } else {
                 frame.append(String(event.type, radix: 16) + ":" + String(event.code, radix: 16) + "=\(event.value)")
@@ -174,62 +74,86 @@ public struct ReplayPrinter {
         }
     }
 
-    private func line(for action: Action) -> String {
-        switch format {
-        case .jsonl:
-            var json = JSONLine()
-            json.add("file", file)
-            switch action {
-            case .run(let command):
-                json.add("run", command.binding)
-                json.add("command", command.command.text)
-            case .signal(let event, let device, let step):
-                json.add("signal", event.name)
-                json.add("phase", event.phase.rawValue)
-                json.add("device", device)
-                if let step {
-                    json.add("step", step.delta)
-                    json.add("steps", step.net)
-                }
-            case .keys(let binding, let keys):
-                json.add("keys", binding)
-                json.add("pressed", keys.text)
-            case .click(let binding, let click, let location):
-                json.add("click", binding)
-                json.add("button", click.button.rawValue)
-                json.add("count", click.count)
-                json.add("x", location.x, decimals: 4)
-                json.add("y", location.y, decimals: 4)
-            case .scroll(let turn):
-                json.add("scroll", turn.binding)
-                json.add("vertical", turn.vertical)
-                json.add("horizontal", turn.horizontal)
-            case .mode(let binding, let change):
-                json.add("mode", binding)
-                json.add("to", change.mode)
-            case .pause(let binding, let seconds):
-                json.add("pause", binding)
-                json.add("seconds", seconds, decimals: 3)
-            }
-            return json.line
-        case .text:
-            switch action {
-            case .run(let command):
-                return "\(file)  run \(command.binding): \(command.command.text)"
-            case .signal(let event, let device, let step):
-                let stepped = step.map { " step \($0.delta > 0 ? "+" : "")\($0.delta) (\($0.net) since began)" } ?? ""
-                return "\(file)  signal \(event.name) \(event.phase.rawValue) on '\(device)'\(stepped)"
-            case .keys(let binding, let keys):
-                return "\(file)  keys \(binding): \(keys.text)"
-            case .click(let binding, let click, let location):
-                return "\(file)  click \(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"
-            case .scroll(let turn):
-                return "\(file)  scroll \(turn.binding): vertical=\(turn.vertical) horizontal=\(turn.horizontal)"
-            case .mode(let binding, let change):
-                return "\(file)  mode \(binding): \(change.mode)"
-            case .pause(let binding, let seconds):
-                return "\(file)  pause \(binding): \(fixed(seconds, decimals: 3)) s"
-            }
+    private func write(_ line: OutputLine) {
+        write(line.rendered(as: format))
+    }
+
+    /// One line per touch phase change: every began, moved, ended and cancelled, and
+    /// stationary when a touch stops moving.
+    private mutating func print(_ frame: TouchFrame) {
+        for touch in frame.touches {
+            let previous = touch.phase.isDown ? lastPhase.updateValue(touch.phase, forKey: touch.id) : lastPhase.removeValue(forKey: touch.id)
+            if touch.phase == .stationary, previous == .stationary { continue }
+            write(OutputLine(file: file, time: frame.time, [
+                .word("touch"), .field("touch", .integer(touch.id)), .field("phase", .string(touch.phase.rawValue)), .gap,
+                .named("x", .number(touch.location.x, decimals: 4, jsonDecimals: 6)),
+                .named("y", .number(touch.location.y, decimals: 4, jsonDecimals: 6)),
+            ]))
         }
+    }
+
+    private func line(for event: GestureEvent) -> OutputLine {
+        var parts: [OutputLine.Part] = [
+            .word("gesture"), .field("gesture", .string(event.name)), .field("type", .string(event.type.rawValue), before: "(", after: ")"),
+            .field("phase", .string(event.phase.rawValue)), .gap, .named("fingers", .integer(event.fingers)),
+        ]
+        parts.append(event.tool == .finger ? .hidden("tool", .string(event.tool.rawValue)) : .named("tool", .string(event.tool.rawValue)))
+        if let direction = event.direction { parts.append(.named("direction", .string(direction.rawValue))) }
+        for (key, value, decimals) in GestureFields.numbers(event) {
+            parts.append(.named(key, .number(value, decimals: decimals, jsonDecimals: decimals)))
+        }
+        return OutputLine(file: file, time: event.time, parts)
+    }
+
+    private func line(for t: Transition) -> OutputLine {
+        var parts: [OutputLine.Part] = [.field("recognizer", .string(t.gesture), after: ":")]
+        if t.from == t.to {
+            parts += [.field("from", .string(t.from.rawValue), after: ":"), .hidden("to", .string(t.to.rawValue))]
+        } else {
+            parts += [.field("from", .string(t.from.rawValue)), .word("→"), .field("to", .string(t.to.rawValue), after: ":")]
+        }
+        parts.append(.field("reason", .string(t.reason)))
+        return OutputLine(file: file, time: t.time, parts)
+    }
+
+    private func line(for note: DeliveryNote) -> OutputLine {
+        var parts: [OutputLine.Part] = [.word("twin: \(note.summary):")]
+        if case .changed(let from, let to) = note.kind {
+            parts += [.hidden("twin_from", .string(from.rawValue)), .hidden("twin_to", .string(to.rawValue))]
+        } else {
+            parts += [.hidden("delivery", .string(note.kind.description)), .hidden("count", .integer(note.count))]
+        }
+        parts.append(.field("reason", .string(note.reason)))
+        return OutputLine(file: file, time: note.time, parts)
+    }
+
+    private func line(for action: Action) -> OutputLine {
+        let parts: [OutputLine.Part]
+        switch action {
+        case .run(let command):
+            parts = [.word("run"), .field("run", .string(command.binding), after: ":"), .field("command", .string(command.command.text))]
+        case .signal(let event, let device, let step):
+            var signal: [OutputLine.Part] = [.word("signal"), .field("signal", .string(event.name)), .field("phase", .string(event.phase.rawValue)),
+                                             .word("on"), .field("device", .string(device), before: "'", after: "'")]
+            if let step {
+                signal += [.word("step"), .field("step", .integer(step.delta), before: step.delta > 0 ? "+" : ""),
+                           .field("steps", .integer(step.net), before: "(", after: " since began)")]
+            }
+            parts = signal
+        case .keys(let binding, let keys):
+            parts = [.word("keys"), .field("keys", .string(binding), after: ":"), .field("pressed", .string(keys.text))]
+        case .click(let binding, let click, let location):
+            parts = [.word("click"), .field("click", .string(binding), after: ":")] + (click.count == 2 ? [.word("double")] : [])
+                + [.field("button", .string(click.button.rawValue)), .hidden("count", .integer(click.count)), .word("at"),
+                   .named("x", .number(location.x, decimals: 4, jsonDecimals: 4)), .named("y", .number(location.y, decimals: 4, jsonDecimals: 4))]
+        case .scroll(let turn):
+            parts = [.word("scroll"), .field("scroll", .string(turn.binding), after: ":"),
+                     .named("vertical", .integer(turn.vertical)), .named("horizontal", .integer(turn.horizontal))]
+        case .mode(let binding, let change):
+            parts = [.word("mode"), .field("mode", .string(binding), after: ":"), .field("to", .string(change.mode))]
+        case .pause(let binding, let seconds):
+            parts = [.word("pause"), .field("pause", .string(binding), after: ":"), .field("seconds", .number(seconds, decimals: 3, jsonDecimals: 3), after: " s")]
+        }
+        return OutputLine(file: file, parts)
     }
 }
