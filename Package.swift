@@ -55,7 +55,8 @@ let package = Package(
             "Input", .product(name: "Pipeline", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "TouchCore", package: "Core"),
         ], path: "AdapterTests/InputTests"),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Effects", .product(name: "TouchCore", package: "Core")],
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Effects", .product(name: "TouchCore", package: "Core"),
+                                                     .product(name: "Pipeline", package: "Core")],
                     path: "AdapterTests/DaemonTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 @testable import Daemon
 @testable import Effects
+import Pipeline
 import SystemIO
 import Testing
 import TouchCore
@@ -46,23 +47,31 @@ struct ReadAllowanceTests {
 }
 
 struct RecordingSourceTests {
-    static func recording(times: [Int64]) -> Recording {
+    static func script(times: [Int64]) -> SeatScript {
         let events = times.map { InputEvent(time: Timestamp(microseconds: $0), type: EventType.syn, code: SynCode.report, value: 0) }
-        return Recording(path: "test", description: DeviceDescription(name: "test", axes: []), events: events, lastEventLine: times.count)
+        return SeatScript(recordings: [Recording(path: "test", description: DeviceDescription(name: "test", axes: []), events: events,
+                                                 lastEventLine: times.count)])
     }
 
     @Test func roundsFollowEachOtherASecondAfterTheLastEvent() {
-        var source = RecordingSource(Self.recording(times: [5, 10, 20]), rounds: 3)
-        var times: [Int64] = []
-        while let event = source.nextDue(by: Timestamp(microseconds: .max)) { times.append(event.time.microseconds) }
+        var source = RecordingSource(Self.script(times: [5, 10, 20]), rounds: 3)
+        var times: [Int64] = [], ends: [Int64] = []
+        while let item = source.nextDue(by: Timestamp(microseconds: .max)) {
+            switch item {
+            case .event(_, let event): times.append(event.time.microseconds)
+            case .ended(_, let time): ends.append(time.microseconds)
+            case .input: Issue.record("no timeline here")
+            }
+        }
         let period: Int64 = 15 + 1_000_000
         #expect(times == [5, 10, 20, 5 + period, 10 + period, 20 + period, 5 + 2 * period, 10 + 2 * period, 20 + 2 * period])
+        #expect(ends == [20, 20 + period, 20 + 2 * period])
         #expect(source.isFinished)
         #expect(source.nextTime == nil)
     }
 
     @Test func eventsComeOnlyWhenDue() {
-        var source = RecordingSource(Self.recording(times: [5, 10]))
+        var source = RecordingSource(Self.script(times: [5, 10]))
         #expect(source.nextDue(by: Timestamp(microseconds: 4)) == nil)
         #expect(source.nextDue(by: Timestamp(microseconds: 7))?.time.microseconds == 5)
         #expect(source.nextDue(by: Timestamp(microseconds: 7)) == nil)
@@ -70,6 +79,6 @@ struct RecordingSourceTests {
     }
 
     @Test func anEmptyRecordingIsFinishedAtOnce() {
-        #expect(RecordingSource(Self.recording(times: []), rounds: 5).isFinished)
+        #expect(RecordingSource(Self.script(times: []), rounds: 5).isFinished)
     }
 }
