@@ -33,8 +33,7 @@ public final class LogindWatcher {
 
     private let session: Session
     private let logger: Logger
-    private var bus: OpaquePointer?
-    private var slots: [OpaquePointer] = []
+    private var connection: BusConnection?
     private let call = PendingCall()
     /// The session followed, and the object whose changes lead to it (the seat, the user).
     private var sessionPath: String?
@@ -51,7 +50,6 @@ public final class LogindWatcher {
     private var retryDelay: Int64 = LogindWatcher.firstRetryMicroseconds
     static let firstRetryMicroseconds: Int64 = 5_000_000
     static let longestRetryMicroseconds: Int64 = 60_000_000
-    private var watching: BusService.Watch?
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.
@@ -63,42 +61,25 @@ public final class LogindWatcher {
     }
 
     deinit {
-        // Not close(): the owner going away must not be told what to stop watching.
         call.cancel()
-        for slot in slots { sd_bus_slot_unref(slot) }
-        if let bus { sd_bus_close_unref(bus) }
     }
 
     /// Connects and asks; false when there is no system bus (said once; tried again only
     /// when it went away after being there).
     @discardableResult
     public func start() -> Bool {
-        var handle: OpaquePointer?
-        let rc = sd_bus_open_system(&handle)
-        guard rc >= 0, let handle else {
+        let connection: BusConnection
+        do { connection = try BusConnection(.system) } catch {
             retryLater()
-            return missing("cannot connect to the system bus (\(Errno(rawValue: -rc)))")
+            return missing("cannot connect to the system bus (\(error))")
         }
-        bus = handle
+        self.connection = connection
+        connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         retryAt = nil
         retryDelay = Self.firstRetryMicroseconds
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let changed: sd_bus_message_handler_t = { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<LogindWatcher>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
-            return 0
-        }
-        let owner: sd_bus_message_handler_t = { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<LogindWatcher>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
-            return 0
-        }
-        var a: OpaquePointer?, b: OpaquePointer?
-        var ok = sd_bus_match_signal_async(handle, &a, Self.service, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                                           changed, nil, me) >= 0
-        ok = ok && sd_bus_match_signal_async(handle, &b, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                             "NameOwnerChanged", owner, nil, me) >= 0
-        slots = [a, b].compactMap { $0 }
+        let ok = connection.matchSignal(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
+                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            && connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
         guard ok else {
             close()
             retryLater()
@@ -106,23 +87,21 @@ public final class LogindWatcher {
         }
         looking = false
         look()
-        updateWatch()
+        connection.updateWatch()
         return true
     }
 
     public func process() {
-        guard let bus else {
+        guard let connection else {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
-        if let error = SDBus.process(bus) {
+        if let error = connection.process() {
             close()
             retryAt = monotonicMicroseconds()
             retryLater()
             logger.warning("logind: the system bus went away (\(error)); \(stays)")
-            return
         }
-        updateWatch()
     }
 
     /// Once the bus it was on went away, the next try; none before it ever was.
@@ -132,8 +111,8 @@ public final class LogindWatcher {
         retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
     }
 
-    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) ?? retryAt }
-    public var currentWatch: BusService.Watch? { watching }
+    public var nextDeadline: Int64? { connection?.nextDeadline ?? retryAt }
+    public var currentWatch: BusService.Watch? { connection?.currentWatch }
 
     /// What happens to the lock meanwhile, in words.
     private var stays: String {
@@ -209,8 +188,7 @@ public final class LogindWatcher {
     }
 
     /// logind gone: the lock stays as it was; back: looked up again.
-    private func ownerChanged(_ message: OpaquePointer) {
-        guard let owner = SDBus.newOwner(message, of: Self.service) else { return }
+    private func ownerChanged(_ owner: String) {
         if owner.isEmpty {
             logger.warning("logind left the system bus; \(stays)")
             return
@@ -253,7 +231,7 @@ public final class LogindWatcher {
     /// said once.
     private func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, strings: [String] = [],
                      uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) {
-        guard let bus else { return looked() }
+        guard let connection, let bus = connection.bus else { return looked() }
         let asked = call.ask(bus, destination, path, interface, member, strings: strings, uid: uid) { [unowned self] reply in
             if let error = SDBus.error(of: reply) {
                 _ = missing("logind does not answer (\(error))")
@@ -265,19 +243,12 @@ public final class LogindWatcher {
             _ = missing("cannot ask logind")
             looked()
         }
-        updateWatch()
-    }
-
-    private func updateWatch() {
-        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
+        connection.updateWatch()
     }
 
     private func close() {
         call.cancel()
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots = []
-        if let bus { sd_bus_close_unref(bus) }
-        bus = nil
-        updateWatch()
+        connection?.close()
+        connection = nil
     }
 }

@@ -21,10 +21,8 @@ public final class SensorProxyWatcher {
     static let interface = "net.hadess.SensorProxy"
 
     private let logger: Logger
-    private var bus: OpaquePointer?
-    private var slots: [OpaquePointer] = []
+    private var connection: BusConnection?
     private let call = PendingCall()
-    private var watching: BusService.Watch?
     private var saidMissing = false
     /// The last orientation read, as the proxy names it, and the rotation it gave.
     public private(set) var orientation: String?
@@ -44,51 +42,34 @@ public final class SensorProxyWatcher {
 
     deinit {
         call.cancel()
-        for slot in slots { sd_bus_slot_unref(slot) }
-        if let bus { sd_bus_close_unref(bus) }
     }
 
     public func start() {
-        var handle: OpaquePointer?
-        let rc = sd_bus_open_system(&handle)
-        guard rc >= 0, let handle else { return missing("cannot connect to the system bus (\(Errno(rawValue: -rc)))") }
-        bus = handle
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        var changed: OpaquePointer?, owner: OpaquePointer?
-        let ok = sd_bus_match_signal_async(handle, &changed, Self.service, Self.path, "org.freedesktop.DBus.Properties",
-                                           "PropertiesChanged", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
-            return 0
-        }, nil, me) >= 0 && sd_bus_match_signal_async(handle, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                       "org.freedesktop.DBus", "NameOwnerChanged", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<SensorProxyWatcher>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
-            return 0
-        }, nil, me) >= 0
-        slots = [changed, owner].compactMap { $0 }
+        let connection: BusConnection
+        do { connection = try BusConnection(.system) } catch {
+            return missing("cannot connect to the system bus (\(error))")
+        }
+        self.connection = connection
+        connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        let ok = connection.matchSignal(sender: Self.service, path: Self.path, interface: "org.freedesktop.DBus.Properties",
+                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            && connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
         guard ok else { return missing("cannot follow its signals") }
         claim()
     }
 
     public func process() {
-        guard let bus else { return }
-        if let error = SDBus.process(bus) {
-            call.cancel()
-            for slot in slots { sd_bus_slot_unref(slot) }
-            slots = []
-            sd_bus_close_unref(bus)
-            self.bus = nil
-            reading = false
-            logger.warning("rotation: the system bus went away (\(error)); the rotation stays \(inForce)")
-        }
-        updateWatch()
+        guard let connection, let error = connection.process() else { return }
+        call.cancel()
+        self.connection = nil
+        reading = false
+        logger.warning("rotation: the system bus went away (\(error)); the rotation stays \(inForce)")
     }
 
-    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) }
+    public var nextDeadline: Int64? { connection?.nextDeadline }
 
     private func claim() {
-        guard let bus else { return }
+        guard let connection, let bus = connection.bus else { return }
         // The claim takes the connection's one call: a read under way is dropped, and
         // the claim's answer reads again.
         reading = false
@@ -99,12 +80,12 @@ public final class SensorProxyWatcher {
             saidMissing = false
             read()
         }
-        updateWatch()
+        connection.updateWatch()
     }
 
     /// AccelerometerOrientation, after the read under way when there is one.
     private func read() {
-        guard let bus else { return }
+        guard let connection, let bus = connection.bus else { return }
         guard !reading else { readAgain = true; return }
         reading = true
         let asked = call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
@@ -122,7 +103,7 @@ public final class SensorProxyWatcher {
             }
         }
         if !asked { reading = false }
-        updateWatch()
+        connection.updateWatch()
     }
 
     /// The orientation the signal carries, or a read when it only says it changed.
@@ -159,8 +140,7 @@ public final class SensorProxyWatcher {
     }
 
     /// The proxy started (again): claimed anew, since a claim dies with its holder.
-    private func ownerChanged(_ message: OpaquePointer) {
-        guard let owner = SDBus.newOwner(message, of: Self.service) else { return }
+    private func ownerChanged(_ owner: String) {
         if owner.isEmpty { return missing("iio-sensor-proxy went away") }
         claim()
     }
@@ -170,9 +150,5 @@ public final class SensorProxyWatcher {
             logger.warning("rotation: \(why); the rotation stays \(inForce), and is followed again when iio-sensor-proxy comes back")
         }
         saidMissing = true
-    }
-
-    private func updateWatch() {
-        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
     }
 }

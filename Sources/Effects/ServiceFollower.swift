@@ -23,9 +23,7 @@ public final class ServiceFollower {
 
     private let kind: BusService.Kind
     private let logger: Logger
-    private var bus: OpaquePointer?
-    private var slots: [OpaquePointer] = []
-    private var watching: BusService.Watch?
+    private var connection: BusConnection?
     /// Panels asked for their rotation, by the call's cookie: at most one call a panel.
     private var panelsAsked: [UInt64: String] = [:]
     public var onHeard: (Heard) -> Void = { _ in }
@@ -40,61 +38,36 @@ public final class ServiceFollower {
         self.logger = logger
     }
 
-    deinit {
-        for slot in slots { sd_bus_slot_unref(slot) }
-        if let bus { sd_bus_close_unref(bus) }
-    }
-
     public func start() {
-        var handle: OpaquePointer?
-        let rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
-        guard rc >= 0, let handle else {
-            return logger.info("monitor: no \(kind) bus (\(Errno(rawValue: -rc))): the service's mode is not followed")
+        let connection: BusConnection
+        do { connection = try BusConnection(kind) } catch {
+            return logger.info("monitor: no \(kind) bus (\(error)): the service's mode is not followed")
         }
-        bus = handle
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        var changed: OpaquePointer?, owner: OpaquePointer?, panels: OpaquePointer?
+        self.connection = connection
+        connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         let panelRule = "type='signal',sender='\(BusService.name)',interface='org.freedesktop.DBus.Properties',"
             + "member='PropertiesChanged',path_namespace='\(BusService.devicesPath)'"
-        let ok = sd_bus_match_signal_async(handle, &changed, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
-                                           "PropertiesChanged", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().propertiesChanged(message)
-            return 0
-        }, nil, me) >= 0 && sd_bus_match_signal_async(handle, &owner, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                       "org.freedesktop.DBus", "NameOwnerChanged", { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(message)
-            return 0
-        }, nil, me) >= 0 && sd_bus_add_match_async(handle, &panels, panelRule, { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().panelChanged(message)
-            return 0
-        }, nil, me) >= 0
-        slots = [changed, owner, panels].compactMap { $0 }
+        let ok = connection.matchSignal(sender: BusService.name, path: BusService.path, interface: "org.freedesktop.DBus.Properties",
+                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            && connection.followOwner(of: BusService.name) { [unowned self] in ownerChanged($0) }
+            && connection.match(rule: panelRule) { [unowned self] in panelChanged($0) }
         guard ok else { return logger.warning("monitor: cannot follow the service's properties on the \(kind) bus") }
         readAll()
-        updateWatch()
+        connection.updateWatch()
     }
 
     public func process() {
-        guard let bus else { return }
-        if let error = SDBus.process(bus) {
-            logger.info("monitor: the \(kind) bus went away (\(error)): the service's mode is no longer followed")
-            for slot in slots { sd_bus_slot_unref(slot) }
-            slots = []
-            sd_bus_close_unref(bus)
-            self.bus = nil
-            panelsAsked = [:]
-        }
-        updateWatch()
+        guard let connection, let error = connection.process() else { return }
+        logger.info("monitor: the \(kind) bus went away (\(error)): the service's mode is no longer followed")
+        self.connection = nil
+        panelsAsked = [:]
     }
 
-    public var nextDeadline: Int64? { bus.flatMap(SDBus.deadline) }
+    public var nextDeadline: Int64? { connection?.nextDeadline }
 
     /// GetAll on the service; an error (no service) says nothing.
     private func readAll() {
-        guard let bus else { return }
+        guard let connection, let bus = connection.bus else { return }
         var message: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &message, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
                                              "GetAll") >= 0, let message else { return }
@@ -111,12 +84,12 @@ public final class ServiceFollower {
             }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque(), 0)
-        updateWatch()
+        connection.updateWatch()
     }
 
     /// Asks the panel's object for its rotation; an error (no such panel there) says nothing.
     public func readRotation(ofPanel path: String) {
-        guard let bus, !panelsAsked.values.contains(path) else { return }
+        guard let connection, let bus = connection.bus, !panelsAsked.values.contains(path) else { return }
         var message: OpaquePointer?
         guard sd_bus_message_new_method_call(bus, &message, BusService.name, path, "org.freedesktop.DBus.Properties", "Get") >= 0,
               let message else { return }
@@ -132,7 +105,7 @@ public final class ServiceFollower {
         // The answer names the call by its cookie, not the object: kept until it comes.
         var cookie: UInt64 = 0
         if sd_bus_message_get_cookie(message, &cookie) >= 0 { panelsAsked[cookie] = path }
-        updateWatch()
+        connection.updateWatch()
     }
 
     private func panelAnswered(_ reply: OpaquePointer) {
@@ -164,8 +137,8 @@ public final class ServiceFollower {
     }
 
     /// The service started (again): what it says now.
-    private func ownerChanged(_ message: OpaquePointer) {
-        guard let owner = SDBus.newOwner(message, of: BusService.name), !owner.isEmpty else { return }
+    private func ownerChanged(_ owner: String) {
+        guard !owner.isEmpty else { return }
         readAll()
     }
 
@@ -203,9 +176,5 @@ public final class ServiceFollower {
         }
         _ = sd_bus_message_exit_container(m)
         return heard
-    }
-
-    private func updateWatch() {
-        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
     }
 }
