@@ -35,11 +35,13 @@ public final class Daemon {
     var panels: [String: OpenPanel] = [:]
     var replay: RecordingSource?
     var udev: Udev?
-    /// Whether the session is locked, for live touchscreens.
-    var logind: LogindWatcher?
-    /// monitor: the running service's mode, pause and lock.
+    /// monitor: the running service's mode, pause and lock (asked for each panel's rotation).
     var service: ServiceFollower?
+    /// iio-sensor-proxy's accelerometer, once a configuration follows it.
     var sensor: SensorProxyWatcher?
+    /// logind's lock, the service and the accelerometer as the loop runs them: each
+    /// watched, and run when due.
+    var followers: [PeerFollower] = []
     /// The node `--device` names: the only one read.
     var onlyNode: String?
     var saidWaiting = false
@@ -194,6 +196,14 @@ public final class Daemon {
         }
     }
 
+    /// A follower of a peer, watched as it says, and run when due (see `afterWakeUp`).
+    func follow(_ follower: PeerFollower, _ what: String) {
+        follower.onWatchChange = { [unowned self, unowned follower] old, new in
+            rewatch(old, new, what) { [unowned follower] in follower.process() }
+        }
+        followers.append(follower)
+    }
+
     func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
         do { try loop.watch(fd, writable: writable, first: first, handler) } catch { logger.error("cannot watch \(what): \(error)") }
     }
@@ -211,9 +221,9 @@ public final class Daemon {
         reportUnsaidControlLines(now: now)
         enforceReloadTimeout(now: now)
         if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
-        if let deadline = logind?.nextDeadline, deadline <= now { logind?.process() }
-        if let deadline = service?.nextDeadline, deadline <= now { service?.process() }
-        if let deadline = sensor?.nextDeadline, deadline <= now { sensor?.process() }
+        for follower in followers {
+            if let deadline = follower.nextDeadline, deadline <= now { follower.process() }
+        }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
             nextWatchdog = now + watchdogInterval
@@ -232,9 +242,7 @@ public final class Daemon {
         consider(runner.nextDeadline)
         consider(pendingReload?.deadline)
         consider(bus?.nextDeadline)
-        consider(logind?.nextDeadline)
-        consider(service?.nextDeadline)
-        consider(sensor?.nextDeadline)
+        for follower in followers { consider(follower.nextDeadline) }
         if watchdogInterval != nil { consider(nextWatchdog) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
         // for a time now past has fired (or is about to), so it is set again regardless.

@@ -11,11 +11,8 @@ extension Daemon {
     func followTheLock() {
         let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
         let logind = LogindWatcher(session, logger: logger)
-        logind.onWatchChange = { [unowned self] old, new in
-            rewatch(old, new, "logind") { [unowned self] in self.logind?.process() }
-        }
+        follow(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
-        self.logind = logind
         logind.start()
     }
 
@@ -29,9 +26,7 @@ extension Daemon {
         case .none: return
         }
         let follower = ServiceFollower(kind, logger: logger)
-        follower.onWatchChange = { [unowned self] old, new in
-            rewatch(old, new, "the service's properties") { [unowned self] in service?.process() }
-        }
+        follow(follower, "the service's properties")
         follower.onHeard = { [unowned self] heard in
             step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked, rotation: heard.rotation), at: now))
         }
@@ -49,9 +44,7 @@ extension Daemon {
     /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
     func followTheAccelerometer() {
         let sensor = SensorProxyWatcher(logger: logger)
-        sensor.onWatchChange = { [unowned self] old, new in
-            rewatch(old, new, "iio-sensor-proxy") { [unowned self] in self.sensor?.process() }
-        }
+        follow(sensor, "iio-sensor-proxy")
         sensor.onRotation = { [unowned self] turn, orientation in
             step(.displayRotated(turn, why: "iio-sensor-proxy: \(orientation)", at: now))
         }
