@@ -78,11 +78,7 @@ struct Replay: ParsableCommand {
         for (done, path) in recordings.enumerated() {
             if recordings.count > 1 { progress.update(done: done, total: recordings.count) }
             var printer = ReplayPrinter(file: path, format: printing.format) { output.write(line: $0) }
-            printer.showTouches = printing.touches
-            printer.showTransitions = explain
-            printer.showActions = actions
-            printer.showDelivery = explain
-            printer.showTwin = twin
+            show(&printer)
             var picture: TouchPicture?
             do {
                 let recording = try Recording.load(path, device: device)
@@ -115,11 +111,7 @@ struct Replay: ParsableCommand {
         playback.explain = explain
         let output = OutputBuffer()
         var printer = SeatPrinter(format: printing.format) { output.write(line: $0) }
-        printer.showTouches = printing.touches
-        printer.showTransitions = explain
-        printer.showActions = actions
-        printer.showDelivery = explain
-        printer.showTwin = twin
+        show(&printer.base)
         var failed = false
         do {
             let script = try SeatScript.load(recordings, device: device, timeline: timeline)
@@ -136,6 +128,15 @@ struct Replay: ParsableCommand {
         }
         output.flush()
         if failed { throw ExitCode.failure }
+    }
+
+    /// What the flags ask to be shown.
+    private func show(_ printer: inout ReplayPrinter) {
+        printer.showTouches = printing.touches
+        printer.showTransitions = explain
+        printer.showActions = actions
+        printer.showDelivery = explain
+        printer.showTwin = twin
     }
 
     private func write(_ picture: TouchPicture, to path: String) -> Bool {

@@ -15,10 +15,10 @@ final class StepWatcher {
     init(_ printing: PrintOptions, showActions: Bool, svg: String? = nil) {
         self.svg = svg
         printer = SeatPrinter(format: printing.format) { [output] in output.write(line: $0) }
-        printer.showTouches = printing.touches
-        printer.showActions = showActions
-        printer.showDelivery = true
-        printer.showTwin = true
+        printer.base.showTouches = printing.touches
+        printer.base.showActions = showActions
+        printer.base.showDelivery = true
+        printer.base.showTwin = true
     }
 
     func show(_ effect: SeatEffect) {

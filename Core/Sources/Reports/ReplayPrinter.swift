@@ -27,6 +27,17 @@ public struct ReplayPrinter {
         self.write = write
     }
 
+    /// A printer for another file that shows what this one shows, in its format.
+    public func printing(file: String) -> ReplayPrinter {
+        var printer = ReplayPrinter(file: file, format: format, write: write)
+        printer.showTouches = showTouches
+        printer.showTransitions = showTransitions
+        printer.showActions = showActions
+        printer.showDelivery = showDelivery
+        printer.showTwin = showTwin
+        return printer
+    }
+
     /// A step's lines: its touches (when shown), the state changes, then the gesture events.
     public mutating func print(_ step: Step) {
         if showTouches, let frame = step.frame { print(frame) }

@@ -47,9 +47,9 @@ import TouchCore
         }
         var lines: [String] = []
         var printer = SeatPrinter(format: .text) { lines.append($0) }
-        printer.showTransitions = false
-        printer.showActions = true
-        printer.showTwin = true
+        printer.base.showTransitions = false
+        printer.base.showActions = true
+        printer.base.showTwin = true
         var refusals: [String] = []
         try Playback(config: config).play(SeatScript(recordings: recordings, inputs: inputs), { printer.print($0) }) { _, refusal in
             refusals.append("\(refusal)")
