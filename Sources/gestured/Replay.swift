@@ -18,7 +18,7 @@ struct Replay: ParsableCommand {
             for continuous gestures); --touches adds the touches, --explain every \
             recognizer's state changes with their reasons (and, for a panel the configuration \
             isolates, what its twin is given: held, delivered, dropped, cancelled), --twin the \
-            frames the twin gets.
+            frames the twin, gestured's keyboard and its pointer get.
             --svg draws the recording as a picture for a browser: the panel at its aspect \
             ratio, each touch's trace (a numbered start, a square at the lift, a cross where cancelled, a dot every \
             100 ms), the gestures that fired and the reasons of the recognizers that failed.
@@ -29,7 +29,8 @@ struct Replay: ParsableCommand {
             to that seat besides (lines of "SECONDS WHAT": mode NAME, pause SECONDS, \
             resume, lock, unlock, rotate DEGREES [RECORDING], reload FILE). \
             `run --replay` takes the same recordings and timeline and prints the same lines.
-            Exits 1 when a recording is malformed, after replaying the others.
+            Exits 1 when a recording or the timeline is malformed (after replaying the other \
+            recordings), or a timeline's request is refused (the seat goes on, as the daemon's would).
             """
     )
 

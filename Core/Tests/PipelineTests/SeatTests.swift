@@ -212,3 +212,46 @@ import TouchCore
         #expect(seat.panels.allSatisfy { !$0.pipeline.fingersDown }, "seed \(seed)")
     }
 }
+
+@Suite struct TimelineTests {
+    @Test func linesAreReadInTimeOrderWithCommentsAndBlanksSkipped() throws {
+        let timeline = try Timeline(parsing: "# a seat\n2 unlock\n\n1 lock   # the screen locks\n1 mode maintenance\n3 rotate 90 panel.evemu\n4 reload b.toml\n", path: "t")
+        #expect(timeline.lines.map(\.line) == [4, 5, 2, 6, 7])
+        #expect(timeline.lines.map(\.entry) == [.locked(true), .request(.setMode("maintenance")), .locked(false),
+                                                .request(.rotatePanel(node: "panel.evemu", degrees: 90)), .reload(path: "b.toml")])
+    }
+
+    @Test func eachMistakeIsLocated() {
+        let cases: [(String, Int, String)] = [
+            ("1 lock\nsoon lock\n", 2, "\"soon\" is no time"),
+            ("1 mode\n", 1, "mode takes a mode's name"),
+            ("1 pause five\n", 1, "pause takes seconds"),
+            ("1 lock now\n", 1, "lock takes nothing"),
+            ("-1 lock\n", 1, "is no time"),
+            ("1 rotate ninety\n", 1, "rotate takes degrees"),
+            ("1 fly\n", 1, "\"fly\" is not something a timeline does"),
+        ]
+        for (text, line, message) in cases {
+            do {
+                _ = try Timeline(parsing: text, path: "t")
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.line == line && error.message.contains(message), "\(error)")
+            }
+        }
+    }
+
+    @Test func aPanelIsNamedByItsRecordingsPathOrFileNameAndAnUnknownOneIsLocated() throws {
+        let recording = Recording(path: "dir/panel.evemu", description: DeviceDescription(name: "p"), events: [], lastEventLine: 0)
+        let inputs = try SeatScript.inputs(of: try Timeline(parsing: "1 rotate 90 panel.evemu\n", path: "t"), recordings: [recording],
+                                           configurations: [:])
+        guard case .request(.rotatePanel(let node, 90), let why, _)? = inputs.first else {
+            Issue.record("\(inputs)")
+            return
+        }
+        #expect(node == "dir/panel.evemu" && why == "t:1")
+        #expect(throws: FileError.self) {
+            _ = try SeatScript.inputs(of: try Timeline(parsing: "1 rotate 90 other.evemu\n", path: "t"), recordings: [recording], configurations: [:])
+        }
+    }
+}
