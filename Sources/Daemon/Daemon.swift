@@ -60,8 +60,6 @@ public final class Daemon {
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []
-    /// Panels a reload let go to be opened anew, once the step is done.
-    var reopening = false
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -167,21 +165,21 @@ public final class Daemon {
         return time
     }
 
-    /// Gives the seat one input and performs what it says, then what that asks of it next.
-    func step(_ input: SeatInput) {
-        do { try seat.step(input) { perform($0) } } catch {
-            logger.error("bug: the seat refused an input that is no request: \(error)")
+    /// Gives the seat one input and performs what it says, then what that asks of it next
+    /// (a refused request still changed what was due by then).
+    func take(_ input: SeatInput) throws(ControlRefusal) {
+        defer {
+            while !followUps.isEmpty {
+                step(followUps.removeFirst())
+            }
         }
-        takeFollowUps()
+        try seat.step(input) { perform($0) }
     }
 
-    func takeFollowUps() {
-        while !followUps.isEmpty {
-            step(followUps.removeFirst())
-        }
-        if reopening, udev != nil {
-            reopening = false
-            enumerate()
+    /// An input that is no request: the seat cannot refuse it.
+    func step(_ input: SeatInput) {
+        do { try take(input) } catch {
+            logger.error("bug: the seat refused an input that is no request: \(error)")
         }
     }
 

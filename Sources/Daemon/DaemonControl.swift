@@ -36,13 +36,9 @@ extension Daemon: BusControl {
 
     /// A call, as the seat takes it; a refusal is the call's error, named for the bus.
     private func request(_ request: ControlRequest) throws(BusControlError) {
-        do {
-            try seat.step(.request(request, why: "the control interface", at: now)) { perform($0) }
-        } catch {
-            takeFollowUps()
+        do { try take(.request(request, why: "the control interface", at: now)) } catch {
             throw BusControlError(Self.errorName(error), "\(error)")
         }
-        takeFollowUps()
     }
 
     private static func errorName(_ refusal: ControlRefusal) -> String {

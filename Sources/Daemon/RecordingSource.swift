@@ -89,10 +89,9 @@ extension Daemon {
                 // As a SIGHUP's would: the daemon-wide settings too.
                 do { try apply(config, at: at) } catch { logger.error("reload: rejected, keeping the running configuration:\n\(error)") }
             case .input(let input):
-                do { try seat.step(input) { perform($0) } } catch {
+                do { try take(input) } catch {
                     if case .request(_, let why, _) = input { logger.error("\(why): error: \(error)") }
                 }
-                takeFollowUps()
             }
             budget -= 1
         }

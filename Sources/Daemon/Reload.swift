@@ -74,7 +74,7 @@ extension Daemon {
             let (next, warnings) = try acceptDaemonConfiguration(try parse(), path: path)
             for warning in warnings { logger.warning("\(warning)") }
             try apply(next)
-            // Panels a rule ignored until now.
+            // Panels a rule ignored until now, and those let go to be opened anew.
             if udev != nil { enumerate() }
             let milliseconds = Double(monotonicMicroseconds() - started) / 1000
             logger.info("reload: \(path): \(next.gestures.count) gestures (applied in \(fixed(milliseconds, decimals: 1)) ms)")

@@ -34,9 +34,9 @@ extension Daemon {
             if reason == .twin { logger.debug("\(node): \(reason)") } else { logger.info("\(node): '\(name)' \(reason)") }
         case .isolate(let node):
             if acts { isolate(node) }
-        case .letGo(let node, let reopen):
+        case .letGo(let node, _):
+            // One to be opened anew is, by the enumeration that ends every reload.
             if let device = panels.removeValue(forKey: node)?.device { loop.unwatch(device.fd) }
-            reopening = reopening || reopen
         case .announce(let properties, let rotated):
             bus?.announce(properties)
             if !rotated.isEmpty { bus?.announceRotation(of: rotated) }
