@@ -23,13 +23,13 @@ public final class Arbiter {
     /// fewer taps (recognized, or still deciding): made when first asked for in an
     /// arbitration pass, forgotten when a decision changes states. Without it, each of a
     /// thousand single taps would look at every failed double tap, at every deadline.
-    private var inTheWayFrom: [Int: [Int]] = [:]
+    @exclusivity(unchecked) private var inTheWayFrom: [Int: [Int]] = [:]
     /// For each recognizer, those that may be recognized with it.
     private let simultaneous: [Set<Int>]
     private let output = RecognizerOutput()
-    private var candidates: [Int] = []
+    @exclusivity(unchecked) private var candidates: [Int] = []
     /// Whether the last frame left any finger on the panel.
-    private var fingersDown = false
+    @exclusivity(unchecked) private var fingersDown = false
 
     /// What the last `process` or `advance` call did: the gesture events, every state
     /// change with its reason when `explaining`, and state machine bugs (none expected).

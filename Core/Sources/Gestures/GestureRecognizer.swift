@@ -3,30 +3,34 @@ import TouchCore
 /// The base of every recognizer: touch bookkeeping and the state machine. Subclasses
 /// see only the touches that began in their region, decide in the touch hooks or at their
 /// deadline, and ask for recognition; the `Arbiter` grants it or makes them wait or fail.
+///
+/// Its state is reached only from its own methods and the arbiter's, one call at a time:
+/// the run-time exclusivity checks are left out of its stored properties
+/// (`@exclusivity(unchecked)`), where they cost a storm's frames a fifth of their time.
 public class GestureRecognizer {
     public let spec: GestureSpec
-    public internal(set) var state = RecognizerState.possible
+    @exclusivity(unchecked) public internal(set) var state = RecognizerState.possible
     /// When the recognizer must hear from the clock even if no frame comes (long press,
     /// the wait for a second tap). Nil when nothing is pending.
-    public internal(set) var deadline: Timestamp?
+    @exclusivity(unchecked) public internal(set) var deadline: Timestamp?
     /// A recognition (or, for continuous gestures, a beginning) the arbiter has not granted yet.
-    var request: (event: GestureEvent, quality: Double)?
+    @exclusivity(unchecked) var request: (event: GestureEvent, quality: Double)?
     /// The last event sent, for ending a continuous gesture.
-    private var lastEvent: GestureEvent?
+    @exclusivity(unchecked) private var lastEvent: GestureEvent?
     /// The wait for another gesture's failure was explained once.
-    var announcedWaiting = false
+    @exclusivity(unchecked) var announcedWaiting = false
     /// The touch sequence of the first touch it followed since it was reset: a gesture
     /// that spans sequences (a double tap) belongs to the one it started in.
-    var sequence: Int?
+    @exclusivity(unchecked) var sequence: Int?
     /// Taken out of the running (see `Arbiter.exclude`): it follows no new touch until
     /// its recognizers are made anew.
-    private(set) var excluded = false
+    @exclusivity(unchecked) private(set) var excluded = false
 
     let geometry: DeviceGeometry
     let output: RecognizerOutput
-    var touches: [TrackedTouch] = []
+    @exclusivity(unchecked) var touches: [TrackedTouch] = []
     /// The most of its touches that were down at once in this sequence.
-    var mostFingersDown = 0
+    @exclusivity(unchecked) var mostFingersDown = 0
 
     init(spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput) {
         self.spec = spec

@@ -3,16 +3,16 @@ import TouchCore
 /// What recognizers write to: the gesture events of this step and, when explaining,
 /// every state change with its reason.
 final class RecognizerOutput {
-    var events: [GestureEvent] = []
-    var transitions: [Transition] = []
+    @exclusivity(unchecked) var events: [GestureEvent] = []
+    @exclusivity(unchecked) var transitions: [Transition] = []
     /// State machine events that cannot happen: bugs, reported with every step.
-    var bugs: [String] = []
-    var explaining = false
+    @exclusivity(unchecked) var bugs: [String] = []
+    @exclusivity(unchecked) var explaining = false
     /// The time being processed: a frame's, or a deadline's.
-    var now = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) var now = Timestamp(microseconds: 0)
     /// Counts touch sequences (fingers down after none were): what a recognizer's touches
     /// belong to.
-    var sequence = 0
+    @exclusivity(unchecked) var sequence = 0
 
     init() { events.reserveCapacity(16) }
 

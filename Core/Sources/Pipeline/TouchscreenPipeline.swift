@@ -14,7 +14,7 @@ import TouchCore
 /// are left out of its stored properties: per event they cost more than the step's work.
 public final class TouchscreenPipeline {
     public let device: DeviceDescription
-    public var explaining = false {
+    @exclusivity(unchecked) public var explaining = false {
         didSet { isolation?.explaining = explaining }
     }
     @exclusivity(unchecked) private var decoder: TouchDecoder
@@ -30,10 +30,9 @@ public final class TouchscreenPipeline {
     @exclusivity(unchecked) public private(set) var displayRotation: QuarterTurn
     /// `current` was not made from them: made anew once no sequence is in flight.
     @exclusivity(unchecked) private var stale = false
-    /// The paired pen is near, or left less than `[daemon] palm_after_pen_ms` ago (until
-    /// `palmEnds`): no gesture fires, and touches go to an isolated panel's twin.
+    /// Its palm is silenced (see `Palm`): no gesture fires, and touches go to an isolated
+    /// panel's twin.
     @exclusivity(unchecked) public private(set) var silenced = false
-    @exclusivity(unchecked) private var palmEnds: Timestamp?
     @exclusivity(unchecked) private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -205,21 +204,15 @@ public final class TouchscreenPipeline {
         case .deadline(let time):
             arbiter.advance(to: time)
             collect()
-            if let ends = palmEnds, ends <= time {
-                // The palm is gone with the pen: gestures again from the next sequence.
-                palmEnds = nil
-                silenced = false
-                stale = true
-            }
         case .cancel(let time):
             if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
-        case .pen(let near, let time):
-            penMoved(near: near, at: time)
+        case .silence(let on, let time):
+            silence(on, at: time)
         case .gate(let gate, let time):
             gateChanged(gate, at: time)
         }
         deliver(input, frameEnded: frameEnded)
-        nextDeadline = Self.earlier(Self.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline), palmEnds)
+        nextDeadline = Self.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline)
         output.nextDeadline = nextDeadline
         return true
     }
@@ -230,17 +223,16 @@ public final class TouchscreenPipeline {
         return event.value != 0
     }
 
-    /// The pen near: the gestures of the sequence under way are cancelled (its touches
-    /// run on, to the twin) and none fires until the pen has been gone for
-    /// `palm_after_pen_ms`.
-    private func penMoved(near: Bool, at time: Timestamp) {
-        guard near else {
-            if silenced { palmEnds = time + applied.config.daemon.palmAfterPenMS }
+    /// Silenced: the gestures of the sequence under way are cancelled (its touches run on,
+    /// to the twin) and none fires until it is no longer; then gestures fire again from
+    /// the next sequence.
+    private func silence(_ on: Bool, at time: Timestamp) {
+        guard on != silenced else { return }
+        silenced = on
+        guard on else {
+            stale = true
             return
         }
-        palmEnds = nil
-        guard !silenced else { return }
-        silenced = true
         if decoder.fingersDown {
             var cancelled = decoder.frame
             cancelled.time = time
@@ -267,7 +259,7 @@ public final class TouchscreenPipeline {
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         case .cancel(let time):
             isolation.cancel(at: time)
-        case .pen(_, let time), .gate(_, let time):
+        case .silence(_, let time), .gate(_, let time):
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
         }
         isolation.takeTwinEvents(&output.twin)

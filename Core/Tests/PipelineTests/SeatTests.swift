@@ -116,6 +116,56 @@ import TouchCore
         #expect(seat.panel("a")?.isolated == false)
     }
 
+    /// One finger dragged 30 mm right in 0.15 s from `seconds`, on `node`.
+    func drag(_ node: String, at seconds: Double, id: Int32) -> [SeatInput] {
+        var w = EventWriter(at: seconds)
+        w.abs(AbsCode.mtSlot, 0)
+        w.abs(AbsCode.mtTrackingID, id)
+        for step in 0...15 {
+            w.abs(AbsCode.mtPositionX, 1000 + Int32(step) * 26)
+            w.abs(AbsCode.mtPositionY, 1000)
+            w.syn()
+        }
+        w.abs(AbsCode.mtTrackingID, -1)
+        w.syn()
+        return w.events.map { .event(node: node, $0) }
+    }
+
+    func pen(near: Bool, at seconds: Double) -> [SeatInput] {
+        let t = Timestamp(seconds: seconds)
+        return [.event(node: "pen", InputEvent(time: t, type: EventType.key, code: KeyCode.btnToolPen, value: near ? 1 : 0)),
+                .event(node: "pen", InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0))]
+    }
+
+    @Test func aPalmStaysSilencedUntilTheFadeAfterItsPenLeftOrWentAway() throws {
+        let seat = try seat("""
+            [daemon]
+            palm_after_pen_ms = 300
+            [[gesture]]
+            name = "pan"
+            type = "pan"
+            """)
+        let penDevice = try recording(PenTests.penDescription + "E: 0.000000 0000 0000 0\n").description
+        try seat.step(.appeared(SeatDevice(node: "pen", description: penDevice), at: Timestamp(microseconds: 0))) { _ in }
+        func pans(_ inputs: [SeatInput]) throws -> Int { try play(seat, inputs).filter { $0.hasSuffix(" pan") }.count }
+
+        #expect(try pans(drag("a", at: 0.5, id: 1)) > 0)  // before any pen
+        try _ = play(seat, pen(near: true, at: 1))
+        #expect(seat.panel("a")?.palm == .penNear && seat.panel("b")?.palm == .penNear)
+        #expect(try pans(drag("a", at: 1.5, id: 2)) == 0)
+        try _ = play(seat, pen(near: false, at: 2))
+        #expect(seat.nextDeadline == Timestamp(seconds: 2.3))
+        #expect(try pans(drag("a", at: 2.1, id: 3)) == 0)  // within the fade
+        #expect(try pans(drag("a", at: 3, id: 4)) > 0 && seat.panel("a")?.palm == .free)
+
+        // The pen unplugged while near: as if it left then.
+        try _ = play(seat, pen(near: true, at: 4))
+        try seat.step(.gone(node: "pen", why: "unplugged", at: Timestamp(seconds: 4.5))) { _ in }
+        #expect(seat.panel("b")?.palm == .fading(until: Timestamp(seconds: 4.8)))
+        #expect(try pans(drag("b", at: 4.6, id: 5)) == 0)
+        #expect(try pans(drag("b", at: 5, id: 6)) > 0)
+    }
+
     @Test func aReloadThatIgnoresAPanelLetsItGoAndCancelsItsTouches() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         let down = tap(at: 0, id: 1).prefix(5).map { SeatInput.event(node: "a", $0) }

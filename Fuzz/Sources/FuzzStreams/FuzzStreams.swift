@@ -76,7 +76,7 @@ public func decode(_ r: [UInt8], at time: Timestamp, positions: ClosedRange<Int6
     case 11: return syn(SynCode.dropped)
     case 12: return .deadline(time)
     case 13: return .cancel(time)
-    case 14 where r[1] & 0x80 != 0: return .pen(near: r[1] & 1 == 0, at: time)
+    case 14 where r[1] & 0x80 != 0: return .silence(r[1] & 1 == 0, at: time)
     default: return .event(InputEvent(time: time, type: UInt16(r[1] % 4), code: UInt16(r[3]) | UInt16(r[4]) << 8, value: raw))
     }
 }

@@ -35,9 +35,13 @@ extension Seat {
     }
 
     /// Its twin could not be made: read beside applications, as if never isolated.
-    func isolationFailed(_ node: String, _ error: String, _ perform: (SeatEffect) -> Void) {
+    func isolationFailed(_ node: String, _ error: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         guard let panel = panel(node), panel.isolated, let pipeline = makePipeline(panel.device, isolated: false) else { return }
-        panel.pipeline = pipeline
+        let replacement = SeatPanel(panel.device, pipeline: pipeline)
+        replacement.palm = panel.palm
+        drop(panel)
+        add(replacement)
+        if replacement.palm.silenced { feed(.silence(true, at: time), to: replacement, perform) }
         if case .read(let why?) = PanelPolicy.twinFailed(error) {
             perform(.log(.error, "\(node): \(why); its touches reach applications as well"))
         }
@@ -48,6 +52,7 @@ extension Seat {
     /// be opened anew, as the new configuration reads it.
     func remove(_ panel: SeatPanel, why: String, reopen: Bool = false, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         feed(.cancel(time), to: panel, perform)
+        if panel.pipeline.device.tool == .pen { penMoved(false, on: panel, at: time, perform) }
         drop(panel)
         perform(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))
         perform(.letGo(node: panel.node, reopen: reopen))

@@ -5,12 +5,13 @@ import TouchCore
 
 /// Everything above one panel, keyd's `kbd_process_events` for a whole seat: the panels'
 /// pipelines by node, the mode, the pause and the lock (`ModeController`), pens and the
-/// palms they silence, the display's and each panel's rotation, what a reload does to
-/// each panel, and what gestured's keyboard and pointer write. No I/O and no clock:
-/// `step` takes one input, first doing whatever waits on time up to the input's (in one
-/// order: the panels' deadlines by node, then the mode's and the pause's, then a double
-/// click's second click), and says what to do as `SeatEffect`s; `nextDeadline` says when
-/// to step again if nothing comes. The daemon, `run --replay` and `replay` all step it.
+/// palms they silence (`Palm`), the display's and each panel's rotation, what a reload
+/// does to each panel, and what gestured's keyboard and pointer write. No I/O and no
+/// clock: `step` takes one input, first doing whatever waits on time up to the input's
+/// (in one order: each panel's deadline and its palm's fade, by node; then the mode's and
+/// the pause's; then a double click's second click), and says what to do as
+/// `SeatEffect`s; `nextDeadline` says when to step again if nothing comes. The daemon,
+/// `run --replay` and `replay` all step it.
 ///
 /// Its state is reached only through its own methods, one call at a time, never while
 /// another of them holds it: the run-time exclusivity checks are left out of its stored
@@ -31,9 +32,10 @@ public final class Seat {
     /// In node order, so that what happens at one time happens in one order everywhere.
     @exclusivity(unchecked) public private(set) var panels: [SeatPanel] = []
     @exclusivity(unchecked) private var byNode: [String: SeatPanel] = [:]
-    /// The panel of the last event: the next is most likely its too (no hashing then).
-    /// Not counted: `byNode` holds it, and `drop` forgets it.
-    @exclusivity(unchecked) private unowned(unsafe) var lastPanel: SeatPanel?
+    /// The panel of the last event, and its node: the next is most likely its too (no
+    /// hashing then). Not counted: `byNode` holds it, and `drop` forgets it.
+    @exclusivity(unchecked) private var lastPanel: Unmanaged<SeatPanel>?
+    @exclusivity(unchecked) private var lastNode = ""
     /// A double click's second click, and when it is due.
     @exclusivity(unchecked) private var secondClick: (due: Timestamp, click: Click, location: Point)?
     /// What the keyboard or pointer gets, made anew for each action.
@@ -42,9 +44,10 @@ public final class Seat {
     @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
     @exclusivity(unchecked) private var gateChanged: Timestamp?
-    /// `earliestPanelDeadline`, while no panel's deadline may have moved since it was found.
-    @exclusivity(unchecked) private var panelsDue: Timestamp?
-    @exclusivity(unchecked) private var panelsDueKnown = false
+    /// `nextDeadline`, while nothing it depends on may have changed since it was found:
+    /// most events only fill in a frame and change nothing.
+    @exclusivity(unchecked) private var due: Timestamp?
+    @exclusivity(unchecked) private var dueKnown = false
 
     public init(config: Configuration, mode: ReadingMode = .service) {
         self.config = config
@@ -56,67 +59,55 @@ public final class Seat {
     public func panel(_ node: String) -> SeatPanel? { byNode[node] }
 
     func add(_ panel: SeatPanel) {
-        panelsDueKnown = false
+        dueKnown = false
         byNode[panel.node] = panel
         panels.insert(panel, at: panels.firstIndex { $0.node > panel.node } ?? panels.endIndex)
     }
 
     func drop(_ panel: SeatPanel) {
-        panelsDueKnown = false
-        if lastPanel === panel { lastPanel = nil }
+        dueKnown = false
+        if lastPanel?.toOpaque() == Unmanaged.passUnretained(panel).toOpaque() { lastPanel = nil }
         byNode[panel.node] = nil
         panels.removeAll { $0 === panel }
     }
 
     /// When to step (with `.deadline`) if no input comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp? {
-        guard let due = control.nextDeadline else { return nextTouchDeadline }
-        return nextTouchDeadline.map { min($0, due) } ?? due
+        if !dueKnown {
+            due = Self.earlier(control.nextDeadline, nextTouchDeadline)
+            dueKnown = true
+        }
+        return due
     }
 
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        guard let click = secondClick?.due else { return earliestPanelDeadline }
-        return earliestPanelDeadline.map { min($0, click) } ?? click
+        panels.reduce(secondClick?.due) { Self.earlier(Self.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline) }
     }
 
-    /// The panels' earliest deadline, found again only once one may have moved: most
-    /// events only fill in a frame and move none.
-    private var earliestPanelDeadline: Timestamp? {
-        if !panelsDueKnown {
-            panelsDue = nil
-            for panel in panels {
-                if let due = panel.pipeline.nextDeadline, panelsDue.map({ due < $0 }) ?? true { panelsDue = due }
-            }
-            panelsDueKnown = true
-        }
-        return panelsDue
+    private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
     /// reused: use it before returning). Throws only for a control request it refuses,
     /// having changed nothing but what was due by then.
     public func step(_ input: SeatInput, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
-        if case .event(let node, let event) = input {
-            // Thousands a second: the shortest way.
-            if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time, perform) }
-            if let last = lastPanel, last.node == node { return feed(.event(event), to: last, perform) }
-            guard let panel = byNode[node] else { return }
-            lastPanel = panel
-            return feed(.event(event), to: panel, perform)
-        }
+        if case .event(let node, let event) = input { return take(event, of: node, perform) }
         runDeadlines(through: input.time, perform)
-        // Anything but an event may change any panel (a reload, a gate, a rotation, one
-        // coming or going): their deadlines are found again. An event's panel says itself.
-        defer { panelsDueKnown = false }
+        // Anything but an event may change any deadline (a reload, a gate, a rotation, a
+        // panel coming or going): they are found again. An event's panel says itself.
+        defer { dueKnown = false }
         switch input {
         case .deadline, .event:
             break
         case .appeared(let device, let time):
             appear(device, at: time, perform)
-        case .isolationFailed(let node, let error, _):
-            isolationFailed(node, error, perform)
+        case .isolationFailed(let node, let error, let time):
+            isolationFailed(node, error, at: time, perform)
         case .gone(let node, let why, let time):
             if let panel = byNode[node] { remove(panel, why: why, at: time, perform) }
         case .ended(let node, let time):
@@ -138,6 +129,18 @@ public final class Seat {
         }
     }
 
+    /// Thousands a second: the shortest way.
+    private func take(_ event: InputEvent, of node: String, _ perform: (SeatEffect) -> Void) {
+        if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time, perform) }
+        if let last = lastPanel, node == lastNode {
+            return last._withUnsafeGuaranteedRef { feed(.event(event), to: $0, perform) }
+        }
+        guard let panel = byNode[node] else { return }
+        lastPanel = Unmanaged.passUnretained(panel)
+        lastNode = node
+        feed(.event(event), to: panel, perform)
+    }
+
     /// Everything due by `time`, earliest first.
     private func runDeadlines(through time: Timestamp, _ perform: (SeatEffect) -> Void) {
         var ran: Timestamp?
@@ -147,8 +150,9 @@ public final class Seat {
                 return perform(.log(.error, "bug: a deadline at \(fixed(due.seconds, decimals: 6)) s is still due once run"))
             }
             ran = due
-            for panel in panels where panel.pipeline.nextDeadline.map({ $0 <= due }) ?? false {
-                feed(.deadline(due), to: panel, perform)
+            for panel in panels {
+                if panel.pipeline.nextDeadline.map({ $0 <= due }) ?? false { feed(.deadline(due), to: panel, perform) }
+                if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel, perform) }
             }
             if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
             if let second = secondClick, second.due <= due {
@@ -157,6 +161,7 @@ public final class Seat {
                 VirtualInput.append(second.click, at: second.location, to: &virtualEvents)
                 perform(.write(.pointer, virtualEvents))
             }
+            dueKnown = false
         }
     }
 
@@ -166,12 +171,10 @@ public final class Seat {
         // A pen's step feeds its touchscreens from within: only the outermost spreads a gate.
         let outer = feeding
         feeding = true
-        // The seat, the panel and its pipeline outlive the step: what holds them need not
-        // be counted (an event's cost).
-        unowned(unsafe) let pipeline = panel.pipeline
+        let pipeline = panel.pipeline
         let before = pipeline.nextDeadline
         pipeline.step(input) { [unowned(unsafe) self, unowned(unsafe) panel] in take($0, of: panel, perform) }
-        if pipeline.nextDeadline != before { panelsDueKnown = false }
+        if pipeline.nextDeadline != before { dueKnown = false }
         feeding = outer
         if !outer, gateChanged != nil { spreadGate(perform) }
     }
@@ -179,6 +182,7 @@ public final class Seat {
     /// Shown first, then what someone waits for (commands, signals, keys, the twin), then
     /// what it changed of the mode or the pause.
     private func take(_ step: Step, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+        defer { dueKnown = false }  // a gesture, a click or a change of mode may move it
         if !step.isQuiet || !step.bugs.isEmpty { perform(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
@@ -219,14 +223,17 @@ public final class Seat {
         }
     }
 
-    /// A pen came near or left: the touchscreens of its group silence the palm.
-    private func penMoved(_ near: Bool, on pen: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    /// A pen came near or left (or went away): the palms of the touchscreens of its group.
+    func penMoved(_ near: Bool, on pen: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         guard let group = pen.device.group else { return }
         for panel in panels where panel !== pen && panel.device.group == group && panel.pipeline.device.tool == .finger {
+            let before = panel.palm
+            panel.palm.pen(near: near, at: time, fadeMS: config.daemon.palmAfterPenMS)
+            guard panel.palm != before else { continue }
             if explaining {
                 perform(.log(.debug, "\(panel.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")"))
             }
-            feed(.pen(near: near, at: time), to: panel, perform)
+            if panel.palm.silenced != panel.pipeline.silenced { feed(.silence(panel.palm.silenced, at: time), to: panel, perform) }
         }
     }
 
@@ -253,7 +260,7 @@ public final class Seat {
             for panel in panels {
                 panel.pipeline.step(.gate(control.gate, at: time)) { take($0, of: panel, perform) }
             }
-            panelsDueKnown = false
+            dueKnown = false
         }
     }
 

@@ -4,8 +4,10 @@ import TouchCore
 /// A panel the seat reads: its pipeline, and what it knew of the device when it appeared.
 public final class SeatPanel {
     public let node: String
-    @exclusivity(unchecked) public internal(set) var pipeline: TouchscreenPipeline
+    public let pipeline: TouchscreenPipeline
     public let device: SeatDevice
+    /// A touchscreen's palm under its paired pen.
+    @exclusivity(unchecked) public internal(set) var palm = Palm.free
 
     init(_ device: SeatDevice, pipeline: TouchscreenPipeline) {
         node = device.node
