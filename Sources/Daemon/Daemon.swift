@@ -41,7 +41,7 @@ public final class Daemon {
     var sensor: SensorProxyWatcher?
     /// logind's lock, the service and the accelerometer as the loop runs them: each
     /// watched, and run when due.
-    var followers: [PeerFollower] = []
+    var busSources: [BusSource] = []
     /// The node `--device` names: the only one read.
     var onlyNode: String?
     var saidWaiting = false
@@ -128,13 +128,16 @@ public final class Daemon {
                 answerReloadCallers(nil, busGoing: true)
                 old.finish(within: 200_000, now: monotonicMicroseconds)
             }
-            if let old = bus?.currentWatch { loop.unwatch(old.fd) }
-            bus = kind.map { BusService(kind: $0, logger: logger) }
-            bus?.onWatchChange = { [unowned self] old, new in
-                rewatch(old, new, "the bus") { [unowned self] in bus?.process(now: monotonicMicroseconds()) }
+            if let old = bus {
+                if let watched = old.currentWatch { loop.unwatch(watched.fd) }
+                busSources.removeAll { $0 === old }
             }
-            bus?.control = self
-            bus?.connect(now: monotonicMicroseconds())
+            bus = kind.map { BusService(kind: $0, logger: logger) }
+            if let bus {
+                bus.control = self
+                watch(bus, "the bus")
+                bus.connect(now: monotonicMicroseconds())
+            }
         }
         seat.explaining = explaining
         step(.reload(config, at: time ?? now))
@@ -194,12 +197,13 @@ public final class Daemon {
         }
     }
 
-    /// A follower of a peer, watched as it says, and run when due (see `afterWakeUp`).
-    func follow(_ follower: PeerFollower, _ what: String) {
-        follower.onWatchChange = { [unowned self, unowned follower] old, new in
-            rewatch(old, new, what) { [unowned follower] in follower.process() }
+    /// A bus connection (the service's, or one following a peer), watched as it says, and
+    /// run when due (see `afterWakeUp`).
+    func watch(_ source: BusSource, _ what: String) {
+        source.onWatchChange = { [unowned self, unowned source] old, new in
+            rewatch(old, new, what) { [unowned source] in source.process() }
         }
-        followers.append(follower)
+        busSources.append(source)
     }
 
     func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
@@ -218,9 +222,8 @@ public final class Daemon {
         runner.enforceTimeouts(now: now)
         reportUnsaidControlLines(now: now)
         enforceReloadTimeout(now: now)
-        if let deadline = bus?.nextDeadline, deadline <= now { bus?.process(now: now) }
-        for follower in followers {
-            if let deadline = follower.nextDeadline, deadline <= now { follower.process() }
+        for source in busSources {
+            if let deadline = source.nextDeadline, deadline <= now { source.process() }
         }
         if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
             SystemdNotify.send("WATCHDOG=1")
@@ -239,8 +242,7 @@ public final class Daemon {
         consider(seat.nextDeadline.map(clock.monotonic))
         consider(runner.nextDeadline)
         consider(pendingReload?.deadline)
-        consider(bus?.nextDeadline)
-        for follower in followers { consider(follower.nextDeadline) }
+        for source in busSources { consider(source.nextDeadline) }
         if watchdogInterval != nil { consider(nextWatchdog) }
         // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
         // for a time now past has fired (or is about to), so it is set again regardless.

@@ -11,7 +11,7 @@ extension Daemon {
     func followTheLock() {
         let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
         let logind = LogindWatcher(session, logger: logger)
-        follow(logind, "logind")
+        watch(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
         logind.start()
     }
@@ -26,7 +26,7 @@ extension Daemon {
         case .none: return
         }
         let follower = ServiceFollower(kind, logger: logger)
-        follow(follower, "the service's properties")
+        watch(follower, "the service's properties")
         follower.onHeard = { [unowned self] heard in
             step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked, rotation: heard.rotation), at: now))
         }
@@ -44,7 +44,7 @@ extension Daemon {
     /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
     func followTheAccelerometer() {
         let sensor = SensorProxyWatcher(logger: logger)
-        follow(sensor, "iio-sensor-proxy")
+        watch(sensor, "iio-sensor-proxy")
         sensor.onRotation = { [unowned self] turn, orientation in
             step(.displayRotated(turn, why: "iio-sensor-proxy: \(orientation)", at: now))
         }

@@ -5,11 +5,11 @@ import Glibc
 import SystemIO
 import SystemPackage
 
-/// One sd-bus connection of the loop's, wrapped once for those that follow a peer
-/// (logind, iio-sensor-proxy, the running service): opening it, matching signals with
-/// closures, handling what arrived within the budget (`SDBus.process`), what the loop is
-/// to watch and when to come back, and closing it. Each follower says what it watches
-/// for; this says how.
+/// One sd-bus connection of the loop's, wrapped once for the service and for those that
+/// follow a peer (logind, iio-sensor-proxy, the running service): opening it, matching
+/// signals, filtering and asking for a name with closures, handling what arrived within
+/// the budget (`SDBus.process`), what the loop is to watch and when to come back, and
+/// closing it. Each user says what it watches for; this says how.
 final class BusConnection {
     /// The connection, while it is open.
     private(set) var bus: OpaquePointer?
@@ -20,9 +20,11 @@ final class BusConnection {
     /// What the loop is to watch changed (see `EventLoop`).
     var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
+    /// A message handler as sd-bus calls it: its answer is sd-bus's (for a filter, 1
+    /// drops the message).
     final class Handler {
-        let handle: (OpaquePointer) -> Void
-        init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
+        let handle: (OpaquePointer) -> Int32
+        init(_ handle: @escaping (OpaquePointer) -> Int32) { self.handle = handle }
     }
 
     /// Opens a connection to the bus; the error when there is none.
@@ -39,39 +41,51 @@ final class BusConnection {
         if let bus { sd_bus_close_unref(bus) }
     }
 
-    /// Calls `handle` with each signal that matches; false when sd-bus refused the match.
+    /// Calls `handle` with each signal that matches.
     func matchSignal(sender: String?, path: String?, interface: String, member: String,
-                     _ handle: @escaping (OpaquePointer) -> Void) -> Bool {
-        add(handle) { bus, slot, callback, userdata in
+                     _ handle: @escaping (OpaquePointer) -> Void) throws(Errno) {
+        try add({ handle($0); return 0 }) { bus, slot, callback, userdata in
             sd_bus_match_signal_async(bus, &slot, sender, path, interface, member, callback, nil, userdata)
         }
     }
 
     /// The same for a match rule written out (a `path_namespace`, say).
-    func match(rule: String, _ handle: @escaping (OpaquePointer) -> Void) -> Bool {
-        add(handle) { bus, slot, callback, userdata in sd_bus_add_match_async(bus, &slot, rule, callback, nil, userdata) }
+    func match(rule: String, _ handle: @escaping (OpaquePointer) -> Void) throws(Errno) {
+        try add({ handle($0); return 0 }) { bus, slot, callback, userdata in
+            sd_bus_add_match_async(bus, &slot, rule, callback, nil, userdata)
+        }
     }
 
-    private func add(_ handle: @escaping (OpaquePointer) -> Void,
-                     _ install: (OpaquePointer, inout OpaquePointer?, sd_bus_message_handler_t, UnsafeMutableRawPointer) -> Int32) -> Bool {
-        guard let bus else { return false }
+    /// Sees every incoming message first: those `admits` refuses are dropped unanswered.
+    func filter(_ admits: @escaping (OpaquePointer) -> Bool) throws(Errno) {
+        try add({ admits($0) ? 0 : 1 }) { bus, slot, callback, userdata in sd_bus_add_filter(bus, &slot, callback, userdata) }
+    }
+
+    /// Asks for a well-known name without waiting; `reply` gets the bus's answer.
+    func requestName(_ name: String, flags: UInt64, _ reply: @escaping (OpaquePointer) -> Void) throws(Errno) {
+        try add({ reply($0); return 0 }) { bus, slot, callback, userdata in
+            sd_bus_request_name_async(bus, &slot, name, flags, callback, userdata)
+        }
+    }
+
+    private func add(_ handle: @escaping (OpaquePointer) -> Int32,
+                     _ install: (OpaquePointer, inout OpaquePointer?, sd_bus_message_handler_t, UnsafeMutableRawPointer) -> Int32) throws(Errno) {
+        guard let bus else { throw .socketNotConnected }
         let handler = Handler(handle)
         var slot: OpaquePointer?
         let rc = install(bus, &slot, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
-            Unmanaged<Handler>.fromOpaque(userdata).takeUnretainedValue().handle(message)
-            return 0
+            return Unmanaged<Handler>.fromOpaque(userdata).takeUnretainedValue().handle(message)
         }, Unmanaged.passUnretained(handler).toOpaque())
-        guard rc >= 0 else { return false }
+        guard rc >= 0 else { throw Errno(rawValue: -rc) }
         if let slot { slots.append(slot) }
         handlers.append(handler)
-        return true
     }
 
     /// NameOwnerChanged of `name`: its new owner, empty when it went away.
-    func followOwner(of name: String, _ handle: @escaping (String) -> Void) -> Bool {
-        matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                    member: "NameOwnerChanged") { message in
+    func followOwner(of name: String, _ handle: @escaping (String) -> Void) throws(Errno) {
+        try matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                        member: "NameOwnerChanged") { message in
             if let owner = SDBus.newOwner(message, of: name) { handle(owner) }
         }
     }

@@ -39,17 +39,15 @@ public final class BusService {
 
     public let kind: Kind
     private let logger: Logger
-    private var bus: OpaquePointer?
+    private var connection: BusConnection?
+    private var bus: OpaquePointer? { connection?.bus }
     private var reportedDown = false
     private var retryAt: Int64 = 0
     private var retryDelay = BusService.firstRetryMicroseconds
-    private var watching: Watch?
     private var pending = SignalQueue()
     /// Queued behind another owner of the name: its NameAcquired is news worth a line.
     private var waitingForName = false
     private var droppedReportedAt: Int64?
-    /// The name request's and NameAcquired's handles, released with the connection.
-    private var slots: [OpaquePointer] = []
     /// Property changes not yet announced: the bus had no room.
     private var owedChanges: [ControlProperty] = []
     /// Devices whose Rotation changed, not yet announced.
@@ -69,22 +67,42 @@ public final class BusService {
         self.logger = logger
     }
 
-    deinit {
-        for slot in slots { sd_bus_slot_unref(slot) }
-        if let bus { sd_bus_close_unref(bus) }
-    }
-
     /// Connects, exports the object and asks for the well-known name, none of it waiting
     /// for the bus; false (logged once) when the bus is not there, or was not a moment ago.
     @discardableResult
     public func connect(now: Int64) -> Bool {
-        guard bus == nil else { return true }
+        guard connection == nil else { return true }
         guard now >= retryAt else { return false }
-        var handle: OpaquePointer?
-        var rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
-        guard rc >= 0, let handle else { return down("cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))", now: now) }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        rc = gestured_bus_add_object(handle, Self.path, Self.interface, { message, userdata, error in
+        let connection: BusConnection
+        do { connection = try BusConnection(kind) } catch {
+            return down("cannot connect to the \(kind) bus: \(error)", now: now)
+        }
+        do throws(Errno) {
+            try export(on: connection)
+            // Reads beyond the callers' ration are dropped before they cost anything.
+            try connection.filter { [unowned self] in admitsRead($0) }
+            // Owned by another process (a second gestured), the name is queued for: the
+            // bus hands it over when that one lets go, and says so with NameAcquired.
+            try connection.matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                       member: "NameAcquired") { [unowned self] in nameAcquired($0) }
+            try connection.requestName(Self.name, flags: UInt64(SD_BUS_NAME_QUEUE)) { [unowned self] in nameReplied($0) }
+        } catch {
+            connection.close()
+            return down("cannot set up the \(kind) bus connection: \(error)", now: now)
+        }
+        connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        self.connection = connection
+        reportedDown = false
+        retryDelay = Self.firstRetryMicroseconds
+        logger.info("D-Bus: connecting to the \(kind) bus")
+        connection.updateWatch()
+        return true
+    }
+
+    /// The object with the control interface, and one for each device.
+    private func export(on connection: BusConnection) throws(Errno) {
+        guard let bus = connection.bus else { throw .socketNotConnected }
+        var rc = gestured_bus_add_object(bus, Self.path, Self.interface, { message, userdata, error in
             guard let message, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().call(message, error: error)
         }, { _, _, _, property, reply, userdata, _ in
@@ -93,45 +111,9 @@ public final class BusService {
         }, { _, _, _, property, value, userdata, error in
             guard let property, let value, let userdata else { return -EINVAL }
             return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().write(String(cString: property), from: value, error: error)
-        }, me)
-        if rc >= 0 { rc = addDeviceObjects(handle) }
-        var acquired: OpaquePointer?, request: OpaquePointer?, filter: OpaquePointer?
-        if rc >= 0 {
-            // Reads beyond the callers' ration are dropped before they cost anything.
-            rc = sd_bus_add_filter(handle, &filter, { message, userdata, _ in
-                guard let message, let userdata else { return 0 }
-                return Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().admitsRead(message) ? 0 : 1
-            }, me)
-        }
-        if rc >= 0 {
-            // Owned by another process (a second gestured), the name is queued for: the
-            // bus hands it over when that one lets go, and says so with NameAcquired.
-            rc = sd_bus_match_signal_async(handle, &acquired, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                           "NameAcquired", { message, userdata, _ in
-                guard let message, let userdata else { return 0 }
-                Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().nameAcquired(message)
-                return 0
-            }, nil, me)
-        }
-        if rc >= 0 {
-            rc = sd_bus_request_name_async(handle, &request, Self.name, UInt64(SD_BUS_NAME_QUEUE), { reply, userdata, _ in
-                guard let reply, let userdata else { return 0 }
-                Unmanaged<BusService>.fromOpaque(userdata).takeUnretainedValue().nameReplied(reply)
-                return 0
-            }, me)
-        }
-        guard rc >= 0 else {
-            for slot in [acquired, request, filter] { if let slot { sd_bus_slot_unref(slot) } }
-            sd_bus_close_unref(handle)
-            return down("cannot set up the \(kind) bus connection: \(Errno(rawValue: -rc))", now: now)
-        }
-        slots = [acquired, request, filter].compactMap { $0 }
-        bus = handle
-        reportedDown = false
-        retryDelay = Self.firstRetryMicroseconds
-        logger.info("D-Bus: connecting to the \(kind) bus")
-        updateWatch()
-        return true
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if rc >= 0 { rc = addDeviceObjects(bus) }
+        guard rc >= 0 else { throw Errno(rawValue: -rc) }
     }
 
     /// RequestName's answer: 1, the name is ours; 2, queued behind its owner; 4, ours
@@ -166,11 +148,11 @@ public final class BusService {
     /// what is queued, as far as it goes without waiting; drops a dead connection, and
     /// connects again when its retry is due.
     public func process(now: Int64) {
-        guard let bus else {
+        guard let connection else {
             connect(now: now)
             return
         }
-        if let error = SDBus.process(bus) {
+        if let error = connection.process() {
             return disconnect(reason: "the \(kind) bus went away (\(error)); will reconnect")
         }
         if let refused = reads.dueReport(now: now) {
@@ -180,20 +162,23 @@ public final class BusService {
         updateWatch()
     }
 
+    /// The same, now: as the loop runs what follows the bus (`BusSource`).
+    public func process() { process(now: monotonicMicroseconds()) }
+
     /// When sd-bus next needs `process()` even if nothing arrives (a reply's timeout),
     /// on the monotonic clock in microseconds.
     public var nextDeadline: Int64? {
         // Down, the control interface is looked for again at the next retry.
-        guard let bus else { return control != nil && reportedDown ? retryAt : nil }
-        return SDBus.deadline(of: bus)
+        guard let connection else { return control != nil && reportedDown ? retryAt : nil }
+        return connection.nextDeadline
     }
 
     /// What the loop watches now; nil while not connected.
-    public var currentWatch: Watch? { watching }
+    public var currentWatch: Watch? { connection?.currentWatch }
 
     /// Whether signals are still queued for the bus.
     public var hasQueuedOutput: Bool {
-        !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || (watching?.writable ?? false)
+        !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || (currentWatch?.writable ?? false)
     }
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
@@ -294,7 +279,7 @@ public final class BusService {
 
     /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
     private func updateWatch() {
-        if let change = SDBus.rewatch(&watching, bus) { onWatchChange(change.old, change.new) }
+        connection?.updateWatch()
     }
 
     private func hasRoom(_ bus: OpaquePointer) -> Bool {
@@ -339,17 +324,14 @@ public final class BusService {
     }
 
     private func disconnect(reason: String) {
-        guard let bus else { return }
+        guard let connection else { return }
         logger.warning("D-Bus: \(reason)")
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots = []
+        connection.close()  // tells the loop to stop watching it
+        self.connection = nil
         waitingForName = false
-        sd_bus_close_unref(bus)
-        self.bus = nil
         pending = SignalQueue()
         owedChanges = []
         owedDeviceChanges = []
-        updateWatch()
     }
 }
 

@@ -77,13 +77,14 @@ public final class LogindWatcher {
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         retryAt = nil
         retryDelay = Self.firstRetryMicroseconds
-        let ok = connection.matchSignal(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
-                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
-            && connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
-        guard ok else {
+        do throws(Errno) {
+            try connection.matchSignal(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
+                                       member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            try connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
+        } catch {
             close()
             retryLater()
-            return missing("cannot follow logind's signals")
+            return missing("cannot follow logind's signals (\(error))")
         }
         looking = false
         look()

@@ -51,10 +51,13 @@ public final class SensorProxyWatcher {
         }
         self.connection = connection
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
-        let ok = connection.matchSignal(sender: Self.service, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
-            && connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
-        guard ok else { return missing("cannot follow its signals") }
+        do throws(Errno) {
+            try connection.matchSignal(sender: Self.service, path: Self.path, interface: "org.freedesktop.DBus.Properties",
+                                       member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            try connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
+        } catch {
+            return missing("cannot follow its signals (\(error))")
+        }
         claim()
     }
 

@@ -47,11 +47,14 @@ public final class ServiceFollower {
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         let panelRule = "type='signal',sender='\(BusService.name)',interface='org.freedesktop.DBus.Properties',"
             + "member='PropertiesChanged',path_namespace='\(BusService.devicesPath)'"
-        let ok = connection.matchSignal(sender: BusService.name, path: BusService.path, interface: "org.freedesktop.DBus.Properties",
-                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
-            && connection.followOwner(of: BusService.name) { [unowned self] in ownerChanged($0) }
-            && connection.match(rule: panelRule) { [unowned self] in panelChanged($0) }
-        guard ok else { return logger.warning("monitor: cannot follow the service's properties on the \(kind) bus") }
+        do throws(Errno) {
+            try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: "org.freedesktop.DBus.Properties",
+                                       member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
+            try connection.followOwner(of: BusService.name) { [unowned self] in ownerChanged($0) }
+            try connection.match(rule: panelRule) { [unowned self] in panelChanged($0) }
+        } catch {
+            return logger.warning("monitor: cannot follow the service's properties on the \(kind) bus (\(error))")
+        }
         readAll()
         connection.updateWatch()
     }
