@@ -7,7 +7,7 @@ BIN = .build/release/gestured
 LEAN = .build/lean
 RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN)
 
-.PHONY: deps build docs deb run test check-data install install-user install-isolation install-common uninstall check-units
+.PHONY: deps build docs deb run test check-data install install-user install-user-unit install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -80,13 +80,17 @@ install: build install-common
 	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
 	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
 
-# Isolation for the system service: its user may write to /dev/uinput (see README).
+# Isolation, keys, clicks and scrolling for the system service: its user may write to
+# /dev/uinput (see README). The Debian package gestured-uinput holds these files.
 install-isolation:
 	install -D -m 644 udev/72-gestured-isolate.rules $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules
 	install -D -m 644 modules-load.d/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 
 # The user service, for a laptop's session: the user at the seat reads the touchscreen.
-install-user: build install-common
+install-user: build install-common install-user-unit
+
+# The user service's own files, without the binary: the Debian package gestured-user.
+install-user-unit:
 	install -d $(DESTDIR)$(USERUNITDIR)
 	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	install -D -m 644 udev/71-gestured-seat.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules

@@ -1,4 +1,5 @@
 import Input
+import Pipeline
 
 /// gestured's virtual keyboard and pointer in the daemon: made while the configuration
 /// binds keys, clicks or scrolling (the seat says which gestures; never for a monitor),
@@ -15,7 +16,7 @@ extension Daemon {
             virtual = made
             logger.info("virtual keyboard and pointer for \(needing.joined(separator: ", ")): \(made.nodes.joined(separator: ", "))")
         } catch {
-            logger.error("cannot make gestured's virtual keyboard and pointer (\(error)): they need write access to /dev/uinput, as isolation does (the system service has it; `make install-isolation` for a user). These gestures cannot act: \(needing.joined(separator: ", ")); the rest work")
+            logger.error("cannot make gestured's virtual keyboard and pointer (\(error)): they need \(PanelPolicy.uinputAccess). These gestures cannot act: \(needing.joined(separator: ", ")); the rest work")
         }
     }
 }

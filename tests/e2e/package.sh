@@ -1,8 +1,10 @@
 #!/bin/bash
-# The .deb as a kiosk integrator uses it, inside scripts/vm-run-systemd (systemd as
-# PID 1) with the Swift toolchain hidden: install, manuals, check, enable, an upgrade
-# over a changed configuration, purge. tests/e2e/run-package puts the packages and
-# fixtures in /opt/gestured-package.
+# The .debs as a kiosk integrator and a laptop's user use them, inside
+# scripts/vm-run-systemd (systemd as PID 1) with the Swift toolchain hidden: install,
+# manuals, check, enable; keys refused without gestured-uinput, typed and isolating with
+# it; an upgrade over a changed configuration; the user service of gestured-user; removal
+# and purge of each. tests/e2e/run-package puts the packages and fixtures in
+# /opt/gestured-package.
 #   tests/e2e/package.sh VERSION
 set -u
 version=$1
@@ -16,9 +18,15 @@ if [ -n "$runtime" ]; then mount -t tmpfs none "${runtime%/lib/swift/linux/libsw
 check "no Swift runtime is left to find" test -z "$(find /opt /usr/lib /usr/local -maxdepth 6 -name 'libswiftCore.so' 2>/dev/null)"
 check "no swift command either" bash -c "! command -v swift"
 
+# man opens the pages by their path; rebuilding man-db's index on every install, upgrade
+# and purge costs a minute each under software emulation, and tests nothing of ours.
+rm -f /var/lib/man-db/auto-update
+
 # A container's policy-rc.d (which forbids starting services) would hide what the
 # package's scripts do: a real machine has none.
 rm -f /usr/sbin/policy-rc.d
+phase() { echo "---- $1 (at ${SECONDS} s)"; }
+phase "gestured"
 apt-get install -y "$dir/gestured.deb" > /tmp/install.log 2>&1
 check "apt install ./gestured_${version}_amd64.deb succeeds" test $? = 0
 tail -3 /tmp/install.log
@@ -38,14 +46,66 @@ evemu-device "$dir/panel.desc" > /tmp/panel.node &
 wait_for 15 grep -q /dev/input /tmp/panel.node
 udevadm settle
 node=$(grep -o '/dev/input/event[0-9]*' /tmp/panel.node)
+# The kiosk's configuration: a checkmark runs a command, a three-finger swipe types a chord.
+cat > /etc/gestured/gestured.toml <<'EOF2'
+[[gesture]]
+name = "confirm"
+type = "checkmark"
+command = "true"
+
+[[gesture]]
+name = "next-desktop"
+type = "swipe"
+fingers = 3
+direction = "down"
+keys = "ctrl+alt+Right"
+EOF2
 systemctl enable --now gestured > /tmp/enable.log 2>&1
 check "systemctl enable --now gestured reaches active" test "$(systemctl is-active gestured)" = active
-in_journal() { journalctl -u gestured --no-pager -o cat | grep -q -- "$1"; }
+mark=1  # the journal's lines from here on: journal_since
+journal_since() { journalctl -u gestured --no-pager -o cat | tail -n +"$mark"; }
+in_journal() { journal_since | grep -q -- "$1"; }
+next_mark() { mark=$(($(journalctl -u gestured --no-pager -o cat | wc -l) + 1)); }
 check "and it reads the touchscreen, thanks to the package's udev rule" wait_for 15 in_journal "$node: 'gestured test panel'"
+
+phase "(a) the daemon alone"
+# (a) The daemon alone: /dev/uinput is not the service's, so the chord cannot be typed;
+# the journal says why and what to install, and the rest works.
+check "without gestured-uinput, the keys binding is refused with the documented message" \
+    wait_for 15 in_journal "cannot make gestured's virtual keyboard and pointer (Permission denied): they need write access to /dev/uinput: for the system service, install the package gestured-uinput"
+check "naming the gesture that cannot act" in_journal "These gestures cannot act: next-desktop; the rest work"
 evemu-play "$node" < "$dir/checkmark.evemu"
 check "a checkmark fires" wait_for 15 in_journal "confirm (checkmark) recognized"
 check "gestured status reads the service's mode over the system bus" bash -c "gestured status | grep -q '^mode:     default'"
 
+phase "(b) gestured-uinput"
+# (b) With gestured-uinput: the chord on gestured's virtual keyboard, and a twin.
+apt-get install -y "$dir/gestured-uinput.deb" > /tmp/install-uinput.log 2>&1
+check "apt install ./gestured-uinput_${version}_all.deb succeeds" test $? = 0
+check "which gives the service's user write access to /dev/uinput" bash -c "getfacl -p /dev/uinput 2>/dev/null | grep -q '^user:gestured:rw'"
+next_mark
+systemctl restart gestured
+keyboard_line() { journal_since | grep -o 'virtual keyboard and pointer for next-desktop: /dev/input/event[0-9]*'; }
+check "restarted, the service makes its virtual keyboard and pointer" wait_for 15 keyboard_line
+keyboard=$(keyboard_line | grep -o '/dev/input/event[0-9]*' | tail -1)
+libinput debug-events --show-keycodes --device "$keyboard" > /tmp/keyboard.log 2>&1 &
+reader=$!
+sleep 2
+evemu-play "$node" < "$dir/swipe3.evemu"
+check "a three-finger swipe types ctrl+alt+Right, as libinput reads the keyboard" \
+    wait_for 15 grep -q 'KEY_RIGHT (106) pressed' /tmp/keyboard.log
+check "with ctrl and alt held, and all released" bash -c \
+    "grep -q 'KEY_LEFTCTRL (29) pressed' /tmp/keyboard.log && grep -q 'KEY_LEFTALT (56) pressed' /tmp/keyboard.log && grep -q 'KEY_LEFTCTRL (29) released' /tmp/keyboard.log"
+kill "$reader" 2>/dev/null
+next_mark
+printf '\n[daemon]\nisolate = true\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured
+twin_line() { journal_since | grep -o "$node: 'gestured test panel' isolated: its twin is /dev/input/event[0-9]*"; }
+check "isolation makes the panel's twin" wait_for 20 twin_line
+twin=$(twin_line | grep -o '/dev/input/event[0-9]*$' | tail -1)
+check "which is there ($twin)" test -n "$twin" -a -e "$twin"
+
+phase "an upgrade"
 # An upgrade keeps the integrator's configuration.
 echo '# changed by the integrator' >> /etc/gestured/gestured.toml
 before=$(systemctl show -p MainPID --value gestured)
@@ -54,16 +114,64 @@ check "the upgrade installs" test "$(dpkg-query -W -f='${Version}' gestured)" = 
 check "and keeps the changed configuration" grep -q '^# changed by the integrator' /etc/gestured/gestured.toml
 after=$(systemctl show -p MainPID --value gestured)
 check "the enabled service was restarted by it (pid $before, then $after)" test "$(systemctl is-active gestured)" = active -a "$after" != "$before"
+systemctl stop gestured  # the panel is the user's service's now
 
-# Purge: nothing of the package is left but what Debian keeps by policy (its user).
-files=$(dpkg -L gestured | while read -r f; do [ -f "$f" ] && echo "$f"; done)
-apt-get purge -y gestured > /tmp/purge.log 2>&1
-check "apt purge gestured succeeds" test "$(dpkg-query -W -f='${Status}' gestured 2>/dev/null)" = ""
-left=$(for f in $files /etc/gestured /etc/systemd/system/multi-user.target.wants/gestured.service \
-                /var/lib/systemd/deb-systemd-helper-enabled/gestured.service.dsh-also; do [ -e "$f" ] && echo "$f"; done)
-check "and leaves no file of it behind${left:+ (left: $left)}" test -z "$left"
+phase "(c) gestured-user"
+# (c) gestured-user: the user service, for a user who may open the touchscreen.
+apt-get install -y "$dir/gestured-user.deb" > /tmp/install-user.log 2>&1
+check "apt install ./gestured-user_${version}_all.deb succeeds" test $? = 0
+check "the user service is enabled for every user's graphical session" \
+    test -L /etc/systemd/user/graphical-session.target.wants/gestured.service
+check "and the seat's rule tags the touchscreen for logind's uaccess" bash -c "udevadm info '$node' | grep -q 'uaccess'"
+useradd -m alice
+# What logind's uaccess gives the user of the active session on the seat (the VM has no
+# seat session to make active): read and write access to the panel.
+setfacl -m u:alice:rw "$node"
+mkdir -p ~alice/.config/gestured
+cat > ~alice/.config/gestured/gestured.toml <<'EOF2'
+[[gesture]]
+name = "confirm"
+type = "checkmark"
+exec = ["touch", "/home/alice/confirmed"]
+EOF2
+chown -R alice: ~alice/.config
+loginctl enable-linger alice
+uid=$(id -u alice)
+check "alice's user manager starts" wait_for 30 systemctl is-active -q "user@$uid.service"
+systemctl --user -M alice@ start gestured.service
+user_journal() { journalctl _UID="$uid" --no-pager -o cat | grep -q -- "$1"; }
+check "her gestured service reads the touchscreen" wait_for 20 user_journal "$node: 'gestured test panel'"
+evemu-play "$node" < "$dir/checkmark.evemu"
+check "and a checkmark runs her command" wait_for 15 test -e /home/alice/confirmed
+check "as her" test "$(stat -c %U /home/alice/confirmed 2>/dev/null)" = alice
+systemctl --user -M alice@ stop gestured.service
+loginctl disable-linger alice
+
+# Removing and purging each package leaves nothing of it behind; gestured last, as the
+# others depend on it.
+purge() {  # purge PACKAGE [PATH...]: what else it may have made
+  local package=$1; shift
+  local files left status
+  # Its files and links, not the directories it shares (/lib is a link to usr/lib).
+  files=$(dpkg -L "$package" | while read -r f; do [ ! -d "$f" ] && { [ -f "$f" ] || [ -L "$f" ]; } && echo "$f"; done)
+  apt-get purge -y "$package" > "/tmp/purge-$package.log" 2>&1
+  local rc=$?
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)
+  check "apt purge $package succeeds${status:+ (dpkg: $status)}" test $rc = 0 -a \( -z "$status" -o "$status" = not-installed \)
+  left=$(for f in $files "$@"; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done)
+  check "and leaves no file of it behind${left:+ (left: $left)}" test -z "$left"
+}
+phase "removal and purge"
+apt-get remove -y gestured-uinput > /tmp/remove-uinput.log 2>&1
+check "removing gestured-uinput takes /dev/uinput away from the service's user at once" \
+    bash -c "! getfacl -p /dev/uinput 2>/dev/null | grep -q '^user:gestured:'"
+purge gestured-uinput
+purge gestured-user /etc/systemd/user/graphical-session.target.wants/gestured.service
+purge gestured /etc/gestured /etc/systemd/system/multi-user.target.wants/gestured.service \
+    /var/lib/systemd/deb-systemd-helper-enabled/gestured.service.dsh-also
 check "the service is gone" bash -c "! systemctl cat gestured >/dev/null 2>&1"
 check "the gestured user stays, as Debian keeps system users" id gestured
+phase "done"
 kill %1 2>/dev/null
-[ $failures = 0 ] || { cat /tmp/install.log /tmp/enable.log; journalctl -u gestured --no-pager -n 30; }
+[ $failures = 0 ] || { cat /tmp/install*.log /tmp/enable.log; journalctl -u gestured --no-pager -n 30; journalctl _UID="${uid:-0}" --no-pager -n 30; }
 exit $((failures > 0))

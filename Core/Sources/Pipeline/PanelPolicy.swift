@@ -26,8 +26,13 @@ public enum PanelPolicy {
 
     /// Isolation was decided and its twin could not be made: the panel is read without it.
     public static func twinFailed(_ error: String) -> PanelUse {
-        .read(notIsolatedBecause: "cannot isolate it (\(error)): it needs write access to /dev/uinput (the system service has it)")
+        .read(notIsolatedBecause: "cannot isolate it (\(error)): it needs \(uinputAccess)")
     }
+
+    /// What isolation and gestured's keyboard and pointer need, and how each way of
+    /// running gestured gets it (README, "Access to /dev/uinput").
+    public static let uinputAccess = "write access to /dev/uinput: for the system service, install the package gestured-uinput "
+        + "(from source: make install-isolation); for a user's own service, that user must be given it"
 
     /// A panel open under `old` meets `new`. What changes is what was decided under each,
     /// not what was had: a panel whose twin could not be made is kept as it is on a reload
