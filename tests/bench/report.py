@@ -60,6 +60,16 @@ print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from 
       f"to the same listener through the same dbus-daemon, {floor['n']} times): "
       f"{ms(floor['p50_ms'])} p50, {ms(floor['p99_ms'])} p99.")
 print()
+print("The signal alone: a binding with `signal = true` and no command (none starts beside it), "
+      "and the bus alone again, in the same round:")
+print()
+print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | alone ÷ bus p50 / p99 |")
+print("|---|---|---|---|---|")
+for i, r in enumerate(vm["latency_rounds"], 1):
+    with_command, alone, bus = r["signal"], r["signal_alone"], r["signal_floor"]
+    print(f"| {i} | {ms(with_command['p50_ms'])} / {ms(with_command['p99_ms'])} | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | "
+          f"{ms(bus['p50_ms'])} / {ms(bus['p99_ms'])} | {ratio(alone['p50_ms'], bus['p50_ms'])} / {ratio(alone['p99_ms'], bus['p99_ms'])} |")
+print()
 print("| footprint and start | gestured | lisgd |")
 print("|---|---|---|")
 print(f"| resident, idle, one touchscreen | {vm['rss_idle_one_screen_kb'] / 1024:.1f} MB | {vm['lisgd_rss_idle_kb'] / 1024:.1f} MB |")

@@ -105,6 +105,15 @@ command = "{command}"
 signal = true
 """
 
+signal_config = """[daemon]
+bus = "session"
+[[gesture]]
+name = "right"
+type = "swipe"
+direction = "right"
+signal = true
+"""
+
 bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
 os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
 listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
@@ -112,10 +121,15 @@ assert listener.stdout.readline().strip() == "listening"
 panel = Panel(Recording().text())
 time.sleep(1)
 
-# The bus's own hop: a signal from a small sd-bus client to the same listener.
-emitted = [int(t) for t in subprocess.run([emit, str(swipes or 20)], capture_output=True, text=True, check=True).stdout.split()]
-time.sleep(1)
-figures["signal_floor"] = summary(latencies(emitted, "signal"), len(emitted))
+
+def emit_floor():
+    """The bus's own hop: a signal from a small sd-bus client to the same listener."""
+    emitted = [int(t) for t in subprocess.run([emit, str(swipes or 20)], capture_output=True, text=True, check=True).stdout.split()]
+    time.sleep(1)
+    return summary(latencies(emitted, "signal"), len(emitted))
+
+
+figures["signal_floor"] = emit_floor()
 
 # Idle with one touchscreen: resident size, and what it does while nobody touches it.
 daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
@@ -162,6 +176,14 @@ for round_ in range(2):
     result["lisgd"] = summary(latencies(lifts, "lisgd"), swipes)
     lisgd.terminate()
     lisgd.wait()
+
+    # The signal alone (no command starting beside it), and the bus's own hop again.
+    daemon = Daemon(write_config(signal_config), "signal.log")
+    daemon.wait_for_log(re.escape(panel.node) + ": '")
+    lifts = play_swipes(panel)
+    result["signal_alone"] = summary(latencies(lifts, "signal"), swipes)
+    daemon.stop()
+    result["signal_floor"] = emit_floor()
 
     daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")
     daemon.wait_for_log(re.escape(panel.node) + ": '")
