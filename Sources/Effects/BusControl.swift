@@ -89,12 +89,10 @@ extension BusService {
         do throws(BusControlError) {
             switch member {
             case "SetMode":
-                var mode: UnsafePointer<CChar>?
-                guard sd_bus_message_read_basic(message, Character("s").asCChar, &mode) > 0, let mode else { return -EINVAL }
-                try control.setMode(String(cString: mode))
+                guard let mode = SDBus.readString(message) else { return -EINVAL }
+                try control.setMode(mode)
             case "Pause":
-                var seconds: UInt32 = 0
-                guard sd_bus_message_read_basic(message, Character("u").asCChar, &seconds) > 0 else { return -EINVAL }
+                guard let seconds = SDBus.readUInt32(message) else { return -EINVAL }
                 try control.pause(seconds: seconds)
             case "Resume":
                 control.resume()
@@ -129,8 +127,7 @@ extension BusService {
     /// Rotation written: checked by the daemon.
     func write(_ name: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         guard let control, ControlProperty(rawValue: name) == .rotation else { return -EPERM }
-        var degrees: UInt32 = 0
-        guard sd_bus_message_read_basic(value, Character("u").asCChar, &degrees) > 0 else { return -EINVAL }
+        guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
         do { try control.setRotation(degrees) } catch { return sd_bus_error_set(reply, error.name, error.message) }
         return 1
     }

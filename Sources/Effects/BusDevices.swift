@@ -68,8 +68,7 @@ extension BusService {
 
     private func writeRotation(_ path: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         guard let control, let device = device(at: path) else { return -ENOENT }
-        var degrees: UInt32 = 0
-        guard sd_bus_message_read_basic(value, Character("u").asCChar, &degrees) > 0 else { return -EINVAL }
+        guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
         do { try control.setRotation(degrees, of: device.node) } catch { return sd_bus_error_set(reply, error.name, error.message) }
         return 1
     }

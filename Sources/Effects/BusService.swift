@@ -123,8 +123,7 @@ public final class BusService {
             // Signals still reach clients that match on the interface; say why the name is missing.
             return logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
         }
-        var result: UInt32 = 0
-        guard sd_bus_message_read_basic(reply, Character("u").asCChar, &result) > 0 else {
+        guard let result = SDBus.readUInt32(reply) else {
             return logger.warning("D-Bus: cannot read the answer to requesting \(Self.name) on the \(kind) bus")
         }
         switch result {
@@ -137,9 +136,7 @@ public final class BusService {
     }
 
     private func nameAcquired(_ message: OpaquePointer) {
-        var name: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Character("s").asCChar, &name) > 0, let name, String(cString: name) == Self.name,
-              waitingForName else { return }
+        guard SDBus.readString(message) == Self.name, waitingForName else { return }
         waitingForName = false
         logger.info("D-Bus: now the owner of \(Self.name) on the \(kind) bus")
     }

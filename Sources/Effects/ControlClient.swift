@@ -61,23 +61,20 @@ public enum ControlClient {
         return try parse(reply)
     }
 
+    // Whoever owns the name answers: what reaches the terminal is printable text.
     private static func readString(_ m: OpaquePointer) throws(Failure) -> String {
-        var s: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("s").asCChar, &s) > 0, let s else { throw Failure(description: "an unreadable answer") }
-        // Whoever owns the name answers: what reaches the terminal is printable text.
-        return SDBus.peerString(s)
+        guard let value = SDBus.readString(m) else { throw Failure(description: "an unreadable answer") }
+        return value
     }
 
     private static func readBool(_ m: OpaquePointer) throws(Failure) -> Bool {
-        var b: Int32 = 0
-        guard sd_bus_message_read_basic(m, Character("b").asCChar, &b) > 0 else { throw Failure(description: "an unreadable answer") }
-        return b != 0
+        guard let value = SDBus.readBool(m) else { throw Failure(description: "an unreadable answer") }
+        return value
     }
 
     private static func readUnsigned(_ m: OpaquePointer) throws(Failure) -> UInt32 {
-        var u: UInt32 = 0
-        guard sd_bus_message_read_basic(m, Character("u").asCChar, &u) > 0 else { throw Failure(description: "an unreadable answer") }
-        return u
+        guard let value = SDBus.readUInt32(m) else { throw Failure(description: "an unreadable answer") }
+        return value
     }
 
     private static func readStrings(_ m: OpaquePointer) throws(Failure) -> [String] {

@@ -133,9 +133,8 @@ public final class LogindWatcher {
             get(Self.seatPath, "org.freedesktop.login1.Seat", "ActiveSession") { [unowned self] reply in sessionFound(reply) }
         case .ownUser(let uid):
             ask(Self.service, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetUser", uid: uid) { [unowned self] reply in
-                var path: UnsafePointer<CChar>?
-                guard sd_bus_message_read_basic(reply, Character("o").asCChar, &path) > 0, let path else { return unreadable("GetUser") }
-                leadPath = String(cString: path)
+                guard let path = SDBus.readObjectPath(reply) else { return unreadable("GetUser") }
+                leadPath = path
                 get(leadPath!, "org.freedesktop.login1.User", "Display") { [unowned self] reply in sessionFound(reply) }
             }
         }
@@ -151,25 +150,21 @@ public final class LogindWatcher {
 
     /// `(so)` in a variant: the session's id and path ("/" for none).
     private func sessionFound(_ reply: OpaquePointer) {
-        var id: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?
         guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(so)") > 0,
               sd_bus_message_enter_container(reply, Character("r").asCChar, "so") > 0,
-              sd_bus_message_read_basic(reply, Character("s").asCChar, &id) > 0,
-              sd_bus_message_read_basic(reply, Character("o").asCChar, &path) > 0, let path
+              let id = SDBus.readString(reply, limit: 64), let found = SDBus.readObjectPath(reply)
         else { return unreadable("the session") }
-        let found = String(cString: path)
         if found == "/" {
             sessionPath = nil
             heard(false, why: "no session is active")
             return looked()
         }
-        if found != sessionPath { logger.info("logind: following the lock of session \(id.map { SDBus.peerString($0, limit: 64) } ?? found)") }
+        if found != sessionPath { logger.info("logind: following the lock of session \(id)") }
         sessionPath = found
         get(found, "org.freedesktop.login1.Session", "LockedHint") { [unowned self] reply in
-            var locked: Int32 = 0
             guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
-                  sd_bus_message_read_basic(reply, Character("b").asCChar, &locked) > 0 else { return unreadable("LockedHint") }
-            heard(locked != 0, why: "logind: LockedHint of \(found)")
+                  let locked = SDBus.readBool(reply) else { return unreadable("LockedHint") }
+            heard(locked, why: "logind: LockedHint of \(found)")
             looked()
         }
     }

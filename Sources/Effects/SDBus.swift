@@ -54,15 +54,38 @@ enum SDBus {
         return nil
     }
 
+    // MARK: Reading a message: its next argument, nil when it is of another type or none
+    // is left. Strings a peer wrote come bounded and printable (`peerString`); object
+    // paths, which sd-bus has checked, come whole.
+
+    static func readString(_ m: OpaquePointer, limit: Int = 256) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, Character("s").asCChar, &value) > 0, let value else { return nil }
+        return peerString(value, limit: limit)
+    }
+
+    static func readObjectPath(_ m: OpaquePointer) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard sd_bus_message_read_basic(m, Character("o").asCChar, &value) > 0, let value else { return nil }
+        return String(cString: value)
+    }
+
+    static func readUInt32(_ m: OpaquePointer) -> UInt32? {
+        var value: UInt32 = 0
+        return sd_bus_message_read_basic(m, Character("u").asCChar, &value) > 0 ? value : nil
+    }
+
+    static func readBool(_ m: OpaquePointer) -> Bool? {
+        var value: Int32 = 0
+        return sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 ? value != 0 : nil
+    }
+
     /// NameOwnerChanged for `name`: its new owner, empty when it went away; nil for
     /// another name.
     static func newOwner(_ message: OpaquePointer, of name: String) -> String? {
-        var changed: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Character("s").asCChar, &changed) > 0,
-              sd_bus_message_read_basic(message, Character("s").asCChar, &old) > 0,
-              sd_bus_message_read_basic(message, Character("s").asCChar, &new) > 0,
-              let changed, String(cString: changed) == name, let new else { return nil }
-        return String(cString: new)
+        guard let changed = readString(message), let _ = readString(message), let new = readString(message),
+              changed == name else { return nil }
+        return new
     }
 
     /// A string a peer sent, as one printable line of at most `limit` characters (see

@@ -93,11 +93,10 @@ public final class SensorProxyWatcher {
         reading = true
         let asked = call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
                              strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
-            var name: UnsafePointer<CChar>?
             if SDBus.error(of: reply) == nil,
                sd_bus_message_enter_container(reply, Character("v").asCChar, "s") > 0,
-               sd_bus_message_read_basic(reply, Character("s").asCChar, &name) > 0, let name {
-                heard(SDBus.peerString(name, limit: 64))
+               let name = SDBus.readString(reply, limit: 64) {
+                heard(name)
             }
             reading = false
             if readAgain {

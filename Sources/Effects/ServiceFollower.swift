@@ -115,27 +115,21 @@ public final class ServiceFollower {
         var cookie: UInt64 = 0
         guard sd_bus_message_get_reply_cookie(reply, &cookie) >= 0, let path = panelsAsked.removeValue(forKey: cookie),
               SDBus.error(of: reply) == nil else { return }
-        var degrees: UInt32 = 0
         guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
-              sd_bus_message_read_basic(reply, Character("u").asCChar, &degrees) > 0,
-              let turn = QuarterTurn(degrees: degrees) else { return }
+              let degrees = SDBus.readUInt32(reply), let turn = QuarterTurn(degrees: degrees) else { return }
         onPanelRotation(path, turn)
     }
 
     /// PropertiesChanged of a panel's object.
     private func panelChanged(_ message: OpaquePointer) {
-        var interface: UnsafePointer<CChar>?
         guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
-              sd_bus_message_read_basic(message, Character("s").asCChar, &interface) > 0, let interface,
-              String(cString: interface) == BusService.deviceInterface,
+              SDBus.readString(message) == BusService.deviceInterface,
               let degrees = Self.values(message)?.rotation else { return }
         onPanelRotation(path, degrees)
     }
 
     private func propertiesChanged(_ message: OpaquePointer) {
-        var interface: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Character("s").asCChar, &interface) > 0, let interface,
-              String(cString: interface) == BusService.interface, let heard = Self.values(message) else { return }
+        guard SDBus.readString(message) == BusService.interface, let heard = Self.values(message) else { return }
         onHeard(heard)
     }
 
@@ -150,27 +144,23 @@ public final class ServiceFollower {
         guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
         var heard = Heard()
         while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
-            switch String(cString: key) {
+            guard let key = SDBus.readString(m) else { return nil }
+            switch key {
             case "Mode":
-                var mode: UnsafePointer<CChar>?
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
-                      sd_bus_message_read_basic(m, Character("s").asCChar, &mode) > 0, let mode else { return nil }
-                heard.mode = SDBus.peerString(mode, limit: 64)
+                      let mode = SDBus.readString(m, limit: 64) else { return nil }
+                heard.mode = mode
                 _ = sd_bus_message_exit_container(m)
             case "Rotation":
-                var degrees: UInt32 = 0
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "u") > 0,
-                      sd_bus_message_read_basic(m, Character("u").asCChar, &degrees) > 0 else { return nil }
+                      let degrees = SDBus.readUInt32(m) else { return nil }
                 // Only a rotation the service could be in: another is no news.
                 heard.rotation = QuarterTurn(degrees: degrees)
                 _ = sd_bus_message_exit_container(m)
             case let flag where flag == "Paused" || flag == "Locked":
-                var value: Int32 = 0
                 guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
-                      sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 else { return nil }
-                if flag == "Paused" { heard.paused = value != 0 } else { heard.locked = value != 0 }
+                      let value = SDBus.readBool(m) else { return nil }
+                if flag == "Paused" { heard.paused = value } else { heard.locked = value }
                 _ = sd_bus_message_exit_container(m)
             default:
                 guard sd_bus_message_skip(m, "v") >= 0 else { return nil }

@@ -105,14 +105,7 @@ command = "{command}"
 signal = true
 """
 
-signal_config = """[daemon]
-bus = "session"
-[[gesture]]
-name = "right"
-type = "swipe"
-direction = "right"
-signal = true
-"""
+signal_config = swipe_config.replace('command = "{command}"\n', "")  # the signal alone
 
 bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
 os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
