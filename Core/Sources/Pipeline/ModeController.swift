@@ -113,14 +113,7 @@ public struct ModeController: Sendable {
     }
 
     /// When `advance` has something to do.
-    public var nextDeadline: Timestamp? {
-        switch (pausedUntil, modeTimeout?.expires) {
-        case (let a?, let b?): min(a, b)
-        case (let a?, nil): a
-        case (nil, let b?): b
-        case (nil, nil): nil
-        }
-    }
+    public var nextDeadline: Timestamp? { Timestamp.earlier(pausedUntil, modeTimeout?.expires) }
 
     private mutating func switchMode(to mode: String, timeoutSeconds: Double?, at time: Timestamp, why: String) -> ControlChange? {
         let seconds = mode == startMode ? nil : timeoutSeconds ?? defaultTimeoutSeconds

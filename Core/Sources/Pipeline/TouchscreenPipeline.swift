@@ -212,7 +212,7 @@ public final class TouchscreenPipeline {
             gateChanged(gate, at: time)
         }
         deliver(input, frameEnded: frameEnded)
-        nextDeadline = Self.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline)
+        nextDeadline = Timestamp.earlier(current.arbiter.nextDeadline, isolation?.nextDeadline)
         output.nextDeadline = nextDeadline
         return true
     }
@@ -265,12 +265,6 @@ public final class TouchscreenPipeline {
         isolation.takeTwinEvents(&output.twin)
         isolation.takeNotes(&output.delivery)
         output.bugs.append(contentsOf: isolation.bugsOfLastCall)
-    }
-
-    private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return min(a, b)
     }
 
     /// A new configuration: the recognizers and bindings of the sequence in flight finish

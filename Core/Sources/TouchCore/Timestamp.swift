@@ -13,6 +13,12 @@ public struct Timestamp: Comparable, Hashable, Sendable {
     public static func + (t: Timestamp, milliseconds: Double) -> Timestamp {
         Timestamp(microseconds: t.microseconds.addingSaturated((milliseconds * 1000).rounded()))
     }
+    /// The earlier of two deadlines, either of which may be none.
+    @inlinable public static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
     /// Milliseconds from `earlier` to `self`.
     public func milliseconds(since earlier: Timestamp) -> Double {
         (Double(microseconds) - Double(earlier.microseconds)) / 1000

@@ -74,7 +74,7 @@ public final class Seat {
     /// When to step (with `.deadline`) if no input comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp? {
         if !dueKnown {
-            due = Self.earlier(control.nextDeadline, nextTouchDeadline)
+            due = Timestamp.earlier(control.nextDeadline, nextTouchDeadline)
             dueKnown = true
         }
         return due
@@ -83,13 +83,7 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        panels.reduce(secondClick?.due) { Self.earlier(Self.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline) }
-    }
-
-    private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return min(a, b)
+        panels.reduce(secondClick?.due) { Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline) }
     }
 
     /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
