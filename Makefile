@@ -2,6 +2,7 @@
 SWIFT ?= swift
 SWIFTC ?= swiftc
 BIN = .build/release/gestured
+HELPER = .build/release/gestured-parse-config
 # The release build needs no Swift runtime on the target (--static-swift-stdlib) and
 # links FoundationEssentials where TOMLKit asks for Foundation (see lean/Foundation.swift).
 LEAN = .build/lean
@@ -62,6 +63,8 @@ check-data: build
 # Installation (see the README for the file list). PREFIX and DESTDIR are honoured.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+# gestured finds its TOML parser's process in ../libexec/gestured from its own directory.
+HELPERDIR ?= $(PREFIX)/libexec/gestured
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
@@ -99,6 +102,7 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
+	install -D -m 755 $(HELPER) $(DESTDIR)$(HELPERDIR)/gestured-parse-config
 	install -D -m 644 $(DOCS)/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	install -D -m 644 $(DOCS)/man/gestured.toml.5 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5
 	install -D -m 644 $(DOCS)/completions/gestured.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured
@@ -109,7 +113,7 @@ install-common: build docs
 # Removes what install and install-user put there; the configuration only if it is
 # still the example.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(UNITDIR)/gestured.service \
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
@@ -117,5 +121,6 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
 	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
+	rmdir $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

@@ -7,6 +7,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        .executable(name: "gestured-parse-config", targets: ["gestured-parse-config"]),
     ],
     dependencies: [
         .package(path: "Core"),
@@ -26,6 +27,7 @@ let package = Package(
         // Where events and configurations come from: evdev, udev, recording, timeline and config files.
         .target(name: "Input", dependencies: [
             "SystemIO", "CEvdev", "CUdev", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            .product(name: "ConfigDocument", package: "Core"),
             .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -50,9 +52,14 @@ let package = Package(
             .product(name: "Pipeline", package: "Core"), .product(name: "Reports", package: "Core"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The TOML parser's process (see Input/ConfigParse.swift): gestured links no parser.
+        .executableTarget(name: "gestured-parse-config", dependencies: [
+            "SystemIO", .product(name: "ConfigDocument", package: "Core"), .product(name: "ConfigSyntax", package: "Core"),
+        ]),
 
         .testTarget(name: "InputTests", dependencies: [
             "Input", .product(name: "Pipeline", package: "Core"), .product(name: "Config", package: "Core"),
+            .product(name: "ConfigParsing", package: "Core"),
             .product(name: "TouchCore", package: "Core"),
         ], path: "AdapterTests/InputTests"),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Effects", .product(name: "TouchCore", package: "Core"),

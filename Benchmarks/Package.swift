@@ -16,7 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TouchCore", package: "Core"),
-                .product(name: "Config", package: "Core"),
+                .product(name: "Config", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
                 .product(name: "Pipeline", package: "Core"),
                 .product(name: "Bindings", package: "Core"),
             ],

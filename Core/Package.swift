@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // The pure core of gestured: no I/O, no system libraries, time passed in. Kernel events
 // go in, a `Step` (frame, gesture events, transitions, actions, next deadline) comes
-// out. Its own package so that `swift test` here needs no -dev package at all; Config
-// parses with TOMLKit, which builds toml++ (C++) from source.
+// out. Its own package so that `swift test` here needs no -dev package at all;
+// ConfigSyntax parses with TOMLKit, which builds toml++ (C++) from source.
 import PackageDescription
 
 let package = Package(
@@ -10,7 +10,10 @@ let package = Package(
     products: [
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "Gestures", targets: ["Gestures"]),
+        .library(name: "ConfigDocument", targets: ["ConfigDocument"]),
         .library(name: "Config", targets: ["Config"]),
+        .library(name: "ConfigSyntax", targets: ["ConfigSyntax"]),
+        .library(name: "ConfigParsing", targets: ["ConfigParsing"]),
         .library(name: "Bindings", targets: ["Bindings"]),
         .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
@@ -27,11 +30,14 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
         // Gesture event → actions.
         .target(name: "Bindings", dependencies: ["Gestures", "TouchCore", .product(name: "RealModule", package: "swift-numerics")]),
-        // TOML → a validated model, errors located by file:line:col or key path.
-        .target(
-            name: "Config",
-            dependencies: ["Gestures", "Bindings", "TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]
-        ),
+        // A TOML document's values, and what the parsing helper hands over (ParseOutcome).
+        .target(name: "ConfigDocument"),
+        // That document → a validated model, errors located by file:line:col or key path.
+        .target(name: "Config", dependencies: ["ConfigDocument", "Gestures", "Bindings", "TouchCore"]),
+        // TOML text → the document, with TOMLKit (toml++): for the parsing helper.
+        .target(name: "ConfigSyntax", dependencies: ["ConfigDocument", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // Both in one process: for the tests, the fuzzers and the benchmarks.
+        .target(name: "ConfigParsing", dependencies: ["ConfigSyntax", "ConfigDocument", "Config", "Bindings"]),
         // What the uinput twin of an isolated panel gets: UIKit's touch delivery.
         .target(name: "Delivery", dependencies: ["TouchCore", "Gestures"]),
         // The one step: a touchscreen's input → what happened and what to do.
@@ -40,12 +46,12 @@ let package = Package(
         .target(name: "Reports", dependencies: ["TouchCore", "Gestures", "Bindings", "Pipeline", "Config", "Delivery"]),
 
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "Bindings", "TouchCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Gestures", "Bindings"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "Bindings", "TouchCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "Gestures", "Bindings"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Gestures", "TouchCore"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),
         // Also runs every recording in Tests/Fixtures (see scripts/make-fixtures).
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "Gestures", "Bindings", "TouchCore",
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Reports", "Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "Gestures", "Bindings", "TouchCore",
                                                       .product(name: "RealModule", package: "swift-numerics")]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,7 +17,8 @@ let package = Package(
             "FuzzSupport", .product(name: "TouchCore", package: "Core"),
         ], linkerSettings: lld),
         .executableTarget(name: "FuzzConfig", dependencies: [
-            "FuzzSupport", .product(name: "Config", package: "Core"),
+            "FuzzSupport", .product(name: "Config", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
+            .product(name: "ConfigDocument", package: "Core"), .product(name: "ConfigSyntax", package: "Core"),
         ], linkerSettings: lld),
         // Event streams from records, and the pipeline's invariants: FuzzPipeline's and FuzzExtremes'.
         .target(name: "FuzzStreams", dependencies: [
@@ -25,11 +26,11 @@ let package = Package(
             .product(name: "Pipeline", package: "Core"),
         ]),
         .executableTarget(name: "FuzzPipeline", dependencies: [
-            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
             .product(name: "Gestures", package: "Core"), .product(name: "Pipeline", package: "Core"),
         ], linkerSettings: lld),
         .executableTarget(name: "FuzzExtremes", dependencies: [
-            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            "FuzzSupport", "FuzzStreams", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
             .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "Reports", package: "Core"),
         ], linkerSettings: lld),

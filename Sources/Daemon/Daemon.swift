@@ -105,7 +105,7 @@ public final class Daemon {
     // MARK: Configuration
 
     static func loadConfig(_ path: String?, logger: Logger) throws -> Configuration {
-        guard let path else { return Configuration.makeDefault() }
+        guard let path else { return try loadDefaultConfiguration() }
         let (config, warnings) = try loadDaemonConfiguration(path)
         for warning in warnings { logger.warning("\(warning)") }
         return config

@@ -28,8 +28,7 @@ extension Daemon {
         }
         let parse: ConfigParse
         do { parse = try ConfigParse.start(bytes, file: path) } catch {
-            logger.warning("reload: cannot start the parsing helper (\(error)); parsing in the daemon")
-            return finishReload(path) { try ParseOutcome(parsing: bytes, file: path, keyCodes: .libevdev).get() }
+            return finishReload(path) { throw error }
         }
         pendingReload = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
         watch(parse.output, "the configuration's parsing helper") { [unowned self] in

@@ -29,7 +29,12 @@ public final class BusService {
     /// Signals handed to sd-bus and not yet written: past these, they wait in `pending`.
     static let busQueueLimit: UInt64 = 64
 
-    public enum Kind: Sendable { case system, session }
+    /// Described by its name: interpolated into a log line, an enum without a
+    /// description is printed through the runtime's reflection (slow at start).
+    public enum Kind: String, Sendable, CustomStringConvertible {
+        case system, session
+        public var description: String { rawValue }
+    }
 
     /// What the loop watches on the bus: its descriptor, and whether output waits for room.
     public struct Watch: Equatable, Sendable {

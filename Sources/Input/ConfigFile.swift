@@ -11,6 +11,11 @@ public func loadConfiguration(_ path: String) throws(ConfigErrors) -> Configurat
     try ConfigParse.run(try readConfiguration(path), file: path)
 }
 
+/// The built-in configuration (`Configuration.defaultText`), parsed as a file is.
+public func loadDefaultConfiguration() throws(ConfigErrors) -> Configuration {
+    try ConfigParse.run(Array(Configuration.defaultText.utf8), file: "(built-in configuration)")
+}
+
 /// The file's bytes: a regular file of at most `Configuration.maximumFileSize`.
 public func readConfiguration(_ path: String) throws(ConfigErrors) -> [UInt8] {
     do { return try Files.read(path, atMost: Configuration.maximumFileSize) } catch {

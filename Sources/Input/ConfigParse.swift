@@ -1,33 +1,51 @@
 import Config
+import ConfigDocument
 #if canImport(Glibc)
 import Glibc
 #endif
 import SystemIO
 import SystemPackage
 
-/// A configuration parsed in a helper process, `gestured parse-config FILE` with the
-/// bytes as its stdin (a file in memory) and only its output pipe besides: toml++ aborts
-/// on some malformed files instead of reporting them, and TOMLKit leaks every string it
-/// returns; both stay in the helper, which hands back a `ParseOutcome`. The daemon watches
-/// the pipe like a command's (`start`, `read`, `finish`); `check` and a start wait (`run`).
+/// A configuration parsed in a helper process, `gestured-parse-config`, with the text as
+/// its stdin (a file in memory) and only its output pipe besides: toml++ aborts on some
+/// malformed files instead of reporting them, and TOMLKit leaks every string it returns;
+/// both stay in the helper, which hands back a `ParseOutcome` (the document) that is
+/// checked here. The daemon watches the pipe like a command's (`start`, `read`,
+/// `finish`); a start and the other subcommands wait (`run`).
 public struct ConfigParse {
     public let pid: pid_t
     /// The helper's stdout and stderr (non-blocking): the outcome, or a crash's words.
     public let output: FileDescriptor
     public let file: String
+    /// The text parsed: the errors' lines are found in it.
+    let text: String
     private var received: [UInt8] = []
 
     public static let timeoutMicroseconds: Int64 = 10_000_000
-    /// Far more than any outcome: a megabyte of TOML is a few megabytes of JSON.
+    /// Far more than any outcome: a megabyte of TOML is at most a few of its tree.
     static let outputLimit = 64 << 20
 
-    /// Starts the helper on `bytes`.
-    public static func start(_ bytes: [UInt8], file: String) throws(Errno) -> ConfigParse {
-        let input = try Spawn.memoryFile(bytes)
-        defer { Syscall.release(input) }
-        // No backtrace from the Swift runtime: a parser's crash ends the helper at once.
-        let child = try Spawn.start(["/proc/self/exe", "parse-config", file], environment: ["SWIFT_BACKTRACE=enable=no"], input: input)
-        return ConfigParse(pid: child.pid, output: child.output, file: file)
+    /// The helper: installed in ../libexec/gestured/ from gestured's own directory, or
+    /// beside it in a build tree.
+    public static let helper: String = {
+        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
+        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
+        let installed = "\(directory)/../libexec/gestured/gestured-parse-config"
+        return Files.exists(installed) ? installed : "\(directory)/gestured-parse-config"
+    }()
+
+    /// Starts the helper on `bytes`, once they are known to be text.
+    public static func start(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> ConfigParse {
+        let text = try Configuration.text(of: bytes, file: file)
+        do {
+            let input = try Spawn.memoryFile(bytes)
+            defer { Syscall.release(input) }
+            // No backtrace from the Swift runtime: a parser's crash ends the helper at once.
+            let child = try Spawn.start([helper], environment: ["SWIFT_BACKTRACE=enable=no"], input: input)
+            return ConfigParse(pid: child.pid, output: child.output, file: file, text: text)
+        } catch {
+            throw ConfigErrors(errors: [ConfigError(file: file, message: "cannot be read: gestured's TOML parser \(helper) cannot be started (\(error)); reinstall gestured")])
+        }
     }
 
     /// Reads what the helper wrote, at most a pipe's worth; true at the end of it (the
@@ -50,19 +68,18 @@ public struct ConfigParse {
         func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: file, message: message)]) }
         if let signal = status.signal {
             let stderr = String(decoding: received.prefix(4096), as: UTF8.self)
-            if signal == SIGKILL { throw refuse("parsing and checking this file took more than 10 s (the parsing helper was stopped): it is not a configuration gestured can use") }
+            if signal == SIGKILL { throw refuse("parsing this file took more than 10 s (the parsing helper was stopped): it is not a configuration gestured can use") }
             throw refuse("the TOML parser crashed reading this file (\(crashWhere(stderr) ?? "signal \(signal)")): it is not valid TOML; look for a stray character in a [table] header, a key or a quote")
         }
         guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
             throw refuse("cannot be read: gestured's parsing helper ended with \(status): \(String(decoding: received.prefix(512), as: UTF8.self))")
         }
-        return try outcome.get()
+        return try Configuration.check(outcome, text: text, file: file, keyCodes: .libevdev)
     }
 
-    /// Parses `bytes` in a helper and waits for it, at most 10 s. Without a helper (no
-    /// process could be started), the parse runs here, unguarded.
+    /// Parses `bytes` in a helper and waits for it, at most 10 s.
     public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
-        guard var parse = try? start(bytes, file: file) else { return try ParseOutcome(parsing: bytes, file: file, keyCodes: .libevdev).get() }
+        var parse = try start(bytes, file: file)
         defer { Syscall.release(parse.output) }
         let deadline = monotonicMicroseconds() + timeoutMicroseconds
         var done = false

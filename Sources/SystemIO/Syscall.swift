@@ -53,6 +53,13 @@ public enum Syscall {
         return FileDescriptor(rawValue: try call { openat(directory.rawValue, name, flags) })
     }
 
+    /// Where the symlink `path` points (`/proc/self/exe`: this program's file).
+    public static func readLink(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try call { readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Where a symlink opened with `open(_:in:handleOnly: true)` points.
     public static func readLink(_ link: FileDescriptor) throws(Errno) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

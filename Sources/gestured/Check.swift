@@ -4,6 +4,7 @@ import SystemIO
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Validate configuration files: exits 0 when all are good, 1 otherwise.",
         discussion: """
             Errors name the file, the line and the key (gesture[3] is the third [[gesture]]). \

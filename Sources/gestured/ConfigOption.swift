@@ -9,8 +9,8 @@ struct ConfigOption: ParsableArguments {
     var config: String?
 
     func load() throws -> Configuration {
-        guard let config else { return Configuration.makeDefault() }
         do {
+            guard let config else { return try loadDefaultConfiguration() }
             return try loadConfiguration(config)
         } catch {
             printError(error.description)

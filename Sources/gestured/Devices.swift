@@ -7,6 +7,7 @@ import TouchCore
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List the input devices that are or could be touchscreens, and what gestured does with each.",
         discussion: """
             For each device with position axes (and each udev calls a touchscreen): its node, \

@@ -8,6 +8,7 @@ extension EvaluationGrouping: @retroactive ExpressibleByArgument {}
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "eval",
         abstract: "Score the gestures on labelled recordings: a confusion table with recall and precision.",
         discussion: """
             MANIFEST is a CSV file with a header naming the columns 'file' and 'label'; \

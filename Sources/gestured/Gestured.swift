@@ -6,7 +6,11 @@ import SystemIO
 
 @main
 struct Gestured: ParsableCommand {
+    // Every command names itself (`commandName`): without it the parser derives each
+    // name with String(describing:), which scans all of the program's protocol
+    // conformances, for every command, at every start of the daemon.
     static let configuration = CommandConfiguration(
+        commandName: "gestured",
         abstract: "A touchscreen gesture daemon: recognizes gestures and runs their bindings.",
         discussion: """
             gestured reads touchscreens and their pens through libevdev, recognizes taps, presses, swipes, \
@@ -32,7 +36,7 @@ struct Gestured: ParsableCommand {
             touchscreens.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self, ParseConfig.self]
+        subcommands: [Run.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self]
     )
 
     /// A reader that went away (`gestured replay | head`, a closed log pipe) is a write

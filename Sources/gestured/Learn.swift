@@ -8,6 +8,7 @@ import TouchCore
 
 struct Learn: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "learn",
         abstract: "Teach a stroke shape from recordings of it: prints a [[gesture]] entry to add to the configuration.",
         discussion: """
             Each RECORDING holds one stroke drawn with one finger (the first finger's path \

@@ -7,6 +7,7 @@ import TouchCore
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "monitor",
         abstract: "Watch touchscreens live: each recognizer decision with its reason, and the gestures that fire.",
         discussion: """
             Reads every touchscreen (or --device NODE) as the daemon would, with the same \

@@ -9,6 +9,7 @@ import TouchCore
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record a touchscreen's events to an evemu file, until Ctrl-C.",
         discussion: """
             The file starts with the device's whole description (N:, I:, P:, B:, A: lines), \

@@ -8,6 +8,7 @@ import TouchCore
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay evemu recordings through the recognizers, as fast as possible.",
         discussion: """
             A recording is an evemu file with its device description (N:, I:, A: lines) or an \

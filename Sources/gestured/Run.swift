@@ -7,6 +7,7 @@ import Logging
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run the daemon: recognize gestures and run their bindings.",
         discussion: """
             It reads every touchscreen udev reports (ID_INPUT_TOUCHSCREEN=1), those plugged \

@@ -4,6 +4,7 @@ import SystemIO
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show the running daemon's mode, pause, lock, devices and gestures.",
         discussion: """
             Reads the control interface's properties (org.gestured.Gestured1 on the bus): \

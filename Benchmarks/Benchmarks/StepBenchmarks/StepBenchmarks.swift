@@ -1,6 +1,7 @@
 import Benchmark
 import Bindings
 import Config
+import ConfigParsing
 import Foundation
 import Pipeline
 import TouchCore

@@ -1,5 +1,6 @@
 import Benchmark
 import Config
+import ConfigParsing
 import FoundationEssentials
 import Pipeline
 import TouchCore

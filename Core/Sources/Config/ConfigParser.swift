@@ -1,6 +1,6 @@
 import Bindings
+import ConfigDocument
 import Gestures
-import TOMLKit
 import TouchCore
 
 extension Configuration {
@@ -17,19 +17,14 @@ extension Configuration {
          "gesture": common + ["on"] + Set(settings.values.joined()).sorted()]
     }
 
-    /// Parses and validates `text`; `file` names it in errors. Reports every problem found.
-    /// `keyCodes`: the names `keys` may use (libevdev's, from the OS edge).
-    public static func parse(_ text: String, file: String, keyCodes: KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
+    /// Checks `root`, what the TOML parser made of `text` (see `ParseOutcome`); `file`
+    /// names it in errors, `text` gives their lines. Reports every problem found.
+    /// `keyCodes`: the names `keys` may use (libevdev's, from the OS edge), asked for only
+    /// when a binding names a key.
+    public static func check(_ root: ConfigTable, text: String, file: String,
+                             keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
         let diagnostics = Diagnostics(file: file, text: text)
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: error.source.begin.line, column: error.source.begin.column,
-                                                    keyPath: nil, message: error.description)])
-        } catch {
-            throw ConfigErrors(errors: [ConfigError(file: file, line: nil, column: nil, keyPath: nil, message: "\(error)")])
-        }
+        let keyNames = KeyNames(keyCodes)
         var config = Configuration()
         let sections = ["daemon", "region", "device", "gesture"]
         for key in unknownKeys(root, allowed: sections) {
@@ -59,7 +54,7 @@ extension Configuration {
         var parsed: [(GestureSpec, TableReader)] = []
         var byName: [String: TableReader] = [:]
         for table in gestureTables {
-            guard let (spec, binding) = parseGesture(table, regions: regions, keyCodes: keyCodes) else { continue }
+            guard let (spec, binding) = parseGesture(table, regions: regions, keyNames: keyNames) else { continue }
             if let first = byName[spec.name] {
                 table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.path))")
                 continue
@@ -82,7 +77,7 @@ extension Configuration {
     }
 
     /// `[name]` as one reader, `[[name]]` as one per element.
-    private static func section(_ root: TOMLTable, _ name: String, _ diagnostics: Diagnostics) -> [TableReader] {
+    private static func section(_ root: ConfigTable, _ name: String, _ diagnostics: Diagnostics) -> [TableReader] {
         guard let value = root[name] else { return [] }
         if name == "daemon" {
             guard let table = value.table else {
@@ -224,4 +219,13 @@ extension Configuration {
                                         "these gestures wait for each other to fail: \(path)\(note); when \(who) match, none is recognized")
         }
     }
+}
+
+/// The key names, read once a binding names a key: building libevdev's table is a
+/// twentieth of the daemon's start, and most configurations press no key.
+final class KeyNames {
+    private let read: () -> KeyCodes
+    private(set) lazy var codes: KeyCodes = read()
+
+    init(_ read: @escaping () -> KeyCodes) { self.read = read }
 }

@@ -1,11 +1,13 @@
 import Bindings
-extension Configuration {
-    /// The largest configuration file read: gestured's are a few KiB.
-    public static let maximumFileSize = 1 << 20
+import ConfigDocument
 
-    /// Parses a file's bytes, refusing first what is not a TOML text at all: too large,
+extension Configuration {
+    /// The largest configuration file read.
+    public static let maximumFileSize = ParseOutcome.maximumTextSize
+
+    /// A file's bytes as text, refusing first what is not a TOML text at all: too large,
     /// a NUL byte, or not UTF-8 (each with its line, and what to do).
-    public static func parse(contents bytes: [UInt8], file: String, keyCodes: KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
+    public static func text(of bytes: [UInt8], file: String) throws(ConfigErrors) -> String {
         func refuse(_ line: Int?, _ message: String) -> ConfigErrors {
             ConfigErrors(errors: [ConfigError(file: file, line: line, message: message)])
         }
@@ -22,6 +24,17 @@ extension Configuration {
             start = i + 1
         }
         if String(validating: bytes[start...], as: UTF8.self) == nil { throw refuse(line, "not UTF-8 text: TOML files are UTF-8") }
-        return try parse(String(decoding: bytes, as: UTF8.self), file: file, keyCodes: keyCodes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The configuration `text` is, from what the TOML parser made of it.
+    public static func check(_ outcome: ParseOutcome, text: String, file: String,
+                             keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
+        switch outcome {
+        case .document(let root):
+            return try check(root, text: text, file: file, keyCodes: keyCodes())
+        case .notTOML(let line, let column, let message):
+            throw ConfigErrors(errors: [ConfigError(file: file, line: line, column: column, keyPath: nil, message: message)])
+        }
     }
 }

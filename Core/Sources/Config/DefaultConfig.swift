@@ -64,9 +64,4 @@ extension Configuration {
         edge = "bottom"
         signal = true
         """
-
-    /// The embedded default, parsed (a test keeps it valid).
-    public static func makeDefault() -> Configuration {
-        (try? parse(defaultText, file: "(built-in configuration)")) ?? Configuration()
-    }
 }

@@ -1,4 +1,3 @@
-import TOMLKit
 import TouchCore
 
 /// Collects the errors of one file, each located by its key path.

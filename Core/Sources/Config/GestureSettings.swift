@@ -31,7 +31,7 @@ extension Configuration {
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
                          "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running", "tool"] + actionKeys + modeKeys
 
-    static func parseGesture(_ t: TableReader, regions: [String: Region], keyCodes: KeyCodes) -> (GestureSpec, Binding)? {
+    static func parseGesture(_ t: TableReader, regions: [String: Region], keyNames: KeyNames) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
         let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
         guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
@@ -71,7 +71,7 @@ extension Configuration {
         }
 
         var binding = Binding(gesture: name)
-        binding.actions = parseActions(t, keyCodes: keyCodes)
+        binding.actions = parseActions(t, keyNames: keyNames)
         parseModes(t, into: &spec, &binding.actions)
         if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
         if let phases = t.strings("on") {
@@ -94,7 +94,7 @@ extension Configuration {
         } else if type == .pan, t.has("scroll_mm") {
             t.report("scroll_mm", "goes with scroll = true")
         }
-        if type.isContinuous { binding.steps = parseSteps(t, type: type, keyCodes: keyCodes) }
+        if type.isContinuous { binding.steps = parseSteps(t, type: type, keyNames: keyNames) }
         if !type.isContinuous, t.has("on") {
             t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")
         }
@@ -128,7 +128,7 @@ extension Configuration {
 
 extension Configuration {
     /// command or exec, signal, keys, click (with double): what a gesture or a step does.
-    static func parseActions(_ t: TableReader, keyCodes: KeyCodes) -> BoundActions {
+    static func parseActions(_ t: TableReader, keyNames: KeyNames) -> BoundActions {
         var actions = BoundActions(command: t.string("command"), signal: t.bool("signal") ?? false)
         if let command = actions.command, command.allSatisfy(\.isWhitespace) {
             t.report("command", "blank; expected a command to run, like \"notify-send Confirmed\"")
@@ -142,7 +142,7 @@ extension Configuration {
                 actions.exec = words
             }
         }
-        actions.keys = parseKeys(t, keyCodes: keyCodes)
+        actions.keys = parseKeys(t, keyNames: keyNames)
         if let button = t.choice("click", MouseButton.allCases.map(\.rawValue)).flatMap(MouseButton.init) {
             actions.click = Click(button, count: t.bool("double") == true ? 2 : 1)
         } else if t.has("double"), !t.has("click") {
@@ -152,8 +152,8 @@ extension Configuration {
     }
 
     /// `keys = "ctrl+alt+Right"` or `keys = ["ctrl+c", "ctrl+v"]`: names as the kernel's
-    /// KEY_ and BTN_ names (`keyCodes`, libevdev's).
-    static func parseKeys(_ t: TableReader, keyCodes: KeyCodes) -> KeySequence? {
+    /// KEY_ and BTN_ names (`keyNames`, libevdev's).
+    static func parseKeys(_ t: TableReader, keyNames: KeyNames) -> KeySequence? {
         guard let value = t.table["keys"] else { return nil }
         let written = value.string.map { [$0] } ?? t.strings("keys")
         guard let written else { return nil }
@@ -168,14 +168,14 @@ extension Configuration {
         }
         var chords: [[UInt16]] = []
         for chord in written {
-            switch keyCodes.chord(chord) {
+            switch keyNames.codes.chord(chord) {
             case .success(let codes) where codes.count > KeySequence.mostKeysInAChord:
                 t.report("keys", "\"\(chord)\" holds \(codes.count) keys; at most \(KeySequence.mostKeysInAChord) at once")
                 return nil
             case .success(let codes): chords.append(codes)
             case .failure(let unknown):
                 let what = unknown.name.isEmpty ? "an empty key name in \"\(chord)\"" : "no key is named \"\(unknown.name)\""
-                t.report("keys", "\(what)\(suggestion(for: unknown.name, among: keyCodes.writtenNames)); names are the kernel's KEY_ names without KEY_ (Right, VolumeUp, F5, Enter), or ctrl, alt, shift, super, altgr")
+                t.report("keys", "\(what)\(suggestion(for: unknown.name, among: keyNames.codes.writtenNames)); names are the kernel's KEY_ names without KEY_ (Right, VolumeUp, F5, Enter), or ctrl, alt, shift, super, altgr")
                 return nil
             }
         }
@@ -183,7 +183,7 @@ extension Configuration {
     }
 
     /// `step`, `increase` and `decrease`: all three or none.
-    static func parseSteps(_ t: TableReader, type: GestureType, keyCodes: KeyCodes) -> Steps? {
+    static func parseSteps(_ t: TableReader, type: GestureType, keyNames: KeyNames) -> Steps? {
         guard t.has("step") || t.has("increase") || t.has("decrease") else { return nil }
         // The finest step a hand makes on purpose: below it the fingers' tremble crosses
         // steps (1e-300 mm made 14,800 key actions of one drag).
@@ -213,7 +213,7 @@ extension Configuration {
                 if !t.has(key) { t.report(key, "missing; step needs both increase and decrease, like \(key) = { keys = \"Volume\(key == "increase" ? "Up" : "Down")\" }") }
                 return nil
             }
-            let bound = parseActions(inner, keyCodes: keyCodes)
+            let bound = parseActions(inner, keyNames: keyNames)
             inner.reportUnknownKeys(allowed: actionKeys, owner: key)
             if bound.isEmpty { t.report(key, "empty; expected what a step does: command, exec, keys, click or signal") }
             return bound

@@ -1,4 +1,3 @@
-import TOMLKit
 import TouchCore
 
 /// The most a setting may be, and what that amounts to in words.

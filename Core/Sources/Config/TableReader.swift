@@ -1,10 +1,10 @@
-import TOMLKit
+import ConfigDocument
 import TouchCore
 
 /// Reads typed values from one TOML table, reporting wrong types and remembering which
 /// keys were read so the rest can be reported as unknown.
 struct TableReader {
-    let table: TOMLTable
+    let table: ConfigTable
     /// Where the table is: `gesture` and 3 for the third [[gesture]]; index 0 for `[daemon]`.
     let array: String
     let index: Int
@@ -146,14 +146,14 @@ struct TableReader {
     }
 
     /// Integers are numbers too.
-    private func number(_ value: TOMLValueConvertible) -> Double? { value.double ?? value.int.map(Double.init) }
+    private func number(_ value: ConfigValue) -> Double? { value.double ?? value.int.map(Double.init) }
 
     /// A number or an array of numbers as written (`0`, `0.5`, `[1, 0.5]`).
-    private func literal(_ value: TOMLValueConvertible) -> String {
+    private func literal(_ value: ConfigValue) -> String {
         if let i = value.int { return "\(i)" }
         if let d = value.double { return "\(d)" }
         if let array = value.array { return "[" + array.map(literal).joined(separator: ", ") + "]" }
-        return describe(value)
+        return value.described
     }
 
     /// Reports the keys not in `allowed`: as not applying when they are `known` elsewhere
@@ -175,30 +175,13 @@ struct TableReader {
         }
     }
 
-    private func wrongType<T>(_ key: String, _ value: TOMLValueConvertible, _ expected: String) -> T? {
-        report(key, "expected \(expected), found \(describe(value))")
+    private func wrongType<T>(_ key: String, _ value: ConfigValue, _ expected: String) -> T? {
+        report(key, "expected \(expected), found \(value.described)")
         return nil
-    }
-
-    private func describe(_ value: TOMLValueConvertible) -> String {
-        switch value.type {
-        case .string: "a string"
-        case .int: "an integer"
-        case .double: "a number"
-        case .bool: "true or false"
-        case .array: "an array"
-        case .table: "a table"
-        case .date, .time, .dateTime: "a date or time"
-        }
     }
 }
 
-/// The keys of `table` not in `allowed`, sorted. TOMLKit's key list leaks what it
-/// allocates (TOMLTable.keys strdup()s every key and frees nothing), so it is asked for
-/// only when the count says some key is not allowed: a valid file, reloaded again and
-/// again, leaks nothing.
-func unknownKeys(_ table: TOMLTable, allowed: [String]) -> [String] {
-    let present = allowed.reduce(0) { $0 + (table[$1] != nil ? 1 : 0) }
-    guard table.count > present else { return [] }
-    return table.keys.filter { !allowed.contains($0) }.sorted()
+/// The keys of `table` not in `allowed`, sorted.
+func unknownKeys(_ table: ConfigTable, allowed: [String]) -> [String] {
+    table.keys.filter { !allowed.contains($0) }.sorted()
 }

@@ -1,5 +1,8 @@
 import Bindings
 @testable import Config
+import ConfigDocument
+import ConfigParsing
+import ConfigSyntax
 import Foundation
 import Gestures
 import Testing
@@ -249,9 +252,10 @@ func projectFile(_ path: String) throws -> String {
         #expect(try parse(String(uncommented)).gestures.last?.templates.count == 2)
     }
 
-    /// What the helper hands the daemon is the configuration itself: every field, every
-    /// number to the last bit (a learned stroke's templates, 5e-324, regions, devices).
-    @Test func aParseOutcomeCarriesTheWholeConfiguration() throws {
+    /// What the helper hands the daemon is the whole document: every value, every number
+    /// to the last bit (a learned stroke's templates, 5e-324, regions, devices), and a
+    /// reader that takes nothing cut short, changed or nested too deep.
+    @Test func aParseOutcomeCarriesTheWholeDocument() throws {
         let text = try projectFile("config/gestured.toml")
         let start = try #require(text.range(of: "# [[gesture]]", options: .backwards))
         let learned = text[..<start.lowerBound] + text[start.lowerBound...].split(separator: "\n").map { $0.dropFirst(2) }.joined(separator: "\n")
@@ -300,14 +304,41 @@ func projectFile(_ path: String) throws -> String {
             on = ["began", "changed", "cancelled"]
             """
         for source in [String(learned), extremes, Configuration.defaultText] {
-            let configuration = try parse(source)
-            let outcome = try #require(ParseOutcome(decoding: ParseOutcome.configuration(configuration).encoded))
-            #expect(outcome == .configuration(configuration))
+            let parsed = ParseOutcome(parsing: source)
+            let outcome = try #require(ParseOutcome(decoding: parsed.encoded))
+            #expect(outcome == parsed)
+            #expect(try Configuration.check(outcome, text: source, file: "x.toml") == parse(source))
         }
-        let refused = ParseOutcome(parsing: Array("[[gesture]]\nname = 3\n".utf8), file: "x.toml", keyCodes: KeyCodes())
+        // Every kind of value, nested, and the extremes of numbers and strings.
+        let values = ConfigTable([
+            ("a", .array([.integer(.min), .integer(.max), .float(-0.0), .float(.infinity), .float(.nan), .boolean(true)])),
+            ("", .table(ConfigTable([("é \u{0}\n", .string("")), ("d", .dateOrTime), ("deep", .array([.array([.table(ConfigTable())])]))]))),
+        ])
+        let decoded = try #require(ParseOutcome(decoding: ParseOutcome.document(values).encoded))
+        guard case .document(let table) = decoded, case .array(let numbers) = table["a"] else { Issue.record("not a document"); return }
+        #expect(numbers[0] == .integer(.min) && numbers[1] == .integer(.max) && numbers[3] == .float(.infinity))
+        #expect(numbers[2].double?.sign == .minus && numbers[4].double?.isNaN == true)
+        #expect(table[""] == values[""])
+
+        let refused = ParseOutcome(parsing: "[[gesture]]\nname = 3\nx = = 1\n")
+        guard case .notTOML(line: 3, column: _?, message: _) = refused else { Issue.record("\(refused)"); return }
         #expect(ParseOutcome(decoding: refused.encoded) == refused)
-        #expect(throws: ConfigErrors.self) { try refused.get() }
+        #expect(throws: ConfigErrors.self) { try Configuration.check(refused, text: "", file: "x.toml") }
         #expect(ParseOutcome(decoding: Array("toml.hpp:15481: Assertion failed".utf8)) == nil)
+        // Cut anywhere, or with a byte changed in a length, it is refused, never trusted.
+        let bytes = ParseOutcome.document(values).encoded
+        for end in 0..<bytes.count { #expect(ParseOutcome(decoding: Array(bytes[..<end])) == nil) }
+        for i in bytes.indices {
+            var changed = bytes
+            changed[i] = 0xFF
+            _ = ParseOutcome(decoding: changed)
+        }
+        // Nested past the limit: refused by the parser's side, and by the reader.
+        let deep = "a = " + String(repeating: "[", count: ParseOutcome.maximumDepth + 1) + String(repeating: "]", count: ParseOutcome.maximumDepth + 1)
+        guard case .notTOML = ParseOutcome(parsing: deep) else { Issue.record("\(deep.prefix(10))… was taken"); return }
+        var nested = ConfigValue.integer(1)
+        for _ in 0...ParseOutcome.maximumDepth { nested = .array([nested]) }
+        #expect(ParseOutcome(decoding: ParseOutcome.document(ConfigTable([("a", nested)])).encoded) == nil)
     }
 
     @Test func deviceGlobs() throws {

@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import Gestures
 import Testing
 import TouchCore

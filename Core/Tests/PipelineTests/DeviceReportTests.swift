@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import Reports
 import Testing
 import TouchCore

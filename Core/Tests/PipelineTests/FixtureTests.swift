@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import Foundation
 import Pipeline
 import Reports

@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import Pipeline
 import Testing
 import TouchCore

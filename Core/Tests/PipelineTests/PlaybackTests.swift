@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import Gestures
 import Pipeline
 @testable import Reports

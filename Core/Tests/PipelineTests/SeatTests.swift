@@ -1,5 +1,6 @@
 import Bindings
 import Config
+import ConfigParsing
 import Pipeline
 import Testing
 import TouchCore

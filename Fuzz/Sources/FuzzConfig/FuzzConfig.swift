@@ -1,13 +1,25 @@
 import Config
+import ConfigDocument
+import ConfigParsing
+import ConfigSyntax
 import FuzzSupport
 
 /// The configuration loader on any bytes (TOML → validated model): a configuration or
 /// located errors. The TOML parser inside TOMLKit aborts on some inputs; the daemon parses
 /// in a child process for that reason, and `scripts/fuzz` replays every crash found here
-/// through `gestured check` to show that none reaches it.
+/// through `gestured check` to show that none reaches it. The same bytes, read as what
+/// that process hands back (`ParseOutcome`), are refused or read whole, never trapping;
+/// and a document parsed here reads back the same.
 @_cdecl("FuzzConfig_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { data, size in
+        // Compared as bytes: a NaN is not equal to itself.
+        if let outcome = ParseOutcome(decoding: bytes(data, size)),
+           !outcome.encoded.elementsEqual(ParseOutcome(decoding: outcome.encoded)?.encoded ?? []) {
+            violated("an outcome that does not read back")
+        }
+        let parsed = ParseOutcome(parsing: String(decoding: bytes(data, size), as: UTF8.self))
+        if !parsed.encoded.elementsEqual(ParseOutcome(decoding: parsed.encoded)?.encoded ?? []) { violated("a document that does not read back") }
         do throws(ConfigErrors) {
             let config = try Configuration.parse(contents: bytes(data, size), file: "fuzz.toml")
             if config.bindings.count != config.gestures.count { violated("a binding per gesture") }

@@ -1,5 +1,6 @@
 import Bindings
 import Config
+import ConfigParsing
 import FuzzStreams
 import FuzzSupport
 import Pipeline

@@ -1,4 +1,5 @@
 import Config
+import ConfigParsing
 import FuzzStreams
 import FuzzSupport
 import Gestures
