@@ -5,16 +5,33 @@ BIN = .build/release/gestured
 HELPER = .build/release/gestured-parse-config
 # The release build needs no Swift runtime on the target (--static-swift-stdlib) and
 # links FoundationEssentials where TOMLKit asks for Foundation (see lean/Foundation.swift).
+# What the daemon loads and touches at start is its resident size (BENCHMARKS.md), so it
+# links with lld: relative relocations packed (RELR: 8 KB instead of 1 MB of .rela.dyn
+# read at every start), no symbols exported to the dynamic loader, and the C++ and GCC
+# runtimes the Swift runtime needs linked in like it ($(LEAN)/libstdc++.a is found
+# before the shared one), so no libstdc++.so is loaded, relocated and initialized. Each
+# function in a section of its own, those the daemon runs are laid out first and
+# together (lean/gestured.order, from scripts/make-order-file).
 LEAN = .build/lean
-RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN)
+RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+	-Xswiftc -L -Xswiftc $(LEAN) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering
 
 .PHONY: deps build docs deb run test check-data install install-user install-user-unit install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
 
-build: deps $(LEAN)/Foundation.swiftmodule
+build: deps $(LEAN)/Foundation.swiftmodule $(LEAN)/libstdc++.a
+	@# SwiftPM does not know the order file is an input of the link.
+	@if [ lean/gestured.order -nt $(BIN) ]; then rm -f $(BIN); fi
 	$(SWIFT) build $(RELEASE)
+
+$(LEAN)/libstdc++.a:
+	mkdir -p $(LEAN)
+	ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $@
 
 $(LEAN)/Foundation.swiftmodule: lean/Foundation.swift
 	mkdir -p $(LEAN)
