@@ -60,6 +60,9 @@ public final class Daemon {
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []
+    /// What a seat step said to do that waits until its signals, keys and twin's events
+    /// are out: the commands to start (a spawn takes milliseconds) and the steps to log.
+    var afterwards: [Afterwards] = []
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -172,6 +175,7 @@ public final class Daemon {
     /// (a refused request still changed what was due by then).
     func take(_ input: SeatInput) throws(ControlRefusal) {
         defer {
+            performAfterwards()
             while !followUps.isEmpty {
                 step(followUps.removeFirst())
             }

@@ -13,10 +13,9 @@ extension Daemon {
         switch effect {
         case .step(let node, _, let step):
             if !step.isQuiet { options.show?(effect) }
-            log(step, of: node)
+            afterwards.append(.log(step, of: node))
         case .run(let command):
-            guard acts, let output = runner.start(command, now: monotonicMicroseconds()) else { return }
-            watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+            if acts { afterwards.append(.run(command)) }
         case .signal(let event, let device, let step):
             if acts { bus?.emit(event, device: device, step: step, now: monotonicMicroseconds()) }
         case .write(let target, let events):
@@ -53,6 +52,28 @@ extension Daemon {
     }
 
     /// The service's log says what fired, and at debug level why.
+    /// What waits until a seat step's signals, keys and twin's events are out.
+    enum Afterwards {
+        /// A command: a spawn takes milliseconds.
+        case run(CommandAction)
+        case log(Step, of: String)
+    }
+
+    /// The commands and the log lines of a seat step, once what others wait for without
+    /// a process to start (a signal, a key, the twin's events) has gone out.
+    func performAfterwards() {
+        for deferred in afterwards {
+            switch deferred {
+            case .log(let step, let node):
+                log(step, of: node)
+            case .run(let command):
+                guard let output = runner.start(command, now: monotonicMicroseconds()) else { continue }
+                watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+            }
+        }
+        afterwards.removeAll(keepingCapacity: true)
+    }
+
     private func log(_ step: Step, of node: String) {
         let name = seat.panel(node)?.name ?? node
         for bug in step.bugs { logger.error("\(name): bug: \(bug)") }
