@@ -2,7 +2,7 @@
 markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py).
     python3 tests/bench/report.py CORE.md VM.json KEYS.json COMMAND BINARY
 """
-import datetime, json, os, platform, re, subprocess, sys
+import datetime, json, os, platform, re, statistics, subprocess, sys
 
 core_path, vm_path, keys_path, command, binary = sys.argv[1:6]
 vm = json.load(open(vm_path))
@@ -29,8 +29,10 @@ print()
 print(f"Made by `{command}` on {datetime.date.today().isoformat()}: one run, nothing edited.")
 print()
 print(f"- Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {platform.release()}")
-print(f"- Build: release, Swift runtime linked statically, FoundationEssentials for TOMLKit "
-      f"(`make build`); the binary {os.path.getsize(binary) / 1e6:.1f} MB")
+helper = os.path.join(os.path.dirname(binary), "gestured-parse-config")
+print(f"- Build: release (`make build`): Swift runtime linked statically, lld, RELR relocations, the functions the "
+      f"daemon runs laid out together (lean/gestured.order); gestured {os.path.getsize(binary) / 1e6:.1f} MB and its "
+      f"TOML parser's process {os.path.getsize(helper) / 1e6:.1f} MB, with their symbols (the package strips them)")
 print("- The pure core's figures are this machine's; the daemon's were measured in the VM "
       "(`scripts/vm-run`: Debian's kernel under QEMU, software emulation, 2 CPUs), where "
       "everything runs many times slower than on hardware: compare gestured with lisgd there, "
@@ -60,27 +62,54 @@ print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from 
       f"to the same listener through the same dbus-daemon, {floor['n']} times): "
       f"{ms(floor['p50_ms'])} p50, {ms(floor['p99_ms'])} p99.")
 print()
-print("The signal alone: a binding with `signal = true` and no command (none starts beside it), "
-      "and the bus alone again, in the same round:")
+print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
+      "again; and the whole path's floor, the same lifts read from the panel by a small C program that signals "
+      "each one (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
+      "all in the same round:")
 print()
-print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | alone ÷ bus p50 / p99 |")
-print("|---|---|---|---|---|")
+print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | "
+      "the whole path's floor p50 / p99 | alone ÷ floor p50 / p99 |")
+print("|---|---|---|---|---|---|")
 for i, r in enumerate(vm["latency_rounds"], 1):
-    with_command, alone, bus = r["signal"], r["signal_alone"], r["signal_floor"]
+    with_command, alone, bus, relay = r["signal"], r["signal_alone"], r["signal_floor"], r["signal_relay"]
     print(f"| {i} | {ms(with_command['p50_ms'])} / {ms(with_command['p99_ms'])} | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | "
-          f"{ms(bus['p50_ms'])} / {ms(bus['p99_ms'])} | {ratio(alone['p50_ms'], bus['p50_ms'])} / {ratio(alone['p99_ms'], bus['p99_ms'])} |")
+          f"{ms(bus['p50_ms'])} / {ms(bus['p99_ms'])} | {ms(relay['p50_ms'])} / {ms(relay['p99_ms'])} | "
+          f"{ratio(alone['p50_ms'], relay['p50_ms'])} / {ratio(alone['p99_ms'], relay['p99_ms'])} |")
+print()
+starts = vm["starts"]
+
+
+def median(key):
+    return statistics.median(start[key] for start in starts)
+
+
+def spread(key, unit):
+    values = sorted(start[key] for start in starts)
+    return f"{statistics.median(values):.2f} {unit} ({values[0]:.2f}–{values[-1]:.2f})"
+
+
+reloads = sorted(vm["reload_ms"])
+print(f"Footprint and start: {len(starts)} starts of each with one touchscreen, gestured's and lisgd's in turn; medians, "
+      "with the range in brackets (this VM's CPU times differ by up to twice from one start to the next).")
 print()
 print("| footprint and start | gestured | lisgd |")
 print("|---|---|---|")
-print(f"| resident, idle, one touchscreen | {vm['rss_idle_one_screen_kb'] / 1024:.1f} MB | {vm['lisgd_rss_idle_kb'] / 1024:.1f} MB |")
+print(f"| resident, idle, one touchscreen (3 s after the start) | {median('rss_kb') / 1024:.1f} MB | {median('lisgd_rss_kb') / 1024:.1f} MB |")
 print(f"| resident after the first round of swipes | {vm['rss_after_swipes_kb'] / 1024:.1f} MB | |")
 four = vm["rss_four_screens_50_bindings_kb"]
 print(f"| resident, 4 touchscreens and 50 bindings | {'—' if four is None else f'{four / 1024:.1f} MB'} | |")
-print(f"| start → READY=1 (one touchscreen; 4 and 50 bindings) | {ms(vm['start_to_ready_ms'])}; {ms(vm['four_screens_start_to_ready_ms'])} | |")
-print(f"| CPU time to start (user + system, at READY=1; lisgd after 2 s) | {vm['cpu_to_start_s']:.2f} s | {vm['lisgd_cpu_to_start_s']:.2f} s |")
+print(f"| CPU time to start (user + system: gestured at READY=1, lisgd 3 s after its start) | {spread('cpu_s', 's')} | {spread('lisgd_cpu_s', 's')} |")
+print(f"| the same with the configuration's parsing helper (a child gestured waits for) | {spread('cpu_with_helper_s', 's')} | |")
+print(f"| start → READY=1 (one touchscreen; 4 and 50 bindings) | {median('ready_ms'):.1f} ms; {ms(vm['four_screens_start_to_ready_ms'])} | |")
+print(f"| reload, SIGHUP → READY=1 (4 touchscreens, 50 bindings; 10 times) p50 / p99 | {statistics.median(reloads):.1f} ms / {reloads[-1]:.1f} ms | |")
 print(f"| context switches over 10 s idle | {vm['context_switches_10s_idle']} | |")
 print()
-print("Where the idle resident size is (`/proc/PID/smaps_rollup`, one touchscreen):")
+print("Where the idle resident size is (`/proc/PID/smaps`, one touchscreen, by file):")
+print()
+print("| mapping | resident |")
+print("|---|---|")
+for kb, name in vm["rss_by_mapping"][:12]:
+    print(f"| {name} | {kb} KB |")
 print()
 print("```")
 print("\n".join(l for l in vm["smaps_idle_one_screen"].splitlines()[1:] if re.match(r"(Rss|Pss|Shared|Private|Anonymous)", l)))

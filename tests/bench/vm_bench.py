@@ -3,11 +3,11 @@ by scripts/benchmarks, as root): end-to-end latency from the frame that ends a 1
 right swipe, written to a uinput touchscreen, to the first instruction of the bound
 command (started directly, through /bin/sh) and to a D-Bus listener; lisgd on the same
 swipes in the same boot as the yardstick; resident size, start to READY=1, CPU time to
-start and context switches while idle.
+start (lisgd's beside it), a reload's time and context switches while idle.
     python3 tests/bench/vm_bench.py GESTURED OUT.json [SWIPES]
 With SWIPES 0, only the idle figures (to compare builds).
 """
-import json, os, re, signal, socket, subprocess, sys, tempfile, time
+import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
@@ -15,15 +15,23 @@ from common import latencies as common_latencies, play_swipes as common_play_swi
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
-gestured, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
+out_path = sys.argv[2]
 swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 work = tempfile.mkdtemp()
 os.chmod(work, 0o755)
+# The programs whose start is timed run from the VM's /tmp, in memory: its root is the
+# host's files over 9p without a cache, from which every start reads its program again,
+# as no installed system does (a start there costs several times more, the more so the
+# larger the program). gestured's parsing helper goes beside it, where it looks.
+gestured = os.path.join(work, "gestured")
+for program in (sys.argv[1], os.path.join(os.path.dirname(sys.argv[1]), "gestured-parse-config")):
+    shutil.copy(program, work)
+lisgd_program = shutil.copy(shutil.which("lisgd"), work)
 stamp, listen = os.path.join(work, "stamp"), os.path.join(work, "listen")
 # Static: its main() is its first instruction (no dynamic loader before it).
 subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
-emit = os.path.join(work, "emit")
-for program in (listen, emit):
+emit, relay = os.path.join(work, "emit"), os.path.join(work, "relay")
+for program in (listen, emit, relay):
     subprocess.run(["cc", "-O2", "-o", program, os.path.join(here, os.path.basename(program) + ".c"), "-lsystemd"], check=True)
 stamps = os.path.join(work, "stamps.txt")
 figures = {"swipes": swipes}
@@ -37,9 +45,22 @@ def proc_status(pid):
     return fields
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid, children=False):
     stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = sum(int(t) for t in stat[11:15 if children else 13])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def rss_by_mapping(pid):
+    """Resident KB by file (or [heap], [stack], anonymous), largest first."""
+    sizes, name = {}, None
+    for line in open(f"/proc/{pid}/smaps"):
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            fields = line.split()
+            name = os.path.basename(fields[5]) if len(fields) > 5 else "anonymous"
+        elif line.startswith("Rss:"):
+            sizes[name] = sizes.get(name, 0) + int(line.split()[1])
+    return sorted(((kb, n) for n, kb in sizes.items() if kb), reverse=True)
 
 
 def rss_kb(pid):
@@ -72,6 +93,16 @@ class Daemon:
             pass
         self.ready_ms = (time.monotonic() - started) * 1000
         self.start_cpu_s = cpu_seconds(self.process.pid)
+        # With the configuration's parsing helper, a child it waited for at start.
+        self.start_cpu_with_helper_s = cpu_seconds(self.process.pid, children=True)
+
+    def reload_ms(self):
+        """SIGHUP → READY=1 (after RELOADING=1): parsed by the helper, checked and applied."""
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGHUP)
+        while b"READY=1" not in self.notify.recv(4096):
+            pass
+        return (time.monotonic() - started) * 1000
 
     def log(self):
         return open(self.log_path).read()
@@ -124,13 +155,33 @@ def emit_floor():
 
 figures["signal_floor"] = emit_floor()
 
-# Idle with one touchscreen: resident size, and what it does while nobody touches it.
+# Starts, each beside lisgd's in turn (this VM's CPU times vary by twice from one start
+# to the next): CPU to READY=1 (with the parsing helper's), resident size idle with one
+# touchscreen; lisgd's CPU and resident size 3 s after its start.
+starts = []
+for _ in range(5):
+    lisgd = subprocess.Popen([lisgd_program, "-d", panel.node, "-w", "3840", "-h", "2160", "-g", f"1,LR,*,*,R,{stamp} {stamps} lisgd"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    time.sleep(3)
+    start = {"lisgd_cpu_s": cpu_seconds(lisgd.pid), "lisgd_rss_kb": rss_kb(lisgd.pid)}
+    lisgd.terminate()
+    lisgd.wait()
+    daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+    assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
+    time.sleep(3)
+    start.update(cpu_s=daemon.start_cpu_s, cpu_with_helper_s=daemon.start_cpu_with_helper_s, ready_ms=daemon.ready_ms,
+                 rss_kb=rss_kb(daemon.process.pid))
+    starts.append(start)
+    daemon.stop()
+figures["starts"] = starts
+
+# Idle with one touchscreen: where the resident size is, and what it does while nobody touches it.
 daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
 figures["start_to_ready_ms"] = daemon.ready_ms
-figures["cpu_to_start_s"] = daemon.start_cpu_s
 assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
 time.sleep(3)
 figures["rss_idle_one_screen_kb"] = rss_kb(daemon.process.pid)
+figures["rss_by_mapping"] = rss_by_mapping(daemon.process.pid)
 figures["smaps_idle_one_screen"] = open(f"/proc/{daemon.process.pid}/smaps_rollup").read()
 before = proc_status(daemon.process.pid)
 time.sleep(10)
@@ -158,13 +209,10 @@ for round_ in range(2):
         figures["rss_after_swipes_kb"] = rss_kb(daemon.process.pid)
     daemon.stop()
 
-    lisgd = subprocess.Popen(["lisgd", "-d", panel.node, "-w", "3840", "-h", "2160",
+    lisgd = subprocess.Popen([lisgd_program, "-d", panel.node, "-w", "3840", "-h", "2160",
                               "-g", f"1,LR,*,*,R,{stamp} {stamps} lisgd"],
                              stdout=open(os.path.join(work, "lisgd.log"), "w"), stderr=subprocess.STDOUT)
     time.sleep(2)
-    if round_ == 0:
-        figures["lisgd_rss_idle_kb"] = rss_kb(lisgd.pid)
-        figures["lisgd_cpu_to_start_s"] = cpu_seconds(lisgd.pid)
     lifts = play_swipes(panel)
     result["lisgd"] = summary(latencies(lifts, "lisgd"), swipes)
     lisgd.terminate()
@@ -177,6 +225,13 @@ for round_ in range(2):
     result["signal_alone"] = summary(latencies(lifts, "signal"), swipes)
     daemon.stop()
     result["signal_floor"] = emit_floor()
+    # The whole path's floor: a small C reader of the panel that signals each lift.
+    relaying = subprocess.Popen([relay, panel.node])
+    time.sleep(1)
+    lifts = play_swipes(panel)
+    result["signal_relay"] = summary(latencies(lifts, "signal"), swipes)
+    relaying.terminate()
+    relaying.wait()
 
     daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")
     daemon.wait_for_log(re.escape(panel.node) + ": '")
@@ -202,6 +257,7 @@ ok = all(daemon.wait_for_log(re.escape(p.node) + ": '") for p in panels)
 time.sleep(3)
 figures["rss_four_screens_50_bindings_kb"] = rss_kb(daemon.process.pid) if ok else None
 figures["four_screens_start_to_ready_ms"] = daemon.ready_ms
+figures["reload_ms"] = [daemon.reload_ms() for _ in range(10)]
 daemon.stop()
 listener.terminate()
 

@@ -1,0 +1,44 @@
+/* The whole path's floor for the signal benchmark: the least a daemon can do between a
+ * lift and a D-Bus client. Reads the touchscreen's event node (read(2), no library) and,
+ * at the SYN_REPORT of a frame in which the last touch lifted, emits a signal shaped like
+ * gestured's Gesture (three strings and a dictionary of five entries) and flushes it.
+ * gestured's signal is measured against this in the same boot, from the same lifts, to
+ * the same listener (listen.c); emit.c measures the bus's hop alone.  relay NODE */
+#include <fcntl.h>
+#include <linux/input.h>
+#include <systemd/sd-bus.h>
+#include <unistd.h>
+
+static int emit(sd_bus *bus) {
+    sd_bus_message *m = NULL;
+    int r = sd_bus_message_new_signal(bus, &m, "/org/gestured/Gestured1", "org.gestured.Gestured1", "Gesture");
+    if (r >= 0) r = sd_bus_message_append(m, "sss", "right", "swipe", "recognized");
+    if (r >= 0)
+        r = sd_bus_message_append(m, "a{sv}", 5, "fingers", "i", 1, "direction", "s", "right", "x", "d", 0.5,
+                                  "y", "d", 0.5, "device", "s", "/dev/input/event0");
+    if (r >= 0) r = sd_bus_send(bus, m, NULL);
+    sd_bus_message_unref(m);
+    return r < 0 ? r : sd_bus_flush(bus);
+}
+
+int main(int argc, char **argv) {
+    sd_bus *bus = NULL;
+    int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;
+    if (fd < 0 || sd_bus_open_user(&bus) < 0) return 1;
+    int touching = 0, lifted = 0;
+    struct input_event events[64];
+    for (;;) {
+        ssize_t n = read(fd, events, sizeof events);
+        if (n <= 0) return 1;
+        for (size_t i = 0; i < (size_t)n / sizeof *events; i++) {
+            const struct input_event *e = &events[i];
+            if (e->type == EV_ABS && e->code == ABS_MT_TRACKING_ID) {
+                if (e->value >= 0) touching++;
+                else if (touching > 0 && --touching == 0) lifted = 1;
+            } else if (e->type == EV_SYN && e->code == SYN_REPORT && lifted) {
+                lifted = 0;
+                if (emit(bus) < 0) return 1;
+            }
+        }
+    }
+}
