@@ -64,7 +64,13 @@ def rss_by_mapping(pid):
 
 
 def rss_kb(pid):
-    return int(proc_status(pid)["VmRSS"])
+    """Resident size from the page tables (smaps_rollup). Not VmRSS: Debian 12's kernel
+    counts a task's faults in a cache of its own and adds them to VmRSS every 64th, so an
+    idle process's VmRSS can miss megabytes it has mapped."""
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        if line.startswith("Rss:"):
+            return int(line.split()[1])
+    return 0
 
 
 def write_config(text):
