@@ -62,6 +62,7 @@ public final class Daemon {
     var followUps: [SeatInput] = []
     /// What a seat step said to do that waits until its signals, keys and twin's events
     /// are out: the commands to start (a spawn takes milliseconds) and the steps to log.
+    /// Whoever steps the seat performs them after it (`performAfterwards`).
     var afterwards: [Afterwards] = []
 
     public init(options: DaemonOptions) throws {

@@ -61,6 +61,7 @@ extension Daemon {
                     if case .ignored(_, let reason) = effect { refused = reason } else { perform(effect) }
                 }
             } catch {}  // no request
+            performAfterwards()
             if let refused {
                 panels[path] = nil
                 throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(refused)")
