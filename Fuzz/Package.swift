@@ -17,7 +17,7 @@ let package = Package(
             "FuzzSupport", .product(name: "TouchCore", package: "Core"),
         ], linkerSettings: lld),
         .executableTarget(name: "FuzzConfig", dependencies: [
-            "FuzzSupport", .product(name: "Config", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
+            "FuzzSupport", .product(name: "Config", package: "Core"),
             .product(name: "ConfigDocument", package: "Core"), .product(name: "ConfigSyntax", package: "Core"),
         ], linkerSettings: lld),
         // Event streams from records, and the pipeline's invariants: FuzzPipeline's and FuzzExtremes'.

@@ -12,11 +12,10 @@ import Glibc
 public enum ProgramText {
     /// Drops the mappings of the program file's code (r-x) and of the read-only segment
     /// before it (r--, never written: the RELRO data after it is a private copy, kept).
-    /// Returns the bytes dropped; nothing on any failure (it is only memory).
-    @discardableResult
-    public static func dropMappings() -> Int {
+    /// Nothing on any failure: it is only memory.
+    public static func dropMappings() {
         guard let program = try? Syscall.readLink("/proc/self/exe"),
-              let maps = try? Files.read("/proc/self/maps", atMost: 1 << 20) else { return 0 }
+              let maps = try? Files.read("/proc/self/maps", atMost: 1 << 20) else { return }
         var ranges: [(start: UInt, end: UInt)] = []
         var sawCode = false
         for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
@@ -34,13 +33,9 @@ public enum ProgramText {
                 break
             }
         }
-        var dropped = 0
         for range in ranges {
             guard let address = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
-            if (try? Syscall.call { madvise(address, Int(range.end - range.start), MADV_DONTNEED) }) != nil {
-                dropped += Int(range.end - range.start)
-            }
+            _ = try? Syscall.call { madvise(address, Int(range.end - range.start), MADV_DONTNEED) }
         }
-        return dropped
     }
 }

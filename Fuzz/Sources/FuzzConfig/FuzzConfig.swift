@@ -1,6 +1,5 @@
 import Config
 import ConfigDocument
-import ConfigParsing
 import ConfigSyntax
 import FuzzSupport
 
@@ -13,15 +12,18 @@ import FuzzSupport
 @_cdecl("FuzzConfig_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     runFuzzer(argc, argv) { data, size in
+        let input = bytes(data, size)
         // Compared as bytes: a NaN is not equal to itself.
-        if let outcome = ParseOutcome(decoding: bytes(data, size)),
+        if let outcome = ParseOutcome(decoding: input),
            !outcome.encoded.elementsEqual(ParseOutcome(decoding: outcome.encoded)?.encoded ?? []) {
             violated("an outcome that does not read back")
         }
-        let parsed = ParseOutcome(parsing: String(decoding: bytes(data, size), as: UTF8.self))
+        let parsed = ParseOutcome(parsing: String(decoding: input, as: UTF8.self))
         if !parsed.encoded.elementsEqual(ParseOutcome(decoding: parsed.encoded)?.encoded ?? []) { violated("a document that does not read back") }
         do throws(ConfigErrors) {
-            let config = try Configuration.parse(contents: bytes(data, size), file: "fuzz.toml")
+            // As the daemon reads a file: refused unless it is text, which is then what was parsed.
+            let text = try Configuration.text(of: input, file: "fuzz.toml")
+            let config = try Configuration.check(parsed, text: text, file: "fuzz.toml")
             if config.bindings.count != config.gestures.count { violated("a binding per gesture") }
         } catch {
             if error.errors.isEmpty { violated("refused without an error") }
