@@ -11,13 +11,16 @@ HELPER = .build/release/gestured-parse-config
 # runtimes the Swift runtime needs linked in like it ($(LEAN)/libstdc++.a is found
 # before the shared one), so no libstdc++.so is loaded, relocated and initialized. Each
 # function in a section of its own, those the daemon runs are laid out first and
-# together (lean/gestured.order, from scripts/make-order-file).
+# together (lean/gestured.order, from scripts/make-order-file). Swift marks a few
+# conformance descriptors' .rodata writable, and a linker gives the merged .rodata the
+# flags of any of its parts: lean/rodata.ld keeps those apart, so the 2 MB of constants
+# stay read-only, with the code's segment, where ProgramText drops them after the start.
 LEAN = .build/lean
 RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xswiftc -L -Xswiftc $(LEAN) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/lean/rodata.ld
 
 .PHONY: deps build docs deb run test check-data install install-user install-user-unit install-isolation install-common uninstall check-units
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// The program's own read-only pages, once it has started: the code and constants that
 /// parsing the command line, checking the configuration and connecting ran are mapped
@@ -10,32 +11,25 @@ import Glibc
 /// next (its loop, a gesture) maps its pages again from there, as a minor fault the
 /// first time each is used. As the kernel frees its own `__init` code after booting.
 public enum ProgramText {
-    /// Drops the mappings of the program file's code (r-x) and of the read-only segment
-    /// before it (r--, never written: the RELRO data after it is a private copy, kept).
-    /// Nothing on any failure: it is only memory.
+    /// Drops the mappings of the program's read-only segments up to and including its
+    /// code: its program headers, as the kernel loaded them (the auxiliary vector), name
+    /// them; the first writable segment and all after it (RELRO data, a private copy, and
+    /// the data) are kept. Nothing on any failure: it is only memory.
     public static func dropMappings() {
-        guard let program = try? Syscall.readLink("/proc/self/exe"),
-              let maps = try? Files.read("/proc/self/maps", atMost: 1 << 20) else { return }
-        var ranges: [(start: UInt, end: UInt)] = []
-        var sawCode = false
-        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[5...].joined(separator: " ") == program else { continue }
-            let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), start < end else { continue }
-            switch fields[1] {
-            case "r-xp":
-                ranges.append((start, end))
-                sawCode = true
-            case "r--p" where !sawCode:
-                ranges.append((start, end))
-            default:
-                break
-            }
-        }
-        for range in ranges {
-            guard let address = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
-            _ = try? Syscall.call { madvise(address, Int(range.end - range.start), MADV_DONTNEED) }
+        guard let first = UnsafePointer<Elf64_Phdr>(bitPattern: UInt(getauxval(UInt(AT_PHDR)))) else { return }
+        // A copy: the headers lie in the first segment, which is dropped.
+        let headers = Array(UnsafeBufferPointer(start: first, count: Int(getauxval(UInt(AT_PHNUM)))))
+        // Where the program was loaded: the program headers' own address less the one they name.
+        guard let own = headers.first(where: { $0.p_type == PT_PHDR }) else { return }
+        let bias = UInt(bitPattern: Int(bitPattern: first)) &- UInt(own.p_vaddr)
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0, page & (page - 1) == 0 else { return }
+        for segment in headers where segment.p_type == PT_LOAD {
+            guard segment.p_flags & UInt32(PF_W) == 0 else { break }
+            let start = (bias &+ UInt(segment.p_vaddr)) & ~(page - 1)
+            let (end, overflow) = (bias &+ UInt(segment.p_vaddr)).addingReportingOverflow(UInt(segment.p_memsz) &+ page &- 1)
+            guard !overflow, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = try? Syscall.call { madvise(address, Int(bitPattern: (end & ~(page - 1)) &- start), MADV_DONTNEED) }
         }
     }
 }

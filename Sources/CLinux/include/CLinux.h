@@ -1,7 +1,9 @@
-// Linux interfaces Glibc's Swift module leaves out (epoll, timerfd, signalfd), exposed
+// Linux interfaces Glibc's Swift module leaves out (epoll, timerfd, signalfd, the auxiliary
+// vector), exposed
 // as they are (see swift-nio's CNIOLinux).
 #pragma once
 #include <signal.h>
+#include <sys/auxv.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
