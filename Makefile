@@ -71,6 +71,7 @@ test: deps
 	$(SWIFT) test
 	python3 tests/test_daemon.py .build/debug/gestured
 	python3 tests/test_control.py .build/debug/gestured
+	python3 tests/test_apps.py .build/debug/gestured
 	python3 tests/svg_screenshots.py .build/debug/gestured
 	scripts/check-units
 

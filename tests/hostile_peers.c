@@ -34,6 +34,7 @@ static int get_constant(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "b", strcmp(property, "HasAccelerometer") == 0);
     if (strcmp(property, "Modes") == 0) return sd_bus_message_append(reply, "as", 2, EVIL, "default");
     if (strcmp(property, "Rotation") == 0) return sd_bus_message_append(reply, "u", 4294967295u);
+    if (strcmp(property, "App") == 0) return sd_bus_message_append(reply, "(ssss)", EVIL, EVIL, "", EVIL);
     if (strcmp(property, "Gestures") == 0) return sd_bus_message_append(reply, "a(ssas)", 1, EVIL, "tap", 1, EVIL);
     return sd_bus_message_append(reply, "a(ssb)", 1, "/dev/input/event99", EVIL, 0);
 }
@@ -61,6 +62,7 @@ static const sd_bus_vtable gestured[] = {
     SD_BUS_PROPERTY("Gestures", "a(ssas)", get_constant, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Devices", "a(ssb)", get_constant, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("Rotation", "u", get_constant, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("App", "(ssss)", get_constant, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END,
 };
 

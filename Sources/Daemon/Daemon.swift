@@ -58,6 +58,13 @@ public final class Daemon {
     /// The control interface's Reload calls, answered when it is applied or rejected.
     var reloadCallers: [(BusControlError?) -> Void] = []
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
+    /// Who said which application is in front (its unique name on the bus), and the
+    /// reports taken and refused.
+    var appReporter: (name: String, source: String, uid: UInt32?)?
+    /// The user of the session logind says is in front (the system service: seat0's).
+    var sessionUser: UInt32?
+    var appReports = Daemon.appReportAllowance(now: monotonicMicroseconds())
+    var saidAppRefusal = false
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []
     /// What a seat step said to do that waits until its signals, keys and twin's events

@@ -17,7 +17,7 @@ extension Daemon: BusControl {
             mode: gate.mode, modes: seat.control.modes, paused: gate.paused, locked: gate.locked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: deviceNodes.compactMap(device),
-            rotation: seat.displayRotation.degrees)
+            rotation: seat.displayRotation.degrees, app: gate.app)
     }
 
     public var deviceNodes: [String] { seat.panels.map(\.node) }
@@ -32,6 +32,51 @@ extension Daemon: BusControl {
     public func setRotation(_ degrees: UInt32) throws(BusControlError) { try request(.rotate(degrees: degrees)) }
     public func setRotation(_ degrees: UInt32, of node: String) throws(BusControlError) {
         try request(.rotatePanel(node: node, degrees: degrees))
+    }
+
+    /// The application in front, from whoever says: the latest report stands until its
+    /// reporter says another, or leaves the bus (then none is known). Reports beyond the
+    /// allowance are refused, and counted in the log once a minute.
+    public func reportApp(_ report: AppReport, sender: String) throws(BusControlError) {
+        func refuse(_ name: String, _ why: String) -> BusControlError {
+            if !saidAppRefusal {
+                saidAppRefusal = true
+                logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(why); the next refused are counted once a minute")
+            }
+            return BusControlError(name, why)
+        }
+        guard appReports.take(now: monotonicMicroseconds()) else {
+            throw refuse("Busy", "more than \(Int(Self.appReportsPerSecond)) reports a second; report each change once")
+        }
+        // On the system bus, only the user in front of the seat says what is in front.
+        if bus?.kind == .system, report.caller == nil || report.caller != sessionUser {
+            throw refuse("AccessDenied", "only the user of seat0's active session reports the application in front")
+        }
+        guard !report.tooLong else {
+            appReports.refuse(1)
+            throw refuse("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes")
+        }
+        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
+        let source = printable(named(report.source) ?? "the bus", limit: 32)
+        let app = [report.appID, report.windowClass, report.instance].allSatisfy(\.isEmpty) ? nil
+            : AppInFront(appID: named(report.appID), windowClass: named(report.windowClass), instance: named(report.instance), source: source)
+        appReporter = (sender, source, report.caller)
+        try? take(.appInFront(app, why: "\(source), \(printable(sender, limit: 32))", at: self.now))
+    }
+
+    /// Another session in front of the seat (logind): what another user's reporter said
+    /// no longer stands.
+    func sessionUserChanged(_ uid: UInt32?) {
+        sessionUser = uid
+        guard let reporter = appReporter, reporter.uid != uid, bus?.kind == .system else { return }
+        appReporter = nil
+        try? take(.appInFront(nil, why: "another session is in front", at: now))
+    }
+
+    public func peerLeft(_ name: String) {
+        guard let reporter = appReporter, reporter.name == name else { return }
+        appReporter = nil
+        try? take(.appInFront(nil, why: "\(reporter.source) left the bus", at: now))
     }
 
     /// A call, as the seat takes it; a refusal is the call's error, named for the bus.
@@ -77,7 +122,17 @@ extension Daemon {
         Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
     }
 
+    /// ReportApp calls taken: a desktop says each change of window once; a caller in a
+    /// loop is refused beyond this.
+    static let appReportsPerSecond = 50.0
+    static func appReportAllowance(now: Int64) -> Allowance {
+        Allowance(burst: appReportsPerSecond, perSecond: appReportsPerSecond, reportEvery: 60_000_000, now: now)
+    }
+
     func reportUnsaidControlLines(now: Int64) {
+        if let refused = appReports.dueReport(now: now) {
+            logger.notice("\(refused) more reports of the application in front were refused (more than \(Int(Self.appReportsPerSecond)) a second, or a name longer than \(AppInFront.longestName) bytes)")
+        }
         guard let unsaid = controlLines.dueReport(now: now) else { return }
         logger.notice("\(unsaid) more changes of mode, pause, lock or rotation were not logged (20 at once, then 2 a second)")
     }

@@ -23,7 +23,8 @@ extension Daemon {
             options.show?(effect)
         case .control(let change, _):
             if controlLines.take(now: monotonicMicroseconds()) {
-                logger.info("\(change)")
+                // The application in front changes at every click of another window: the debug log's.
+                if case .app = change.kind { logger.debug("\(change)") } else { logger.info("\(change)") }
                 options.show?(effect)
             }
             if let property = change.kind.property { bus?.announce([property]) }

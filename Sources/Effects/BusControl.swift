@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import Gestures
 import Pipeline
 import SystemIO
 
@@ -22,6 +23,28 @@ public protocol BusControl: AnyObject {
     func setRotation(_ degrees: UInt32, of node: String) throws(BusControlError)
     /// Starts a reload; `done` gets nil once it is applied, or why it was not.
     func reload(_ done: @escaping (BusControlError?) -> Void)
+    /// A desktop's report of the application in front (a KWin script, a GNOME Shell
+    /// extension, gestured's session agent): `sender` is the caller's unique name.
+    func reportApp(_ report: AppReport, sender: String) throws(BusControlError)
+    /// A connection left the bus (its unique name).
+    func peerLeft(_ name: String)
+}
+
+/// ReportApp's arguments as they came: the reporter's name for itself, the app id, the
+/// WM_CLASS class and instance; empty for what it has not (all empty: none in front).
+public struct AppReport: Equatable, Sendable {
+    public var source, appID, windowClass, instance: String
+    /// A field was longer than `AppInFront.longestName`: the fields are left empty.
+    public var tooLong = false
+    /// The caller's effective user id, as the bus vouches for it; nil when it does not say.
+    public var caller: UInt32?
+
+    public init(source: String, appID: String, windowClass: String, instance: String) {
+        self.source = source
+        self.appID = appID
+        self.windowClass = windowClass
+        self.instance = instance
+    }
 }
 
 /// A D-Bus error for the caller: `org.gestured.Gestured1.Error.<name>` and a message.
@@ -69,8 +92,11 @@ public struct ControlProperties {
     public var devices: [Device]
     /// The display's rotation in clockwise degrees.
     public var rotation: Int
+    /// The application in front; nil when none is known.
+    public var app: AppInFront?
 
-    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device], rotation: Int) {
+    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device], rotation: Int,
+                app: AppInFront?) {
         self.mode = mode
         self.modes = modes
         self.paused = paused
@@ -78,6 +104,7 @@ public struct ControlProperties {
         self.gestures = gestures
         self.devices = devices
         self.rotation = rotation
+        self.app = app
     }
 }
 
@@ -96,6 +123,17 @@ extension BusService {
                 try control.pause(seconds: seconds)
             case "Resume":
                 control.resume()
+            case "ReportApp":
+                var fields: [(text: String, tooLong: Bool)] = []
+                for _ in 0..<4 {
+                    guard let field = SDBus.readWholeString(message, atMost: AppInFront.longestName) else { return -EINVAL }
+                    fields.append(field)
+                }
+                let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+                var report = AppReport(source: fields[0].text, appID: fields[1].text, windowClass: fields[2].text, instance: fields[3].text)
+                report.tooLong = fields.contains { $0.tooLong }
+                report.caller = SDBus.callerUID(message)
+                try control.reportApp(report, sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
@@ -155,6 +193,12 @@ extension BusService {
         case .rotation:
             var degrees = UInt32(clamping: values.rotation)
             ok = sd_bus_message_append_basic(reply, Character("u").asCChar, &degrees) >= 0
+        case .app:
+            let app = values.app
+            ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssss") >= 0
+                && appendString(reply, app?.source ?? "") && appendString(reply, app?.appID ?? "")
+                && appendString(reply, app?.windowClass ?? "") && appendString(reply, app?.instance ?? "")
+                && sd_bus_message_close_container(reply) >= 0
         case .devices:
             ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssb)") >= 0
             for d in values.devices where ok {

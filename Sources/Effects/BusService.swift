@@ -91,6 +91,10 @@ public final class BusService {
             try connection.matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                                        member: "NameAcquired") { [unowned self] in nameAcquired($0) }
             try connection.requestName(Self.name, flags: UInt64(SD_BUS_NAME_QUEUE)) { [unowned self] in nameReplied($0) }
+            // A connection that leaves (its unique name lost): a reporter of the application in front.
+            try connection.match(rule: "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''") {
+                [unowned self] in peerLeft($0)
+            }
         } catch {
             connection.close()
             return down("cannot set up the \(kind) bus connection: \(error)", now: now)
@@ -138,6 +142,11 @@ public final class BusService {
             logger.warning("D-Bus: \(Self.name) is owned by another process on the \(kind) bus (another gestured?); signals go out from this connection's own name, and the well-known name is taken when the other lets it go")
         default: logger.warning("D-Bus: \(Self.name) is owned by another process on the \(kind) bus and cannot be queued for (RequestName answered \(result))")
         }
+    }
+
+    private func peerLeft(_ message: OpaquePointer) {
+        guard let name = SDBus.readString(message), name.hasPrefix(":") else { return }
+        control?.peerLeft(name)
     }
 
     private func nameAcquired(_ message: OpaquePointer) {

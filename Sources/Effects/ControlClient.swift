@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import Gestures
 import SystemPackage
 
 /// The running daemon's control interface, read by `gestured status`: a client that may
@@ -31,7 +32,20 @@ public enum ControlClient {
                 }
             },
             devices: try devices(bus, display: rotation),
-            rotation: rotation)
+            rotation: rotation,
+            // A gestured from before App, or a stand-in without it: none known.
+            app: (try? get(bus, "App", "(ssss)", readApp)) ?? nil)
+    }
+
+    /// The App property: its source, app id, WM_CLASS class and instance; nil when all
+    /// names are empty (none known).
+    private static func readApp(_ m: OpaquePointer) throws(Failure) -> AppInFront? {
+        guard sd_bus_message_enter_container(m, Character("r").asCChar, "ssss") > 0 else { throw Failure(description: "an unreadable answer") }
+        let source = try readString(m), appID = try readString(m), windowClass = try readString(m), instance = try readString(m)
+        _ = sd_bus_message_exit_container(m)
+        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
+        guard !(appID.isEmpty && windowClass.isEmpty && instance.isEmpty) else { return nil }
+        return AppInFront(appID: named(appID), windowClass: named(windowClass), instance: named(instance), source: source)
     }
 
     /// The devices, each with its own rotation from its object (the display's for one

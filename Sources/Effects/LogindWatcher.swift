@@ -52,6 +52,10 @@ public final class LogindWatcher {
     static let longestRetryMicroseconds: Int64 = 60_000_000
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
+    /// The followed session's user (nil: no session is active, or logind has not said).
+    public private(set) var sessionUser: UInt32?
+    /// Called when the followed session's user changes.
+    public var onUserChange: (_ uid: UInt32?) -> Void = { _ in }
     /// Called when what the loop must watch changes.
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
@@ -157,6 +161,7 @@ public final class LogindWatcher {
         if found == "/" {
             sessionPath = nil
             heard(false, why: "no session is active")
+            heardUser(nil)
             return looked()
         }
         if found != sessionPath { logger.info("logind: following the lock of session \(id)") }
@@ -165,8 +170,20 @@ public final class LogindWatcher {
             guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
                   let locked = SDBus.readBool(reply) else { return unreadable("LockedHint") }
             heard(locked, why: "logind: LockedHint of \(found)")
-            looked()
+            get(found, "org.freedesktop.login1.Session", "User") { [unowned self] reply in
+                guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(uo)") > 0,
+                      sd_bus_message_enter_container(reply, Character("r").asCChar, "uo") > 0,
+                      let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
+                heardUser(uid)
+                looked()
+            }
         }
+    }
+
+    private func heardUser(_ uid: UInt32?) {
+        guard uid != sessionUser else { return }
+        sessionUser = uid
+        onUserChange(uid)
     }
 
     /// The session's LockedHint is taken from the signal itself; a change of the seat or

@@ -16,8 +16,11 @@ struct Run: ParsableCommand {
             With [daemon] isolate = true it grabs each one and hands applications a uinput \
             twin with only the touches no gesture takes (needs write access to /dev/uinput).
             On the bus it owns org.gestured.Gestured1: the Gesture signal, and the control \
-            interface (SetMode, Pause, Resume, Reload; the properties Mode, Modes, Paused, \
-            Locked, Gestures, Devices; see `gestured status`). It follows logind's \
+            interface (SetMode, Pause, Resume, Reload, ReportApp; the properties Mode, Modes, \
+            Paused, Locked, Gestures, Devices, Rotation, App; see `gestured status`): \
+            ReportApp(source, app id, WM_CLASS class, instance) is how a desktop says which \
+            application is in front, for gestures with apps (gestured.toml(5)); a report \
+            stands while its caller stays on the bus. It follows logind's \
             LockedHint (seat0's active session; with --bus session, the user's own \
             session): while locked only gestures with when_locked = true fire.
             With --replay, a recording stands in for a touchscreen (several: each its own, \

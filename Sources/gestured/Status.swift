@@ -5,12 +5,13 @@ import SystemIO
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the running daemon's mode, pause, lock, devices and gestures.",
+        abstract: "Show the running daemon's mode, pause, lock, application in front, devices and gestures.",
         discussion: """
             Reads the control interface's properties (org.gestured.Gestured1 on the bus): \
             the mode and the modes there are, whether gestures are paused or the session \
             locked (then only gestures with when_locked fire), the display's rotation \
-            (from iio-sensor-proxy, or set on the bus), the touchscreens read with the \
+            (from iio-sensor-proxy, or set on the bus), the application in front and which \
+            desktop said so (gestures with apps fire only for theirs), the touchscreens read with the \
             rotation each measures in (and which are isolated), and each gesture with the modes it fires in: why a \
             gesture does not fire right now. Without --bus, the system bus first, then the \
             session bus. Anyone may read them; changing them (SetMode, Pause, Resume, \
@@ -53,6 +54,7 @@ struct Status: ParsableCommand {
                      "paused:   \(p.paused ? "yes: every touch passes through, nothing fires" : "no")",
                      "locked:   \(p.locked ? "yes: only gestures with when_locked = true fire" : "no")",
                      "rotation: \(p.rotation)° clockwise (the display's, for panels whose rotation is auto or external)",
+                     "app:      \(p.app.map { "\($0.description) (from \($0.source))" } ?? "not known (no desktop says; gestures with apps do not fire)")",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]
         for device in p.devices {
             lines.append("  \(device.node)  \(device.name)  \(device.rotation)°\(device.isolated ? "  (isolated)" : "")")

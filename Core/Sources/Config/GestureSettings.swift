@@ -29,7 +29,7 @@ extension Configuration {
     /// What a gesture, or one of its steps (`increase`, `decrease`), can do.
     static let actionKeys = ["command", "exec", "signal", "keys", "click", "double"]
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
-                         "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running", "tool"] + actionKeys + modeKeys
+                         "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running", "tool"] + actionKeys + modeKeys + appKeys
 
     static func parseGesture(_ t: TableReader, regions: [String: Region], keyNames: KeyNames) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
@@ -73,6 +73,7 @@ extension Configuration {
         var binding = Binding(gesture: name)
         binding.actions = parseActions(t, keyNames: keyNames)
         parseModes(t, into: &spec, &binding.actions)
+        parseApps(t, into: &spec)
         if let limit = t.int("max_running", in: 1...64) { binding.maxRunning = limit }
         if let phases = t.strings("on") {
             let allowed = ["began", "changed", "ended", "cancelled"]

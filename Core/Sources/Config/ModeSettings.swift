@@ -64,7 +64,7 @@ extension Configuration {
     /// mode, not declared for SetMode) is a mistake: those gestures could never fire.
     static func checkModesEntered(_ config: Configuration, _ tables: [TableReader]) {
         var entered = Set([config.daemon.mode] + config.daemon.modes + [GestureSpec.everyMode])
-        for binding in config.bindings { binding.actions.mode.map { entered.insert($0.mode) } }
+        for binding in config.bindings { if let mode = binding.actions.mode { entered.insert(mode.mode) } }
         var reported = Set<String>()
         for (spec, table) in zip(config.gestures, tables) {
             for mode in spec.modes where !entered.contains(mode) && reported.insert(mode).inserted {

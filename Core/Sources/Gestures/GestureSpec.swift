@@ -17,6 +17,8 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var whenLocked = false
     /// What may draw it: fingers, a pen, or either (nil).
     public var tool: ContactTool?
+    /// The applications it is for, or not for (`apps`, `not_apps`).
+    public var apps = AppCondition()
 
     /// Touch delivery to the twin of an isolated panel, with UIKit's names and defaults:
     /// recognized, it cancels the touches the twin already got; while it may succeed, the
@@ -63,6 +65,22 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public static let defaultMode = "default"
     /// In `modes`: every mode.
     public static let everyMode = "*"
+
+    /// What makes it: two gestures of one trigger are "the same gesture" for different
+    /// applications (see `GestureGate.admitted`).
+    public var trigger: Trigger {
+        Trigger(type: type, fingers: fingers, taps: taps, direction: direction, edge: edge, region: region.name, tool: tool)
+    }
+
+    public struct Trigger: Hashable, Sendable {
+        var type: GestureType
+        var fingers: Int
+        var taps: Int
+        var direction: Direction?
+        var edge: Edge?
+        var region: String
+        var tool: ContactTool?
+    }
 
     public func fires(inMode mode: String) -> Bool {
         modes.contains(mode) || modes.contains(Self.everyMode)

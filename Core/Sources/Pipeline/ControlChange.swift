@@ -1,3 +1,4 @@
+import Gestures
 import TouchCore
 
 /// A change to what may fire, with why: what the log and `monitor` say.
@@ -13,6 +14,9 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case rotated(QuarterTurn)
         /// One panel (its name) turned, by its own object on the bus.
         case panelRotated(device: String, QuarterTurn)
+        /// Another application in front, or none known; `firing`: which gestures with apps
+        /// fire for it and which not (see `GestureGate.appSummary`).
+        case app(AppInFront?, firing: String? = nil)
 
         /// The control interface's property it changes; nil for a panel's own rotation,
         /// a property of the panel's object.
@@ -23,13 +27,14 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .locked, .unlocked: .locked
             case .rotated: .rotation
             case .panelRotated: nil
+            case .app: .app
             }
         }
 
         /// Whether what may fire changed (the gate), rather than how a panel is turned.
         public var changesGate: Bool {
             switch self {
-            case .mode, .paused, .resumed, .locked, .unlocked: true
+            case .mode, .paused, .resumed, .locked, .unlocked, .app: true
             case .rotated, .panelRotated: false
             }
         }
@@ -54,6 +59,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
         case .rotated(let turn): "display rotation: \(turn) clockwise for panels whose rotation is auto or external (\(reason))"
         case .panelRotated(let device, let turn): "\(device): rotation \(turn) clockwise from its next touch sequence (\(reason))"
+        case .app(let app?, let firing): "app in front: \(printable(app.description)) from the next touch sequence\(firing.map { "; \($0)" } ?? "") (\(reason))"
+        case .app(nil, let firing): "app in front: not known\(firing.map { "; \($0)" } ?? "") (\(reason))"
         }
     }
 }

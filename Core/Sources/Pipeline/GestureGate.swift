@@ -1,29 +1,65 @@
 import Gestures
+import TouchCore
 
-/// Which of the configured gestures may fire: those of the mode, none while paused, and
-/// while the session is locked only those marked `when_locked`. A touchscreen's pipeline
-/// runs only those recognizers, so an isolated panel's twin gets every touch the others
-/// would have taken.
+/// Which of the configured gestures may fire: those of the mode, none while paused, while
+/// the session is locked only those marked `when_locked`, and those for the application
+/// in front, an application's own gesture in place of the one for every application of
+/// the same trigger. A touchscreen's pipeline runs only those recognizers, so an isolated
+/// panel's twin gets every touch the others would have taken.
 public struct GestureGate: Equatable, Sendable {
     public var mode: String
     public var paused = false
     public var locked = false
+    /// Nil when no desktop says (none watched, or the one that said went away).
+    public var app: AppInFront?
 
-    public init(mode: String, paused: Bool = false, locked: Bool = false) {
+    public init(mode: String, paused: Bool = false, locked: Bool = false, app: AppInFront? = nil) {
         self.mode = mode
         self.paused = paused
         self.locked = locked
+        self.app = app
     }
 
-    public func admits(_ gesture: GestureSpec) -> Bool {
-        !paused && gesture.fires(inMode: mode) && (!locked || gesture.whenLocked)
+    /// The gestures of `gestures` that may fire, in their order. One for the application
+    /// in front (`apps`) that may fire leaves out every other of its trigger that is not.
+    public func admitted(_ gestures: [GestureSpec]) -> [GestureSpec] {
+        let open = gestures.filter { exclusion(of: $0) == nil && $0.apps.admits(app) }
+        let specific = Set(open.lazy.filter(\.apps.isSpecific).map(\.trigger))
+        guard !specific.isEmpty else { return open }
+        return open.filter { $0.apps.isSpecific || !specific.contains($0.trigger) }
     }
 
-    /// Why the gate keeps `gesture` from firing; nil when it admits it.
+    /// For the log and replay: which of the gestures the mode, the pause and the lock admit fire for
+    /// the application in front and which not because of it (at most `listed` named of
+    /// each); nil when none of them names applications.
+    public func appSummary(_ gestures: [GestureSpec], listed: Int = 8) -> String? {
+        let open = gestures.filter { exclusion(of: $0) == nil }
+        guard open.contains(where: { !$0.apps.isEverywhere }) else { return nil }
+        let firing = Set(admitted(open).map(\.name))
+        func names(_ list: [GestureSpec]) -> String {
+            let shown = list.prefix(listed).map(\.name).joined(separator: ", ")
+            return list.count > listed ? "\(shown) and \(list.count - listed) more" : shown
+        }
+        let forIt = open.filter { !$0.apps.isEverywhere && firing.contains($0.name) }
+        let notForIt = open.filter { !firing.contains($0.name) }
+        var parts: [String] = []
+        if !forIt.isEmpty { parts.append("for it: \(names(forIt))") }
+        if !notForIt.isEmpty { parts.append("not for it: \(names(notForIt))") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Why the mode, the pause or the lock keep `gesture` from firing; nil when they do
+    /// not. The application in front is not among them: it decides at a sequence's start,
+    /// and one that comes to the front during a sequence leaves it as it is.
     public func exclusion(of gesture: GestureSpec) -> String? {
         if paused { return "gestured is paused" }
         if locked, !gesture.whenLocked { return "the session is locked" }
         if !gesture.fires(inMode: mode) { return "not in mode \"\(mode)\"" }
         return nil
+    }
+
+    /// The same gate, the application aside: what a sequence under way answers to.
+    func sameApart(fromApp other: GestureGate) -> Bool {
+        mode == other.mode && paused == other.paused && locked == other.locked
     }
 }

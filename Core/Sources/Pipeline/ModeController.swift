@@ -76,6 +76,13 @@ public struct ModeController: Sendable {
         return ControlChange(kind: locked ? .locked : .unlocked, reason: why)
     }
 
+    /// Nil when it was already in front (or still not known).
+    public mutating func setApp(_ app: AppInFront?, why: String) -> ControlChange? {
+        guard gate.app != app else { return nil }
+        gate.app = app
+        return ControlChange(kind: .app(app), reason: why)
+    }
+
     /// What the running service says of itself (`monitor` follows it): its mode, pause and
     /// lock as they are, with no timeout of ours, as the service says when they end.
     public mutating func follow(mode: String?, paused: Bool?, locked: Bool?, why: String) -> [ControlChange] {

@@ -81,7 +81,7 @@ public final class TouchscreenPipeline {
 
         init(_ applied: Applied, _ gate: GestureGate, display: QuarterTurn, tool: ContactTool, silenced: Bool = false) {
             geometry = applied.geometry(display: display)
-            let gestures = silenced ? [] : applied.config.gestures(for: applied.rule).filter { gate.admits($0) && ($0.tool ?? tool) == tool }
+            let gestures = silenced ? [] : gate.admitted(applied.config.gestures(for: applied.rule).filter { ($0.tool ?? tool) == tool })
             arbiter = Arbiter(gestures: gestures, geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
         }
@@ -283,8 +283,11 @@ public final class TouchscreenPipeline {
     /// begins, so that a flood of changes costs one setup.
     private func gateChanged(_ gate: GestureGate, at time: Timestamp) {
         guard gate != self.gate else { return }
+        let appOnly = gate.sameApart(fromApp: self.gate)
         self.gate = gate
         stale = true
+        // Another application in front: the sequence under way keeps the gestures it began with.
+        if appOnly { return }
         // Between sequences nothing follows a touch or waits: the next input makes them.
         guard decoder.fingersDown || current.arbiter.nextDeadline != nil else { return }
         current.arbiter.exclude(at: time) { gate.exclusion(of: $0) }

@@ -66,6 +66,9 @@ public struct ReplayPrinter {
             parts += [.hidden("control", .string("rotated")), .hidden("degrees", .integer(Int(turn.degrees)))]
         case .panelRotated(let device, let turn):
             parts += [.hidden("control", .string("rotated")), .hidden("device", .string(device)), .hidden("degrees", .integer(Int(turn.degrees)))]
+        case .app(let app, _):
+            parts.append(.hidden("control", .string("app")))
+            if let app { parts.append(.hidden("app", .string(app.description))) }
         }
         parts.append(.hidden("reason", .string(change.reason)))
         write(OutputLine(file: file, parts))

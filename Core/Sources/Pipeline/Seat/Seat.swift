@@ -112,6 +112,10 @@ public final class Seat {
             try take(request, why: why, at: time, perform)
         case .locked(let locked, let why, let time):
             changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+        case .appInFront(let app, let why, let time):
+            guard var change = control.setApp(app, why: why) else { break }
+            change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
+            changed([change], at: time, perform)
         case .displayRotated(let turn, let why, let time):
             rotateDisplay(turn, why: why, at: time, perform)
         case .followed(let heard, let time):

@@ -1,4 +1,5 @@
 import Config
+import Gestures
 import TouchCore
 
 /// Everything that changes what the seat does, each at a time on the seat's clock (a live
@@ -25,6 +26,8 @@ public enum SeatInput: Sendable {
     indirect case request(ControlRequest, why: String, at: Timestamp)
     /// logind's LockedHint.
     indirect case locked(Bool, why: String, at: Timestamp)
+    /// The application in front, as a desktop says it; nil when none says any more.
+    indirect case appInFront(AppInFront?, why: String, at: Timestamp)
     /// The display turned (the accelerometer).
     indirect case displayRotated(QuarterTurn, why: String, at: Timestamp)
     /// monitor: what the running service says of itself.
@@ -35,7 +38,7 @@ public enum SeatInput: Sendable {
         case .event(_, let event): event.time
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
-             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .displayRotated(_, _, let time),
+             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .appInFront(_, _, let time), .displayRotated(_, _, let time),
              .followed(_, let time):
             time
         }

@@ -1,3 +1,4 @@
+import Gestures
 import TouchCore
 
 /// What happens to a replayed seat besides its recordings, one line each: a time in
@@ -11,10 +12,12 @@ import TouchCore
 ///     5 rotate 90                 the display's rotation (the accelerometer, SetRotation)
 ///     6 rotate 90 panel.evemu     one panel's (its recording), SetRotation on its object
 ///     7 reload other.toml         a new configuration (relative to the timeline's folder)
+///     8 app firefox               the application in front (its app id; "app none": not known)
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
         case locked(Bool)
+        case app(AppInFront?)
         case reload(path: String)
     }
 
@@ -76,11 +79,16 @@ public struct Timeline: Sendable {
             guard let degrees = UInt32(arguments.first!) else { throw fail("rotate takes degrees clockwise: 0, 90, 180 or 270") }
             if let node = arguments.dropFirst().first { return .request(.rotatePanel(node: node, degrees: degrees)) }
             return .request(.rotate(degrees: degrees))
+        case "app":
+            try count(1...1, "an app id, as in \"8 app firefox\", or none")
+            let name = arguments.first!
+            guard name.utf8.count <= AppInFront.longestName else { throw fail("an app id is at most \(AppInFront.longestName) bytes long") }
+            return .app(name == "none" ? nil : AppInFront(appID: name, source: "the timeline"))
         case "reload":
             try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
             return .reload(path: arguments.first!)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate or reload")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app or reload")
         }
     }
 }

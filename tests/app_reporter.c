@@ -1,0 +1,92 @@
+/* A desktop's reporter of the application in front, on a test's session bus: it calls
+ * org.gestured.Gestured1.ReportApp as the shipped KWin script and GNOME Shell extension
+ * do, and stays on the bus between calls as they do. A command a line on standard input:
+ *   report SOURCE APP_ID WM_CLASS INSTANCE   one report ("-" for an empty field); prints
+ *                                           "done" or "error NAME"
+ *   huge                                    a report whose app id is 1 MB
+ *   flood RATE SECONDS                      RATE reports a second for SECONDS, two apps in
+ *                                           turn, without waiting for answers; prints
+ *                                           "done SENT REFUSED"
+ * It prints "ready" once connected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <systemd/sd-bus.h>
+
+static sd_bus *bus;
+
+static const char *field(const char *word) { return strcmp(word, "-") == 0 ? "" : word; }
+
+static int report(const char *source, const char *app, const char *class, const char *instance) {
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message *reply = NULL;
+    int rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
+                                "ReportApp", &error, &reply, "ssss", source, app, class, instance);
+    if (rc < 0) printf("error %s\n", error.name ? error.name : "unknown");
+    else printf("done\n");
+    sd_bus_error_free(&error);
+    sd_bus_message_unref(reply);
+    return rc;
+}
+
+static long long now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+static int refused;
+
+static int answered(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)userdata; (void)error;
+    if (sd_bus_message_is_method_error(m, NULL)) refused++;
+    return 0;
+}
+
+/* Calls without waiting for their answers (counted as they come), at `rate` a second. */
+static void flood(int rate, int seconds) {
+    long long start = now_us(), end = start + seconds * 1000000LL;
+    long sent = 0;
+    refused = 0;
+    while (now_us() < end) {
+        long due = (long)((now_us() - start) * rate / 1000000LL);
+        while (sent < due) {
+            sd_bus_call_method_async(bus, NULL, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
+                                     "ReportApp", answered, NULL, "ssss", "flood", sent % 2 ? "kitty" : "firefox", "", "");
+            sent++;
+        }
+        while (sd_bus_process(bus, NULL) > 0) {}
+        sd_bus_wait(bus, 1000);
+    }
+    long long drain = now_us() + 3000000LL;
+    while (now_us() < drain) {
+        while (sd_bus_process(bus, NULL) > 0) {}
+        sd_bus_wait(bus, 10000);
+    }
+    printf("done %ld %d\n", sent, refused);
+}
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (sd_bus_open_user(&bus) < 0) return 1;
+    printf("ready\n");
+    char line[512];
+    while (fgets(line, sizeof line, stdin)) {
+        char a[128], b[128], c[128], d[128];
+        int rate, seconds;
+        if (sscanf(line, "report %127s %127s %127s %127s", a, b, c, d) == 4) {
+            report(field(a), field(b), field(c), field(d));
+        } else if (strncmp(line, "huge", 4) == 0) {
+            char *app = malloc(1 << 20);
+            memset(app, 'a', (1 << 20) - 1);
+            app[(1 << 20) - 1] = 0;
+            report("huge", app, "", "");
+            free(app);
+        } else if (sscanf(line, "flood %d %d", &rate, &seconds) == 2) {
+            flood(rate, seconds);
+        }
+    }
+    sd_bus_flush_close_unref(bus);
+    return 0;
+}

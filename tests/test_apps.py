@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Gestures per application through the daemon's real loop: a replayed 3-finger swipe
+fires the application's own binding while that application is in front and the one for
+every application otherwise, as each desktop says which is in front.
+
+    tests/test_apps.py GESTURED
+"""
+import os, re, signal, subprocess, sys, time, unittest
+import test_daemon
+from fixtures import Recording
+from test_control import compile_peer, wait_on_the_bus
+from test_daemon import Harness
+
+
+def apps_config(out):
+    return f"""[daemon]
+bus = "session"
+
+[[gesture]]
+name = "switch-desktop"
+type = "swipe"
+fingers = 3
+direction = "left"
+command = "sh -c 'echo global >> {out}'"
+
+[[gesture]]
+name = "browser-back"
+type = "swipe"
+fingers = 3
+direction = "left"
+apps = ["firefox", "org.mozilla.*"]
+command = "sh -c 'echo firefox >> {out}'"
+"""
+
+
+def swipes(count, gap_ms, tail_ms=0):
+    """`count` 3-finger swipes 60 mm to the left every `gap_ms` from the replay's start
+    (its first event), then a tap `tail_ms` after the last, which fires nothing."""
+    rec = Recording()
+    for i in range(count):
+        start = rec.t
+        for step in range(16):
+            x = 200 - 4 * step
+            rec.frame({0: (x, 60), 1: (x, 90), 2: (x, 120)}, advance_ms=20)
+        rec.frame({0: None, 1: None, 2: None})
+        rec.wait(gap_ms - (rec.t - start) / 1000)
+    if tail_ms:
+        rec.wait(tail_ms)
+        rec.tap()
+    return rec
+
+
+class Reporter:
+    """tests/app_reporter.c on the test's session bus, told a line at a time."""
+    def __init__(self, harness):
+        self.process = subprocess.Popen([compile_peer(harness, "app_reporter")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, env=harness.env)
+        harness.addCleanup(self.process.stdout.close)
+        harness.addCleanup(self.process.stdin.close)
+        harness.addCleanup(self.process.kill)
+        assert self.process.stdout.readline().strip() == "ready"
+
+    def tell(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+
+class ReportedOnTheBus(Harness):
+    """ReportApp, as the shipped KWin script and GNOME Shell extension call it (and
+    gestured's session agent): each report stands while its reporter stays on the bus."""
+    def fired(self, out):
+        if not os.path.exists(out):
+            return []
+        with open(out) as f:
+            return f.read().split()
+
+    def test_the_application_in_fronts_binding_fires_and_the_global_one_otherwise(self):
+        self.start_bus()
+        out = self.path("fired.txt")
+        # Swipes at 0, 2, 4, 6 and 8 s; reports between them.
+        config = self.write("gestured.toml", apps_config(out))
+        start = time.monotonic()
+        daemon = self.start_daemon(config, swipes(5, 2000))
+        self.addCleanup(daemon.kill)
+        wait_on_the_bus(self.env)
+        reporter = Reporter(self)
+
+        def at(seconds):
+            time.sleep(max(0, start + seconds - time.monotonic()))
+
+        at(1)  # after the first swipe: nothing said, the global binding
+        self.assertEqual(reporter.tell("report kwin firefox - -"), "done")
+        at(3)
+        self.assertEqual(reporter.tell("report gnome org.gnome.Terminal - -"), "done")
+        status = subprocess.run([test_daemon.GESTURED, "status", "--bus", "session"], capture_output=True, text=True,
+                                env=self.env, timeout=30)
+        self.assertIn("app:      org.gnome.Terminal (from gnome)\n", status.stdout, status.stderr)
+        at(5)
+        self.assertEqual(reporter.tell("report kwin - Firefox Navigator"), "done")  # an X11 window, by its WM_CLASS
+        at(7)
+        reporter.process.kill()  # the reporter leaves: no application is known
+        reporter.process.wait()
+        at(9)
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=30)
+
+    def test_a_huge_name_and_a_flood_are_refused_said_once_and_swipes_still_fire(self):
+        self.start_bus()
+        out = self.path("fired.txt")
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", self.write("gestured.toml", apps_config(out)),
+                                   "--replay", swipes(6, 2000, tail_ms=20_000).save(self.path("rec.evemu")), "--verbose"],
+                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(daemon.kill)
+        wait_on_the_bus(self.env)
+        reporter = Reporter(self)
+        self.assertEqual(reporter.tell("huge"), "error org.gestured.Gestured1.Error.InvalidArgs")
+
+        def rss_kb():
+            with open(f"/proc/{daemon.pid}/status") as f:
+                return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+        before = rss_kb()
+        done = reporter.tell("flood 10000 10").split()
+        after = rss_kb()
+        self.assertEqual(done[0], "done")
+        sent, refused = int(done[1]), int(done[2])
+        self.assertGreater(sent, 50_000, "the flood was sent")
+        self.assertGreater(refused, sent // 2, "most of the flood was refused")
+        self.assertLess(after - before, 4096, "memory stays flat")
+        time.sleep(1)
+        daemon.send_signal(signal.SIGTERM)
+        log = daemon.communicate(timeout=30)[1]
+        # The swipes at 0 to 10 s all fired, whichever application the flood had in front.
+        self.assertEqual(len(self.fired(out)), 6, log[-3000:])
+        self.assertEqual(log.count("refusing reports of the application in front"), 1, log[-3000:])
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    test_daemon.GESTURED = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
