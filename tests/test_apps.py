@@ -5,16 +5,19 @@ every application otherwise, as each desktop says which is in front.
 
     tests/test_apps.py GESTURED
 """
-import os, re, signal, subprocess, sys, time, unittest
+import os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, unittest
 import test_daemon
 from fixtures import Recording
 from test_control import compile_peer, wait_on_the_bus
 from test_daemon import Harness
 
 
-def apps_config(out):
+DESKTOP_VARIABLES = ["SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "WAYLAND_DISPLAY", "DISPLAY"]
+
+
+def apps_config(out, bus="session"):
     return f"""[daemon]
-bus = "session"
+bus = "{bus}"
 
 [[gesture]]
 name = "switch-desktop"
@@ -134,6 +137,119 @@ class ReportedOnTheBus(Harness):
         # The swipes at 0 to 10 s all fired, whichever application the flood had in front.
         self.assertEqual(len(self.fired(out)), 6, log[-3000:])
         self.assertEqual(log.count("refusing reports of the application in front"), 1, log[-3000:])
+
+
+class Desktop(Harness):
+    """The user service in a desktop's session: it asks the desktop itself."""
+    def setUp(self):
+        super().setUp()
+        for name in DESKTOP_VARIABLES:
+            self.env.pop(name, None)
+        self.env["XDG_RUNTIME_DIR"] = self.dir
+
+    def fired(self, out):
+        return open(out).read().split() if os.path.exists(out) else []
+
+    def swipes_with(self, out, changes):
+        """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start; `changes[i]()` runs
+        at 1 + 2i s. Returns which binding each swipe fired."""
+        config = self.write("gestured.toml", apps_config(out, bus="none"))
+        start = time.monotonic()
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay",
+                                   swipes(5, 2000).save(self.path("rec.evemu"))],
+                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(daemon.kill)
+        for i, change in enumerate(changes):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            change()
+        log = daemon.communicate(timeout=60)[1]
+        return self.fired(out), log
+
+    def test_sway_says_on_its_ipc_socket(self):
+        """Real sway, headless, two Wayland clients; focus moved with swaymsg."""
+        sway = Sway(self, ["firefox", "kitty"])  # the last opened, kitty, is in front
+        self.env["SWAYSOCK"] = sway.socket
+        focus = lambda criteria: lambda: sway.msg(f"{criteria} focus")
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            focus("[app_id=firefox]"), focus("[app_id=kitty]"), focus("[app_id=firefox]"),
+            lambda: sway.msg("workspace 2"),  # an empty workspace: no application in front
+        ])
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("sway: following the application in front", log)
+
+    def test_hyprland_says_on_its_event_socket(self):
+        """A stand-in Hyprland: its socket2 line protocol, with noise Hyprland sends too."""
+        os.makedirs(self.path("hypr/test"))
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(self.path("hypr/test/.socket2.sock"))
+        server.listen(1)
+        self.addCleanup(server.close)
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
+        accepted = []
+        threading.Thread(target=lambda: accepted.append(server.accept()[0]), daemon=True).start()
+
+        def say(text):
+            def send():
+                accepted[0].sendall(text.encode())
+            return send
+
+        def leave():
+            accepted[0].close()
+
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            say("workspace>>2\nactivewindow>>firefox,Mozilla Firefox — a page, with commas\nactivewindowv2>>55d1\n"),
+            say("activewindow>>kitty,~\n"),
+            say("x" * 10_000 + "\nactivewindow>>org.mozilla.firefox,a page\n"),
+            leave,
+        ])
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("hyprland: following the application in front", log)
+        self.assertIn("hyprland: it closed its socket", log)
+
+
+class Sway:
+    """sway, headless, with foot terminals of the given app ids, as a user (sway refuses
+    to run as root: as root, the test runs it as nobody)."""
+    def __init__(self, harness, app_ids):
+        self.dir = tempfile.mkdtemp(prefix="gestured-sway-")
+        harness.addCleanup(shutil.rmtree, self.dir, True)
+        os.chmod(self.dir, 0o700)
+        self.user = []
+        if os.geteuid() == 0:
+            os.chown(self.dir, 65534, 65534)
+            self.user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        with open(os.path.join(self.dir, "config"), "w") as f:
+            f.write("output HEADLESS-1 resolution 1280x800\n")
+        self.env = dict(os.environ, HOME=self.dir, XDG_RUNTIME_DIR=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
+                        WLR_LIBINPUT_NO_DEVICES="1")
+        for name in DESKTOP_VARIABLES:
+            self.env.pop(name, None)
+        self.process = subprocess.Popen(self.user + ["sway", "-c", os.path.join(self.dir, "config")], env=self.env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        harness.addCleanup(self.stop)
+        self.socket = self.wait_for(lambda: next((os.path.join(self.dir, f) for f in os.listdir(self.dir) if f.startswith("sway-ipc.")), None))
+        self.wait_for(lambda: os.path.exists(os.path.join(self.dir, "wayland-1")))
+        self.clients = [subprocess.Popen(self.user + ["foot", "--app-id", app_id, "sleep", "600"], env=dict(self.env, WAYLAND_DISPLAY="wayland-1"),
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for app_id in app_ids]
+        self.wait_for(lambda: all(f'"app_id": "{app_id}"' in self.msg("-t", "get_tree") for app_id in app_ids))
+
+    def wait_for(self, found, seconds=20):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            value = found()
+            if value:
+                return value
+            time.sleep(0.1)
+        raise AssertionError("sway did not start")
+
+    def msg(self, *args):
+        return subprocess.run(["swaymsg", "-s", self.socket, *args], capture_output=True, text=True, timeout=10).stdout
+
+    def stop(self):
+        for client in self.clients:
+            client.kill()
+        self.process.terminate()
+        self.process.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ extension Daemon {
     func startLive(only node: String?) {
         onlyNode = node
         followTheLock()
-        if options.mode == .monitor { followTheService() }
+        if options.mode == .monitor { followTheService() } else { followTheDesktop() }
         do {
             let udev = try Udev()
             self.udev = udev

@@ -69,6 +69,8 @@ extension Daemon {
             logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
         }
         replay = RecordingSource(script, rounds: rounds)
+        // A replay in a desktop's session hears it too: per-application gestures end to end.
+        followTheDesktop()
     }
 
     static let replayBatch = 256

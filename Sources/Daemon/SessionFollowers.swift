@@ -17,6 +17,17 @@ extension Daemon {
         logind.start()
     }
 
+    /// The application in front, from the desktop the daemon's environment names (the
+    /// user service in a sway, i3 or Hyprland session); the system service hears it on
+    /// the bus (ReportApp) instead.
+    func followTheDesktop() {
+        guard let desktop = DesktopFollower.desktop(in: Environment.value) else { return }
+        let follower = DesktopFollower(desktop, logger: logger)
+        watch(follower, desktop.source)
+        follower.onApp = { [unowned self] app, why in step(.appInFront(app, why: why, at: now)) }
+        follower.start()
+    }
+
     /// monitor: the running service's mode, pause and lock, on the bus its configuration
     /// names, so that what it shows is what the service does.
     func followTheService() {

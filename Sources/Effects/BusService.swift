@@ -40,6 +40,11 @@ public final class BusService {
     public struct Watch: Equatable, Sendable {
         public var fd: FileDescriptor
         public var writable: Bool
+
+        public init(fd: FileDescriptor, writable: Bool) {
+            self.fd = fd
+            self.writable = writable
+        }
     }
 
     public let kind: Kind

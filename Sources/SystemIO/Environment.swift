@@ -23,4 +23,6 @@ public enum Environment {
     }
 
     public static func has(_ name: String) -> Bool { getenv(name) != nil }
+
+    public static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }

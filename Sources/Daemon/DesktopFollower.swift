@@ -1,0 +1,97 @@
+import Effects
+import Gestures
+import Input
+import Logging
+import SystemIO
+import SystemPackage
+
+/// Which application is in front, from the desktop of the session the daemon runs in
+/// (the user service): the first the environment names of sway ($SWAYSOCK), i3
+/// ($I3SOCK) and Hyprland ($HYPRLAND_INSTANCE_SIGNATURE). A desktop that goes away (its
+/// socket closed, or nonsense on it) leaves no application known, said once, and is
+/// connected to again after 5 s, doubling to a minute. Run by the loop as a bus source is.
+final class DesktopFollower: BusSource {
+    struct Desktop {
+        var source: String
+        var connect: () throws(AppWatcherError) -> AppWatcher
+    }
+
+    private let desktop: Desktop
+    private let logger: Logger
+    private var watcher: AppWatcher?
+    private var retryAt: Int64?
+    private var retryDelay = DesktopFollower.firstRetryMicroseconds
+    private var saidDown = false
+    static let firstRetryMicroseconds: Int64 = 5_000_000
+    static let longestRetryMicroseconds: Int64 = 60_000_000
+    /// The application in front changed (nil: none, or not known), with who said so.
+    var onApp: (_ app: AppInFront?, _ why: String) -> Void = { _, _ in }
+    var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    /// The desktop the environment names; nil when it names none.
+    static func desktop(in environment: (String) -> String?) -> Desktop? {
+        if let path = environment("SWAYSOCK"), !path.isEmpty {
+            return Desktop(source: "sway") { () throws(AppWatcherError) in try SwayWatcher(path: path, source: "sway") }
+        }
+        if let path = environment("I3SOCK"), !path.isEmpty {
+            return Desktop(source: "i3") { () throws(AppWatcherError) in try SwayWatcher(path: path, source: "i3") }
+        }
+        let paths = HyprlandWatcher.socketPath(signature: environment("HYPRLAND_INSTANCE_SIGNATURE"),
+                                               runtimeDirectory: environment("XDG_RUNTIME_DIR"))
+        if !paths.isEmpty {
+            return Desktop(source: "hyprland") { () throws(AppWatcherError) in
+                var last = AppWatcherError("no socket")
+                for path in paths {
+                    do throws(AppWatcherError) { return try HyprlandWatcher(path: path) } catch { last = error }
+                }
+                throw last
+            }
+        }
+        return nil
+    }
+
+    init(_ desktop: Desktop, logger: Logger) {
+        self.desktop = desktop
+        self.logger = logger
+    }
+
+    func start() {
+        do {
+            let watcher = try desktop.connect()
+            self.watcher = watcher
+            retryAt = nil
+            retryDelay = Self.firstRetryMicroseconds
+            saidDown = false
+            logger.info("\(desktop.source): following the application in front")
+            onWatchChange(nil, BusService.Watch(fd: watcher.fd, writable: false))
+        } catch {
+            down("\(error)")
+        }
+    }
+
+    var nextDeadline: Int64? { retryAt }
+
+    /// Readable, or a retry due.
+    func process() {
+        guard let watcher else {
+            if let retryAt, monotonicMicroseconds() >= retryAt { start() }
+            return
+        }
+        do {
+            if let app = try watcher.read() { onApp(app, desktop.source) }
+        } catch {
+            onWatchChange(BusService.Watch(fd: watcher.fd, writable: false), nil)
+            watcher.close()
+            self.watcher = nil
+            onApp(nil, "\(desktop.source) went away")
+            down("\(error)")
+        }
+    }
+
+    private func down(_ why: String) {
+        if !saidDown { logger.warning("\(desktop.source): \(why); no application is known in front until it answers (tried again every \(retryDelay / 1_000_000) s and more)") }
+        saidDown = true
+        retryAt = monotonicMicroseconds() + retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
+    }
+}

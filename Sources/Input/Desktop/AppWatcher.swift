@@ -1,0 +1,80 @@
+import Gestures
+import SystemIO
+import SystemPackage
+
+/// A desktop that says which application is in front, over a socket the loop watches:
+/// sway or i3 (`SwayWatcher`), Hyprland (`HyprlandWatcher`). What it sends is a peer's:
+/// read a budget at a time, each message bounded, names bounded (`AppInFront.longestName`).
+public protocol AppWatcher: AnyObject {
+    /// Who says: "sway", "i3", "hyprland".
+    var source: String { get }
+    var fd: FileDescriptor { get }
+    /// Reads what arrived, at most `SocketBuffer.budget` bytes: the application in front
+    /// when it changed (`.some(nil)`: none), nil when it did not. Throws when the desktop
+    /// went away or spoke what it never speaks; then `close()`.
+    func read() throws(AppWatcherError) -> AppInFront??
+    func close()
+}
+
+public struct AppWatcherError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What came from a desktop's socket and is not yet taken, bounded: a message larger
+/// than `largest` is skipped as it comes, never held.
+public struct SocketBuffer {
+    /// Bytes read per wake-up: a desktop that floods its socket is read in turns with
+    /// everything else.
+    public static let budget = 256 * 1024
+    public let largest: Int
+    private var storage: [UInt8] = []
+    /// Where the bytes not yet taken begin in `storage`.
+    private var start = 0
+    /// Bytes of an oversized message still to be thrown away as they come.
+    private var skipping = 0
+
+    /// The bytes not yet taken.
+    public var bytes: ArraySlice<UInt8> { storage[start...] }
+
+    public init(largest: Int) { self.largest = largest }
+
+    /// Reads what is there, up to the budget; throws at the end of the stream or on an error.
+    public mutating func fill(from fd: FileDescriptor) throws(AppWatcherError) {
+        storage.removeFirst(start)
+        start = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        while total < Self.budget {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try Syscall.read(fd, into: raw) }
+                }.get()
+            } catch {
+                if error == .wouldBlock { return }
+                throw AppWatcherError("reading its socket failed (\(error))")
+            }
+            guard count > 0 else { throw AppWatcherError("it closed its socket") }
+            total += count
+            var taken = chunk[..<count]
+            if skipping > 0 {
+                let skipped = min(skipping, taken.count)
+                skipping -= skipped
+                taken = taken.dropFirst(skipped)
+            }
+            storage.append(contentsOf: taken)
+        }
+    }
+
+    /// Takes the first `count` bytes (a message read).
+    public mutating func consume(_ count: Int) { start = min(start + count, storage.count) }
+
+    /// Throws away a message of `count` bytes that begins here, what has come of it and
+    /// what is still to come.
+    public mutating func skip(_ count: Int) {
+        let here = storage.count - start
+        skipping = max(0, count - here)
+        start = min(start + count, storage.count)
+    }
+}
