@@ -22,11 +22,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Linux system calls Glibc's module leaves out (epoll, timerfd, signalfd).
         .target(name: "CLinux"),
+        // libxcb, opened only when an X display is followed (see its header).
+        .target(name: "CXcb"),
         // System calls, files, spawning: each call wrapped once, every return code checked.
         .target(name: "SystemIO", dependencies: ["CLinux", .product(name: "SystemPackage", package: "swift-system")]),
         // Where events and configurations come from: evdev, udev, recording, timeline and config files.
         .target(name: "Input", dependencies: [
-            "SystemIO", "CEvdev", "CUdev", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
+            "SystemIO", "CEvdev", "CUdev", "CXcb", .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "ConfigDocument", package: "Core"),
             .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -148,7 +148,10 @@ class Desktop(Harness):
         self.env["XDG_RUNTIME_DIR"] = self.dir
 
     def fired(self, out):
-        return open(out).read().split() if os.path.exists(out) else []
+        if not os.path.exists(out):
+            return []
+        with open(out) as f:
+            return f.read().split()
 
     def swipes_with(self, out, changes):
         """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start; `changes[i]()` runs
@@ -176,6 +179,17 @@ class Desktop(Harness):
         ])
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("sway: following the application in front", log)
+
+    def test_x11_says_in_the_roots_active_window(self):
+        """Xvfb and two X clients of different WM_CLASS; the active window switched."""
+        x = X11(self, [("Navigator", "Firefox"), ("kitty", "kitty")])
+        self.env["DISPLAY"] = x.display
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            lambda: x.activate("Navigator"), lambda: x.activate("kitty"), lambda: x.activate("Navigator"),
+            lambda: x.activate(None),
+        ])
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("x11: following the application in front", log)
 
     def test_hyprland_says_on_its_event_socket(self):
         """A stand-in Hyprland: its socket2 line protocol, with noise Hyprland sends too."""
@@ -205,6 +219,50 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("hyprland: following the application in front", log)
         self.assertIn("hyprland: it closed its socket", log)
+
+
+class X11:
+    """Xvfb with an xterm for each (instance, class), and _NET_ACTIVE_WINDOW set on the
+    root as a window manager sets it (Xvfb has none)."""
+    def __init__(self, harness, classes):
+        self.display = f":{70 + os.getpid() % 200}"
+        self.server = subprocess.Popen(["Xvfb", self.display, "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        harness.addCleanup(self.stop)
+        self.env = dict(os.environ, DISPLAY=self.display)
+        for name in ["WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"]:
+            self.env.pop(name, None)
+        self.wait(lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
+        self.clients, self.windows = [], {}
+        for instance, window_class in classes:
+            self.clients.append(subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, "-e", "sleep", "600"],
+                                                 env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.windows[instance] = self.wait(lambda: self.window(instance))
+
+    def wait(self, found, seconds=20):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            value = found()
+            if value:
+                return value
+            time.sleep(0.1)
+        raise AssertionError("Xvfb or xterm did not start")
+
+    def window(self, title):
+        out = subprocess.run(["xwininfo", "-name", title], env=self.env, capture_output=True, text=True).stdout
+        match = re.search(r"Window id: (0x[0-9a-f]+)", out)
+        return match.group(1) if match else None
+
+    def activate(self, instance):
+        """What a window manager does: the root's _NET_ACTIVE_WINDOW (0: none)."""
+        window = self.windows[instance] if instance else "0"
+        subprocess.run(["xprop", "-root", "-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", window],
+                       env=self.env, check=True)
+
+    def stop(self):
+        for client in self.clients:
+            client.kill()
+        self.server.terminate()
+        self.server.wait(timeout=10)
 
 
 class Sway:

@@ -7,7 +7,8 @@ import SystemPackage
 
 /// Which application is in front, from the desktop of the session the daemon runs in
 /// (the user service): the first the environment names of sway ($SWAYSOCK), i3
-/// ($I3SOCK) and Hyprland ($HYPRLAND_INSTANCE_SIGNATURE). A desktop that goes away (its
+/// ($I3SOCK), Hyprland ($HYPRLAND_INSTANCE_SIGNATURE) and an X11 session ($DISPLAY
+/// without $WAYLAND_DISPLAY: a Wayland compositor's Xwayland knows only its own windows). A desktop that goes away (its
 /// socket closed, or nonsense on it) leaves no application known, said once, and is
 /// connected to again after 5 s, doubling to a minute. Run by the loop as a bus source is.
 final class DesktopFollower: BusSource {
@@ -47,6 +48,9 @@ final class DesktopFollower: BusSource {
                 throw last
             }
         }
+        if let display = environment("DISPLAY"), !display.isEmpty, (environment("WAYLAND_DISPLAY") ?? "").isEmpty {
+            return Desktop(source: "x11") { () throws(AppWatcherError) in try X11Watcher(display: display) }
+        }
         return nil
     }
 
@@ -69,7 +73,7 @@ final class DesktopFollower: BusSource {
         }
     }
 
-    var nextDeadline: Int64? { retryAt }
+    var nextDeadline: Int64? { watcher?.pending == true ? monotonicMicroseconds() : retryAt }
 
     /// Readable, or a retry due.
     func process() {
@@ -77,10 +81,14 @@ final class DesktopFollower: BusSource {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
+        let watched = watcher.fd
         do {
-            if let app = try watcher.read() { onApp(app, desktop.source) }
+            let app = try watcher.read()
+            // X11's descriptor is the connecting thread's until the connection is made.
+            if watcher.fd != watched { onWatchChange(BusService.Watch(fd: watched, writable: false), BusService.Watch(fd: watcher.fd, writable: false)) }
+            if let app { onApp(app, desktop.source) }
         } catch {
-            onWatchChange(BusService.Watch(fd: watcher.fd, writable: false), nil)
+            onWatchChange(BusService.Watch(fd: watched, writable: false), nil)
             watcher.close()
             self.watcher = nil
             onApp(nil, "\(desktop.source) went away")

@@ -3,7 +3,7 @@ import SystemIO
 import SystemPackage
 
 /// A desktop that says which application is in front, over a socket the loop watches:
-/// sway or i3 (`SwayWatcher`), Hyprland (`HyprlandWatcher`). What it sends is a peer's:
+/// sway or i3 (`SwayWatcher`), Hyprland (`HyprlandWatcher`), an X display (`X11Watcher`). What it sends is a peer's:
 /// read a budget at a time, each message bounded, names bounded (`AppInFront.longestName`).
 public protocol AppWatcher: AnyObject {
     /// Who says: "sway", "i3", "hyprland".
@@ -14,6 +14,13 @@ public protocol AppWatcher: AnyObject {
     /// went away or spoke what it never speaks; then `close()`.
     func read() throws(AppWatcherError) -> AppInFront??
     func close()
+    /// What arrived is not all read (the budget ran out where the loop cannot see it,
+    /// inside a library's queue): read again without waiting.
+    var pending: Bool { get }
+}
+
+extension AppWatcher {
+    public var pending: Bool { false }
 }
 
 public struct AppWatcherError: Error, CustomStringConvertible {

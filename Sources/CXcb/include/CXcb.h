@@ -1,0 +1,32 @@
+// libxcb for following X11's active window, opened with dlopen only when an X display
+// is followed: a daemon on a kiosk without X, or in a Wayland session, never loads it.
+// The calls go through a table filled once (gestured_xcb_load). xcb_connect's handshake
+// is the one call libxcb only makes blocking: it runs on a thread of its own, which
+// writes the connection to a pipe the loop watches, so that an X server that never
+// answers holds up that thread and nothing else.
+#pragma once
+#include <stdint.h>
+#include <xcb/xcb.h>
+
+// 0 once libxcb.so.1 and every function are there; -1 otherwise, with dlerror's words in `why`.
+int gestured_xcb_load(const char **why);
+
+// Starts connecting to `display` (NULL: $DISPLAY); the descriptor to watch, readable
+// once the attempt is over (then gestured_xcb_connected), or -1 with errno.
+int gestured_xcb_connect_async(const char *display);
+// The attempt's outcome, read from its descriptor (closed here): a connection, or NULL.
+xcb_connection_t *gestured_xcb_connected(int fd);
+
+int gestured_xcb_has_error(xcb_connection_t *c);
+int gestured_xcb_fd(xcb_connection_t *c);
+xcb_window_t gestured_xcb_root(xcb_connection_t *c);
+void gestured_xcb_disconnect(xcb_connection_t *c);
+int gestured_xcb_flush(xcb_connection_t *c);
+unsigned int gestured_xcb_intern_atom(xcb_connection_t *c, const char *name);
+unsigned int gestured_xcb_get_property(xcb_connection_t *c, xcb_window_t window, xcb_atom_t property, uint32_t longs);
+unsigned int gestured_xcb_select_property_changes(xcb_connection_t *c, xcb_window_t window);
+// 1 with the reply (free it) or an error (NULL reply), 0 when not there yet.
+int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void **reply);
+xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c);
+// A GetProperty reply's value and its length in bytes.
+const void *gestured_xcb_property_value(xcb_get_property_reply_t *reply, int *length);
