@@ -103,6 +103,8 @@ install: build install-common
 	install -D -m 644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
 	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
+	install -d $(DESTDIR)$(USERUNITDIR)
+	$(SUBST) systemd/gestured-agent.service > $(DESTDIR)$(USERUNITDIR)/gestured-agent.service
 
 # Isolation, keys, clicks and scrolling for the system service: its user may write to
 # /dev/uinput (see README). The Debian package gestured-uinput holds these files.
@@ -121,6 +123,7 @@ install-user-unit:
 
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
+GNOME_EXTENSION = gestured@gestured.github.io
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -D -m 755 $(HELPER) $(DESTDIR)$(HELPERDIR)/gestured-parse-config
@@ -129,19 +132,27 @@ install-common: build docs
 	install -D -m 644 $(DOCS)/completions/gestured.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured
 	install -D -m 644 $(DOCS)/completions/_gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured
 	install -D -m 644 $(DOCS)/completions/gestured.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
+	install -D -m 644 desktop/kwin/metadata.json $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/metadata.json
+	install -D -m 644 desktop/kwin/contents/code/main.js $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code/main.js
+	install -D -m 644 desktop/gnome-shell/metadata.json $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/metadata.json
+	install -D -m 644 desktop/gnome-shell/extension.js $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/extension.js
 	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
 
 # Removes what install and install-user put there; the configuration only if it is
 # still the example.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(UNITDIR)/gestured.service \
-	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
+	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(USERUNITDIR)/gestured-agent.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
 	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf \
 	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
-	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
-	rmdir $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
+	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish \
+	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/metadata.json $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code/main.js \
+	      $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/metadata.json \
+	      $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/extension.js
+	rmdir $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents \
+	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION) 2>/dev/null || true
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

@@ -5,7 +5,7 @@ every application otherwise, as each desktop says which is in front.
 
     tests/test_apps.py GESTURED
 """
-import os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, unittest
+import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, unittest
 import test_daemon
 from fixtures import Recording
 from test_control import compile_peer, wait_on_the_bus
@@ -109,6 +109,40 @@ class ReportedOnTheBus(Harness):
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
+    def test_the_shipped_kwin_script_and_gnome_extension_say_it(self):
+        """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
+        (tests/desktop_scripts.js): the calls it makes, made on the bus by a reporter that
+        stays on it, as KWin and GNOME Shell do."""
+        self.start_bus()
+        out = self.path("fired.txt")
+        config = self.write("gestured.toml", apps_config(out))
+        start = time.monotonic()
+        daemon = self.start_daemon(config, swipes(5, 2000))
+        self.addCleanup(daemon.kill)
+        wait_on_the_bus(self.env)
+        reporter = Reporter(self)
+        here = os.path.dirname(os.path.abspath(__file__))
+        scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
+                   "gnome": os.path.join(here, "../desktop/gnome-shell/extension.js")}
+
+        def activate(kind, window):
+            lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], json.dumps([window])],
+                                   capture_output=True, text=True, check=True).stdout.splitlines()
+            calls = [line for line in lines if line.startswith("report ")]
+            self.assertEqual(len([line for line in lines if line.startswith("agent ")]), len(calls), "the agent is told too")
+            self.assertEqual(reporter.tell(calls[-1]), "done")
+
+        for i, (kind, window) in enumerate([("kwin", {"appId": "org.mozilla.firefox", "class": "firefox", "instance": "Navigator"}),
+                                            ("gnome", {"appId": "org.gnome.Terminal"}),
+                                            ("gnome", {"class": "Firefox", "instance": "Navigator"}),  # an X11 window
+                                            ("kwin", None)]):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            activate(kind, window)
+        time.sleep(max(0, start + 9 - time.monotonic()))
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=30)
+
     def test_a_huge_name_and_a_flood_are_refused_said_once_and_swipes_still_fire(self):
         self.start_bus()
         out = self.path("fired.txt")
@@ -191,14 +225,13 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("x11: following the application in front", log)
 
-    def test_hyprland_says_on_its_event_socket(self):
-        """A stand-in Hyprland: its socket2 line protocol, with noise Hyprland sends too."""
-        os.makedirs(self.path("hypr/test"))
+    def hyprland(self):
+        """A stand-in Hyprland's event socket; returns what sends its lines, and what closes it."""
+        os.makedirs(self.path("hypr/test"), exist_ok=True)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(self.path("hypr/test/.socket2.sock"))
         server.listen(1)
         self.addCleanup(server.close)
-        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
         accepted = []
         threading.Thread(target=lambda: accepted.append(server.accept()[0]), daemon=True).start()
 
@@ -209,6 +242,36 @@ class Desktop(Harness):
 
         def leave():
             accepted[0].close()
+        return say, leave
+
+    def test_the_session_agent_reports_what_the_desktop_says(self):
+        """gestured agent follows the desktop (a stand-in Hyprland) and reports to the
+        daemon on the bus, which does not follow the desktop itself here."""
+        self.start_bus()
+        say, leave = self.hyprland()
+        agent_env = dict(self.env, HYPRLAND_INSTANCE_SIGNATURE="test")
+        agent = subprocess.Popen([test_daemon.GESTURED, "agent", "--bus", "session", "--verbose"], env=agent_env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(agent.kill)
+        out = self.path("fired.txt")
+        config = self.write("gestured.toml", apps_config(out))
+        start = time.monotonic()
+        daemon = self.start_daemon(config, swipes(5, 2000))
+        self.addCleanup(daemon.kill)
+        for i, change in enumerate([say("activewindow>>firefox,a page\n"), say("activewindow>>kitty,~\n"),
+                                    say("activewindow>>org.mozilla.firefox,a page\n"), say("activewindow>>,\n")]):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            change()
+        log = daemon.communicate(timeout=60)[1]
+        agent.send_signal(signal.SIGTERM)
+        agent_log = agent.communicate(timeout=10)[1]
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"], log[-2000:] + agent_log[-2000:])
+        self.assertEqual(agent.returncode, 0, agent_log)
+
+    def test_hyprland_says_on_its_event_socket(self):
+        """A stand-in Hyprland: its socket2 line protocol, with noise Hyprland sends too."""
+        say, leave = self.hyprland()
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
 
         fired, log = self.swipes_with(self.path("fired.txt"), [
             say("workspace>>2\nactivewindow>>firefox,Mozilla Firefox — a page, with commas\nactivewindowv2>>55d1\n"),

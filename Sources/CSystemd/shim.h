@@ -60,6 +60,22 @@ static inline int gestured_bus_add_devices(sd_bus *bus, const char *prefix, cons
     return rc < 0 ? rc : sd_bus_add_node_enumerator(bus, NULL, prefix, enumerate, userdata);
 }
 
+// The session agent's object on the session bus: ReportApp, as gestured's own, for the
+// KWin script and the GNOME Shell extension when gestured is the system service.
+static inline int gestured_bus_add_agent(sd_bus *bus, const char *path, const char *interface,
+                                         sd_bus_message_handler_t method, void *userdata) {
+    static sd_bus_vtable vtable[3];
+    const sd_bus_vtable filled[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD_WITH_NAMES("ReportApp", "ssss", SD_BUS_PARAM(source) SD_BUS_PARAM(app_id) SD_BUS_PARAM(wm_class) SD_BUS_PARAM(instance),
+                                 "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+    };
+    _Static_assert(sizeof filled == sizeof vtable, "the table's size");
+    memcpy(vtable, filled, sizeof filled);
+    return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, userdata);
+}
+
 // The variadic calls Swift cannot make.
 static inline int gestured_bus_reply_empty(sd_bus_message *call) {
     return sd_bus_reply_method_return(call, NULL);

@@ -18,9 +18,14 @@ extension Daemon {
     }
 
     /// The application in front, from the desktop the daemon's environment names (the
-    /// user service in a sway, i3 or Hyprland session); the system service hears it on
-    /// the bus (ReportApp) instead.
+    /// user service in a sway, i3, Hyprland or X11 session; in KDE Plasma, the KWin
+    /// script it loads says it on the bus); the system service hears it on the bus
+    /// (ReportApp, from the session agent) instead.
     func followTheDesktop() {
+        if let loader = KWinScriptLoader.forThisSession(logger: logger) {
+            watch(loader, "KWin")
+            loader.start()
+        }
         guard let desktop = DesktopFollower.desktop(in: Environment.value) else { return }
         let follower = DesktopFollower(desktop, logger: logger)
         watch(follower, desktop.source)

@@ -95,6 +95,11 @@ enum SDBus {
         return sd_bus_message_read_basic(m, Character("u").asCChar, &value) > 0 ? value : nil
     }
 
+    static func readInt32(_ m: OpaquePointer) -> Int32? {
+        var value: Int32 = 0
+        return sd_bus_message_read_basic(m, Character("i").asCChar, &value) > 0 ? value : nil
+    }
+
     static func readBool(_ m: OpaquePointer) -> Bool? {
         var value: Int32 = 0
         return sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 ? value != 0 : nil
@@ -167,6 +172,12 @@ enum SDBus {
     }
 
     /// A call's error reply, in words; nil for a method return.
+    /// An error reply's D-Bus name (`org.freedesktop.DBus.Error.ServiceUnknown`, say).
+    static func errorName(of reply: OpaquePointer) -> String? {
+        guard sd_bus_message_is_method_error(reply, nil) > 0, let name = sd_bus_message_get_error(reply)?.pointee.name else { return nil }
+        return peerString(name, limit: 128)
+    }
+
     static func error(of reply: OpaquePointer) -> String? {
         guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }
         guard let error = sd_bus_message_get_error(reply)?.pointee else { return "refused" }

@@ -1,0 +1,73 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import Gestures
+import Logging
+import SystemIO
+import SystemPackage
+
+/// The session agent's name on the session bus, `org.gestured.Agent1`: what a desktop's
+/// own reporter (the KWin script, the GNOME Shell extension) says with ReportApp, passed
+/// on to the system service (`AppReporter`). The session bus is the user's own: any
+/// caller there is the user. Names over `AppInFront.longestName` bytes are refused.
+public final class AgentRelay: BusSource {
+    public static let name = "org.gestured.Agent1"
+    public static let path = "/org/gestured/Agent1"
+    private let logger: Logger
+    private var connection: BusConnection?
+    /// What a desktop said: the application (nil: none) and the desktop's name.
+    public var onReport: (_ app: AppInFront?, _ source: String) -> Void = { _, _ in }
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    public init(logger: Logger) { self.logger = logger }
+
+    /// False without a session bus (the KWin script and the extension then have none to call either).
+    @discardableResult
+    public func start() -> Bool {
+        do {
+            let connection = try BusConnection(.session)
+            guard let bus = connection.bus else { return false }
+            let rc = gestured_bus_add_agent(bus, Self.path, Self.name, { message, userdata, error in
+                guard let message, let userdata else { return -EINVAL }
+                return Unmanaged<AgentRelay>.fromOpaque(userdata).takeUnretainedValue().reportApp(message, error: error)
+            }, Unmanaged.passUnretained(self).toOpaque())
+            guard rc >= 0 else { throw Errno(rawValue: -rc) }
+            try connection.requestName(Self.name, flags: 0) { [unowned self] reply in
+                if let error = SDBus.error(of: reply) { logger.warning("cannot own \(Self.name) on the session bus: \(error)") }
+            }
+            connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+            self.connection = connection
+            connection.updateWatch()
+            return true
+        } catch {
+            logger.info("no session bus (\(error)): only the desktop's own socket says which application is in front")
+            return false
+        }
+    }
+
+    private func reportApp(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        var fields: [String] = []
+        for _ in 0..<4 {
+            guard let field = SDBus.readWholeString(message, atMost: AppInFront.longestName) else { return -EINVAL }
+            guard !field.tooLong else {
+                return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
+            }
+            fields.append(field.text)
+        }
+        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
+        let source = fields[0].isEmpty ? "the session bus" : fields[0]
+        let app = fields.dropFirst().allSatisfy(\.isEmpty) ? nil
+            : AppInFront(appID: named(fields[1]), windowClass: named(fields[2]), instance: named(fields[3]), source: source)
+        onReport(app, source)
+        return gestured_bus_reply_empty(message)
+    }
+
+    public var nextDeadline: Int64? { connection?.nextDeadline }
+
+    public func process() {
+        guard let connection, let error = connection.process() else { return }
+        self.connection = nil
+        logger.warning("the session bus went away (\(error))")
+    }
+}

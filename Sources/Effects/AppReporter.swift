@@ -1,0 +1,90 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import Gestures
+import Logging
+import SystemIO
+import SystemPackage
+
+/// The session agent's side of ReportApp: says to the gestured on `kind`'s bus which
+/// application is in front, the latest only (a newer report cancels one unanswered), and
+/// says it again whenever that gestured comes on the bus (started, restarted). Its
+/// refusals (another user's session in front) are logged once until one is taken. The
+/// bus going away is tried again after 5 s, doubling to a minute.
+public final class AppReporter: BusSource {
+    private let kind: BusService.Kind
+    private let logger: Logger
+    private var connection: BusConnection?
+    private let call = PendingCall()
+    /// What is in front now, and who says (the desktop's name).
+    private var current: (app: AppInFront?, source: String)?
+    private var saidRefusal = false
+    private var retryAt: Int64?
+    private var retryDelay: Int64 = 5_000_000
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    public init(_ kind: BusService.Kind, logger: Logger) {
+        self.kind = kind
+        self.logger = logger
+    }
+
+    public func start() {
+        do {
+            let connection = try BusConnection(kind)
+            connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+            try connection.followOwner(of: BusService.name) { [unowned self] owner in
+                if !owner.isEmpty { send() }
+            }
+            self.connection = connection
+            retryAt = nil
+            retryDelay = 5_000_000
+            send()
+            connection.updateWatch()
+        } catch {
+            logger.warning("cannot connect to the \(kind) bus (\(error)); tried again in \(retryDelay / 1_000_000) s")
+            retryAt = monotonicMicroseconds() + retryDelay
+            retryDelay = min(retryDelay * 2, 60_000_000)
+        }
+    }
+
+    /// The application in front now (nil: none), from `source`.
+    public func report(_ app: AppInFront?, source: String) {
+        current = (app, source)
+        send()
+    }
+
+    private func send() {
+        guard let current, let connection, let bus = connection.bus else { return }
+        let app = current.app
+        let fields = [app?.source ?? current.source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""]
+        call.ask(bus, BusService.name, BusService.path, BusService.interface, "ReportApp", strings: fields) { [unowned self] reply in
+            if let error = SDBus.error(of: reply) {
+                // No gestured on the bus yet is no refusal: it is told when it comes.
+                let name = SDBus.errorName(of: reply) ?? ""
+                guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
+                if !saidRefusal { logger.warning("gestured refuses the application in front: \(error)") }
+                saidRefusal = true
+            } else {
+                if saidRefusal { logger.info("gestured takes the application in front again") }
+                saidRefusal = false
+            }
+        }
+        connection.updateWatch()
+    }
+
+    public var nextDeadline: Int64? { connection?.nextDeadline ?? retryAt }
+
+    public func process() {
+        guard let connection else {
+            if let retryAt, monotonicMicroseconds() >= retryAt { start() }
+            return
+        }
+        if let error = connection.process() {
+            self.connection = nil
+            logger.warning("the \(kind) bus went away (\(error)); tried again in \(retryDelay / 1_000_000) s")
+            retryAt = monotonicMicroseconds() + retryDelay
+            retryDelay = min(retryDelay * 2, 60_000_000)
+        }
+    }
+}

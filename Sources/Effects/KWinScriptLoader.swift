@@ -1,0 +1,98 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemIO
+import SystemPackage
+
+/// Loads gestured's KWin script into the running KWin through its scripting D-Bus
+/// interface (`org.kde.KWin /Scripting`: `loadScript(file, "gestured")`, then `run` on the
+/// script's object: `/Scripting/Script<id>` in Plasma 6, `/<id>` before), unless one of
+/// that name is loaded already; every call asynchronous on a session-bus connection of
+/// its own, closed once done. What fails is said once: per-application gestures then
+/// need the script enabled in KWin's settings.
+public final class KWinScriptLoader: BusSource {
+    static let pluginName = "gestured"
+    private let file: String
+    private let logger: Logger
+    private var connection: BusConnection?
+    private let call = PendingCall()
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    /// The script's main file, installed beside gestured: `../share/kwin/scripts/gestured/`.
+    public static var installedScript: String {
+        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
+        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
+        return "\(directory)/../share/kwin/scripts/gestured/contents/code/main.js"
+    }
+
+    /// A loader in a KDE Plasma session ($XDG_CURRENT_DESKTOP names KDE); nil elsewhere.
+    public static func forThisSession(logger: Logger) -> KWinScriptLoader? {
+        guard (Environment.value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").contains("KDE") else { return nil }
+        return KWinScriptLoader(logger: logger)
+    }
+
+    public init(file: String = KWinScriptLoader.installedScript, logger: Logger) {
+        self.file = file
+        self.logger = logger
+    }
+
+    public func start() {
+        guard Files.exists(file) else { return fail("its script is not installed (\(file))") }
+        do { connection = try BusConnection(.session) } catch { return fail("no session bus (\(error))") }
+        connection?.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        ask("/Scripting", "org.kde.kwin.Scripting", "isScriptLoaded", [Self.pluginName]) { [unowned self] reply in
+            guard let loaded = SDBus.readBool(reply) else { return fail("KWin's answer to isScriptLoaded is unreadable") }
+            if loaded { return done("gestured's script is loaded already") }
+            ask("/Scripting", "org.kde.kwin.Scripting", "loadScript", [file, Self.pluginName]) { [unowned self] reply in
+                guard let id = SDBus.readInt32(reply), id >= 0 else { return fail("KWin did not load \(file)") }
+                ask("/Scripting/Script\(id)", "org.kde.kwin.Script", "run", []) { [unowned self] _ in
+                    done("loaded gestured's script (\(id)): KWin says which application is in front")
+                } orElse: { [unowned self] _ in
+                    // Plasma 5's object path.
+                    ask("/\(id)", "org.kde.kwin.Script", "run", []) { [unowned self] _ in
+                        done("loaded gestured's script (\(id)): KWin says which application is in front")
+                    }
+                }
+            }
+        }
+    }
+
+    private func ask(_ path: String, _ interface: String, _ member: String, _ strings: [String],
+                     _ answer: @escaping (OpaquePointer) -> Void, orElse: ((String) -> Void)? = nil) {
+        guard let connection, let bus = connection.bus else { return }
+        let asked = call.ask(bus, "org.kde.KWin", path, interface, member, strings: strings) { [unowned self] reply in
+            if let error = SDBus.error(of: reply) {
+                if let orElse { return orElse(error) }
+                return fail("KWin refuses \(member) (\(error))")
+            }
+            answer(reply)
+        }
+        if !asked { fail("cannot ask KWin") }
+        connection.updateWatch()
+    }
+
+    private func done(_ what: String) {
+        logger.info("KWin: \(what)")
+        close()
+    }
+
+    private func fail(_ why: String) {
+        logger.warning("KWin: cannot load gestured's script: \(why); enable it in System Settings, Window Management, KWin Scripts, for gestures with apps")
+        close()
+    }
+
+    private func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    public var nextDeadline: Int64? { connection?.nextDeadline }
+
+    public func process() {
+        guard let connection, let error = connection.process() else { return }
+        self.connection = nil
+        logger.warning("KWin: the session bus went away (\(error))")
+    }
+}
