@@ -4,7 +4,7 @@ policy, inside scripts/vm-run-systemd (tests/e2e/service.sh has installed everyt
 and configured the gestures below): who may call the methods, logind's real
 LockedHint on a seat0 session of a kiosk user, and what an isolated panel's twin gets
 while locked or paused."""
-import os, re, subprocess, sys, time
+import os, re, socket, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -48,6 +48,14 @@ command = "echo five"
 name = "escape"
 type = "checkmark"
 pause_s = 4
+
+[[gesture]]
+name = "for-firefox"
+type = "swipe"
+fingers = 3
+direction = "down"
+apps = ["firefox"]
+command = "echo firefox's own"
 """
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 
@@ -202,6 +210,50 @@ check("the pause runs out", wait_for(10, lambda: count("resumed: gestures fire a
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
 check(f"then the swipe fires again ({up} up, {cancelled} cancelled)", fired and cancelled == 3)
 check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
+
+# The application in front, from a session agent (gestured agent) following a stand-in
+# Hyprland's event socket, on the system bus under the shipped policy: the active
+# session's user's report is taken, another user's refused.
+os.makedirs("/tmp/desktop/hypr/kiosk")
+for directory in ["/tmp/desktop", "/tmp/desktop/hypr", "/tmp/desktop/hypr/kiosk"]:
+    os.chmod(directory, 0o755)
+hyprland = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+hyprland.bind("/tmp/desktop/hypr/kiosk/.socket2.sock")
+os.chmod("/tmp/desktop/hypr/kiosk/.socket2.sock", 0o777)
+hyprland.listen(4)
+desktops = []
+threading.Thread(target=lambda: [desktops.append(hyprland.accept()[0]) for _ in range(2)], daemon=True).start()
+
+
+def agent(user):
+    ids = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] if user == "nobody" else [f"--reuid={user}", f"--regid={user}", "--init-groups"]
+    return subprocess.Popen(["setpriv", *ids, "env", "XDG_RUNTIME_DIR=/tmp/desktop", "HYPRLAND_INSTANCE_SIGNATURE=kiosk",
+                             "gestured", "agent", "--verbose"], stdout=subprocess.DEVNULL, stderr=open(f"/tmp/agent-{user}.txt", "w"))
+
+
+def app_in_front():
+    return busctl("root", "get-property", *OBJECT, "App").stdout.strip()
+
+
+kiosk_agent = agent("kiosk")
+check("the kiosk user's agent follows its desktop", wait_for(15, lambda: len(desktops) == 1))
+desktops[0].sendall(b"activewindow>>firefox,a page\n")
+check(f"the active session's user's report is taken ({app_in_front()})", wait_for(15, lambda: '"firefox"' in app_in_front()))
+menus = count("menu (swipe) recognized")
+panel.play(three_finger_swipe_down().text())
+check("firefox's own swipe fires in place of the one for every application",
+      wait_for(10, lambda: count("for-firefox (swipe) recognized") == 1) and count("menu (swipe) recognized") == menus)
+other_agent = agent("nobody")
+check("another user's agent follows its desktop", wait_for(15, lambda: len(desktops) == 2))
+desktops[1].sendall(b"activewindow>>kitty,~\n")
+check("another user's report is refused",
+      wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-nobody.txt").read()))
+check("firefox is still in front", '"firefox"' in app_in_front())
+kiosk_agent.terminate()
+kiosk_agent.wait()
+check("the kiosk user's agent gone, no application is known", wait_for(15, lambda: app_in_front() == '(ssss) "" "" "" ""'))
+other_agent.terminate()
+other_agent.wait()
 monitor.terminate()
 monitor.wait()
 shown = open("/tmp/monitor-control.txt").read()

@@ -1,4 +1,6 @@
+import Bindings
 import Config
+import ConfigParsing
 import Foundation
 import Testing
 
@@ -23,6 +25,23 @@ import Testing
             previous = String(line)
         }
         return keys
+    }
+
+    /// Every configuration in EXAMPLES (a `.nf` … `.fi` block) is one gestured accepts.
+    @Test func everyExampleIsAValidConfiguration() throws {
+        let text = try String(contentsOf: Self.page, encoding: .utf8)
+        let examples = text.components(separatedBy: ".SH EXAMPLES").last!.components(separatedBy: ".SH ").first!
+        var blocks: [String] = [], block: [Substring]?
+        for line in examples.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == ".nf" { block = [] } else if line == ".fi", let done = block { blocks.append(done.joined(separator: "\n")); block = nil } else { block?.append(line) }
+        }
+        #expect(blocks.count >= 4)
+        // The kernel's names of the keys the examples press (libevdev's table, outside the core).
+        let keys = KeyCodes(byName: ["KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56,
+                                     "KEY_LEFTMETA": 125, "KEY_LEFT": 105, "KEY_RIGHT": 106, "KEY_PAGEDOWN": 109])
+        for example in blocks {
+            #expect(throws: Never.self, "\(example)") { _ = try Configuration.parse(example, file: "example.toml", keyCodes: keys) }
+        }
     }
 
     /// Each numeric setting's entry says the range the parser accepts ("1 to 64", "more
