@@ -3,6 +3,7 @@ SWIFT ?= swift
 SWIFTC ?= swiftc
 BIN = .build/release/gestured
 HELPER = .build/release/gestured-parse-config
+TOPLEVELS = .build/release/gestured-toplevels
 # The release build needs no Swift runtime on the target (--static-swift-stdlib) and
 # links FoundationEssentials where TOMLKit asks for Foundation (see lean/Foundation.swift).
 # What the daemon loads and touches at start is its resident size (BENCHMARKS.md), so it
@@ -31,6 +32,14 @@ build: deps $(LEAN)/Foundation.swiftmodule $(LEAN)/libstdc++.a
 	@# SwiftPM does not know the order file is an input of the link.
 	@if [ lean/gestured.order -nt $(BIN) ]; then rm -f $(BIN); fi
 	$(SWIFT) build $(RELEASE)
+	$(MAKE) -s $(TOPLEVELS)
+
+# Which application a wlroots compositor has in front (helpers/gestured-toplevels.c): a
+# small C program that links libwayland-client, beside gestured in each build (SwiftPM
+# would link the Swift runtime into it); Debian's hardening flags when dh exports them.
+.build/%/gestured-toplevels: helpers/gestured-toplevels.c
+	mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $$(pkg-config --cflags --libs wayland-client)
 
 $(LEAN)/libstdc++.a:
 	mkdir -p $(LEAN)
@@ -68,6 +77,7 @@ run: build
 test: deps
 	scripts/test-core
 	$(SWIFT) build
+	$(MAKE) -s .build/debug/gestured-toplevels
 	$(SWIFT) test
 	python3 tests/test_daemon.py .build/debug/gestured
 	python3 tests/test_control.py .build/debug/gestured
@@ -127,6 +137,7 @@ GNOME_EXTENSION = gestured@gestured.github.io
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -D -m 755 $(HELPER) $(DESTDIR)$(HELPERDIR)/gestured-parse-config
+	install -D -m 755 $(TOPLEVELS) $(DESTDIR)$(HELPERDIR)/gestured-toplevels
 	install -D -m 644 $(DOCS)/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	install -D -m 644 $(DOCS)/man/gestured.toml.5 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5
 	install -D -m 644 $(DOCS)/completions/gestured.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured
@@ -141,7 +152,8 @@ install-common: build docs
 # Removes what install and install-user put there; the configuration only if it is
 # still the example.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(UNITDIR)/gestured.service \
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels \
+	      $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(USERUNITDIR)/gestured-agent.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \

@@ -187,32 +187,43 @@ class Desktop(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def swipes_with(self, out, changes):
+    def swipes_with(self, out, changes, envs=None):
         """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start; `changes[i]()` runs
-        at 1 + 2i s. Returns which binding each swipe fired."""
-        config = self.write("gestured.toml", apps_config(out, bus="none"))
+        at 1 + 2i s. Returns which binding each swipe fired, and the log. With `envs`, a
+        daemon in each environment at once (each its own file): a list of both."""
+        rec = swipes(5, 2000).save(self.path("rec.evemu"))
+        runs = []
         start = time.monotonic()
-        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay",
-                                   swipes(5, 2000).save(self.path("rec.evemu"))],
-                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.addCleanup(daemon.kill)
+        for i, env in enumerate(envs or [self.env]):
+            fired = f"{out}.{i}" if envs else out
+            config = self.write(f"gestured-{i}.toml", apps_config(fired, bus="none"))
+            daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", rec],
+                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            self.addCleanup(daemon.kill)
+            runs.append((daemon, fired))
         for i, change in enumerate(changes):
             time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
             change()
-        log = daemon.communicate(timeout=60)[1]
-        return self.fired(out), log
+        logs = [daemon.communicate(timeout=60)[1] for daemon, _ in runs]
+        results = [(self.fired(fired), log) for (_, fired), log in zip(runs, logs)]
+        return results if envs else results[0]
 
-    def test_sway_says_on_its_ipc_socket(self):
-        """Real sway, headless, two Wayland clients; focus moved with swaymsg."""
-        sway = Sway(self, ["firefox", "kitty"])  # the last opened, kitty, is in front
-        self.env["SWAYSOCK"] = sway.socket
+    def test_sway_says_on_its_ipc_socket_and_as_a_wlroots_compositor(self):
+        """Real sway, headless, two Wayland clients; focus moved with swaymsg. Two
+        daemons in the same run: one asks sway's IPC socket, the other (only
+        $WAYLAND_DISPLAY) its foreign-toplevel manager, as for labwc, wayfire or river."""
+        sway = Sway(self, ["firefox", "kitty"])
+        ipc = dict(self.env, SWAYSOCK=sway.socket)
+        wayland = dict(self.env, WAYLAND_DISPLAY="wayland-1", XDG_RUNTIME_DIR=sway.dir)
+        sway.msg("[app_id=kitty] focus")
         focus = lambda criteria: lambda: sway.msg(f"{criteria} focus")
-        fired, log = self.swipes_with(self.path("fired.txt"), [
+        runs = self.swipes_with(self.path("fired.txt"), [
             focus("[app_id=firefox]"), focus("[app_id=kitty]"), focus("[app_id=firefox]"),
             lambda: sway.msg("workspace 2"),  # an empty workspace: no application in front
-        ])
-        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
-        self.assertIn("sway: following the application in front", log)
+        ], envs=[ipc, wayland])
+        for (fired, log), source in zip(runs, ["sway", "wlr-foreign-toplevel"]):
+            self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], source + ": " + log[-3000:])
+            self.assertIn(f"{source}: following the application in front", log)
 
     def test_x11_says_in_the_roots_active_window(self):
         """Xvfb and two X clients of different WM_CLASS; the active window switched."""

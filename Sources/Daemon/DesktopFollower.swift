@@ -7,8 +7,10 @@ import SystemPackage
 
 /// Which application is in front, from the desktop of the session the daemon runs in
 /// (the user service): the first the environment names of sway ($SWAYSOCK), i3
-/// ($I3SOCK), Hyprland ($HYPRLAND_INSTANCE_SIGNATURE) and an X11 session ($DISPLAY
-/// without $WAYLAND_DISPLAY: a Wayland compositor's Xwayland knows only its own windows). A desktop that goes away (its
+/// ($I3SOCK), Hyprland ($HYPRLAND_INSTANCE_SIGNATURE), an X11 session ($DISPLAY
+/// without $WAYLAND_DISPLAY: a Wayland compositor's Xwayland knows only its own windows)
+/// and another Wayland compositor (its foreign-toplevel manager: labwc, wayfire, river;
+/// not GNOME's nor KDE's, which say it through their extension and script). A desktop that goes away (its
 /// socket closed, or nonsense on it) leaves no application known, said once, and is
 /// connected to again after 5 s, doubling to a minute. Run by the loop as a bus source is.
 final class DesktopFollower: BusSource {
@@ -50,6 +52,10 @@ final class DesktopFollower: BusSource {
         }
         if let display = environment("DISPLAY"), !display.isEmpty, (environment("WAYLAND_DISPLAY") ?? "").isEmpty {
             return Desktop(source: "x11") { () throws(AppWatcherError) in try X11Watcher(display: display) }
+        }
+        let current = (environment("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":")
+        if let display = environment("WAYLAND_DISPLAY"), !display.isEmpty, !current.contains("GNOME"), !current.contains("KDE") {
+            return Desktop(source: "wlr-foreign-toplevel") { () throws(AppWatcherError) in try ToplevelWatcher() }
         }
         return nil
     }

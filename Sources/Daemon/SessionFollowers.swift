@@ -18,7 +18,7 @@ extension Daemon {
     }
 
     /// The application in front, from the desktop the daemon's environment names (the
-    /// user service in a sway, i3, Hyprland or X11 session; in KDE Plasma, the KWin
+    /// user service in a sway, i3, Hyprland, X11 or wlroots session; in KDE Plasma, the KWin
     /// script it loads says it on the bus); the system service hears it on the bus
     /// (ReportApp, from the session agent) instead.
     func followTheDesktop() {

@@ -12,7 +12,7 @@ struct Agent: ParsableCommand {
             The system service cannot reach a desktop session's sockets and bus, so gestures \
             with apps (gestured.toml(5)) need this agent in the session: the gestured-agent \
             user unit starts it with the graphical session. It follows the desktop as the \
-            user service does (sway, i3, Hyprland, X11) and takes what the KWin script and \
+            user service does (sway, i3, Hyprland, X11, other wlroots compositors) and takes what the KWin script and \
             the GNOME Shell extension say on the session bus (org.gestured.Agent1's \
             ReportApp), and reports the latest to gestured (org.gestured.Gestured1's \
             ReportApp), again whenever gestured comes back on the bus. gestured takes it \

@@ -3,7 +3,8 @@ import SystemIO
 import SystemPackage
 
 /// A desktop that says which application is in front, over a socket the loop watches:
-/// sway or i3 (`SwayWatcher`), Hyprland (`HyprlandWatcher`), an X display (`X11Watcher`). What it sends is a peer's:
+/// sway or i3 (`SwayWatcher`), Hyprland (`HyprlandWatcher`), an X display (`X11Watcher`),
+/// a wlroots compositor (`ToplevelWatcher`, through a helper's pipe). What it sends is a peer's:
 /// read a budget at a time, each message bounded, names bounded (`AppInFront.longestName`).
 public protocol AppWatcher: AnyObject {
     /// Who says: "sway", "i3", "hyprland".
