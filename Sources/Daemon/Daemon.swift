@@ -58,12 +58,11 @@ public final class Daemon {
     /// The control interface's Reload calls, answered when it is applied or rejected.
     var reloadCallers: [(BusControlError?) -> Void] = []
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
-    /// Who said which application is in front (its unique name on the bus), and the
-    /// reports taken and refused.
+    /// Who said which application is in front (its unique name on the bus), and whether
+    /// a refusal of a report has been said.
     var appReporter: (name: String, source: String, uid: UInt32?)?
     /// The user of the session logind says is in front (the system service: seat0's).
     var sessionUser: UInt32?
-    var appReports = Daemon.appReportAllowance(now: monotonicMicroseconds())
     var saidAppRefusal = false
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []

@@ -35,25 +35,22 @@ extension Daemon: BusControl {
     }
 
     /// The application in front, from whoever says: the latest report stands until its
-    /// reporter says another, or leaves the bus (then none is known). Reports beyond the
-    /// allowance are refused, and counted in the log once a minute.
+    /// reporter says another, or leaves the bus (then none is known). The bus's filter
+    /// rations reports (`BusService.admitsRead`); a name too long, or a caller who is not
+    /// the user in front of the seat, is refused, said once.
     public func reportApp(_ report: AppReport, sender: String) throws(BusControlError) {
         func refuse(_ name: String, _ why: String) -> BusControlError {
             if !saidAppRefusal {
                 saidAppRefusal = true
-                logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(why); the next refused are counted once a minute")
+                logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(why); this is said once")
             }
             return BusControlError(name, why)
-        }
-        guard appReports.take(now: monotonicMicroseconds()) else {
-            throw refuse("Busy", "more than \(Int(Self.appReportsPerSecond)) reports a second; report each change once")
         }
         // On the system bus, only the user in front of the seat says what is in front.
         if bus?.kind == .system, report.caller == nil || report.caller != sessionUser {
             throw refuse("AccessDenied", "only the user of seat0's active session reports the application in front")
         }
         guard !report.tooLong else {
-            appReports.refuse(1)
             throw refuse("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes")
         }
         func named(_ text: String) -> String? { text.isEmpty ? nil : text }
@@ -122,17 +119,7 @@ extension Daemon {
         Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
     }
 
-    /// ReportApp calls taken: a desktop says each change of window once; a caller in a
-    /// loop is refused beyond this.
-    static let appReportsPerSecond = 50.0
-    static func appReportAllowance(now: Int64) -> Allowance {
-        Allowance(burst: appReportsPerSecond, perSecond: appReportsPerSecond, reportEvery: 60_000_000, now: now)
-    }
-
     func reportUnsaidControlLines(now: Int64) {
-        if let refused = appReports.dueReport(now: now) {
-            logger.notice("\(refused) more reports of the application in front were refused (more than \(Int(Self.appReportsPerSecond)) a second, or a name longer than \(AppInFront.longestName) bytes)")
-        }
         guard let unsaid = controlLines.dueReport(now: now) else { return }
         logger.notice("\(unsaid) more changes of mode, pause, lock or rotation were not logged (20 at once, then 2 a second)")
     }

@@ -5,6 +5,7 @@ import Glibc
 import Gestures
 import Pipeline
 import SystemIO
+import TouchCore
 
 /// What the control interface (`org.gestured.Gestured1`'s methods and properties) asks of
 /// the daemon. Every call comes from the loop, inside `BusService.process()`.
@@ -213,12 +214,23 @@ extension BusService {
         return ok ? 1 : -ENOMEM
     }
 
-    /// A caller's Get, GetAll or Set, within the callers' ration (see `ReadAllowance`);
-    /// beyond it the call is dropped unanswered, which costs nothing here, and on the
-    /// system bus holds the caller to dbus-daemon's 128 calls in progress.
+    /// A caller's Get, GetAll or Set, and ReportApp, within the callers' ration (see
+    /// `ReadAllowance`; reports have one of their own, so that readers cannot crowd out a
+    /// desktop's report); beyond it the call is dropped unanswered, which costs nothing
+    /// here, and on the system bus holds the caller to dbus-daemon's 128 calls in progress.
     func admitsRead(_ call: OpaquePointer) -> Bool {
-        guard sd_bus_message_is_method_call(call, "org.freedesktop.DBus.Properties", nil) > 0 else { return true }
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
+        if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0 {
+            guard reports.admit(sender, now: monotonicMicroseconds()) else {
+                if !saidReportDrops {
+                    saidReportDrops = true
+                    logger.notice("D-Bus: dropping reports of the application in front from \(printable(sender, limit: 32)) unanswered: more than 10 a second from a caller, or 50 from all (those dropped next are counted once a minute)")
+                }
+                return false
+            }
+            return true
+        }
+        guard sd_bus_message_is_method_call(call, "org.freedesktop.DBus.Properties", nil) > 0 else { return true }
         return reads.admit(sender, now: monotonicMicroseconds())
     }
 

@@ -48,7 +48,7 @@ public final class BusService {
     }
 
     public let kind: Kind
-    private let logger: Logger
+    let logger: Logger
     private var connection: BusConnection?
     private var bus: OpaquePointer? { connection?.bus }
     private var reportedDown = false
@@ -69,6 +69,8 @@ public final class BusService {
     var properties: ControlProperties?
     /// How many reads callers may still ask for.
     var reads = ReadAllowance(now: monotonicMicroseconds())
+    var reports = ReadAllowance(now: monotonicMicroseconds())
+    var saidReportDrops = false
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -173,6 +175,9 @@ public final class BusService {
         }
         if let refused = reads.dueReport(now: now) {
             logger.warning("D-Bus: \(refused) property reads dropped unanswered since the last such line: callers read faster than 10 a second each, or 50 all together")
+        }
+        if let dropped = reports.dueReport(now: now) {
+            logger.notice("D-Bus: \(dropped) reports of the application in front dropped unanswered since the last such line: callers report faster than 10 a second each, or 50 all together")
         }
         sendPending()
         updateWatch()

@@ -4,7 +4,9 @@ cost gestures little and SIGTERM nothing. Inside scripts/vm-run-systemd (tests/e
 service.sh has installed everything): the service with 1,000 gestures and a right swipe
 bound to a command that stamps the clock; 30 swipes quiet, then 30 while four readers,
 as nobody, keep 64 GetAll calls each in flight (tests/bus_flood.c); then SIGTERM under
-the flood. Prints the latencies (lift → command) of both runs."""
+the flood. Then 30 more while another process, as nobody, sends 10,000 ReportApp calls
+a second (tests/app_reporter.c: beyond 10 a second dropped unanswered, the rest refused,
+nobody being no active session's user). Prints the latencies (lift → command) of each run."""
 import json, os, re, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -17,9 +19,10 @@ SWIPES = 30
 work = "/run/gestured-bench"
 os.makedirs(work, exist_ok=True)
 os.chmod(work, 0o777)
-stamp, stamps, flood = f"{work}/stamp", f"{work}/stamps", f"{work}/bus_flood"
+stamp, stamps, flood, reporter = f"{work}/stamp", f"{work}/stamps", f"{work}/bus_flood", f"{work}/app_reporter"
 subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "..", "bench", "stamp.c")], check=True)
 subprocess.run(["cc", "-O2", "-o", flood, os.path.join(here, "..", "bus_flood.c"), "-lsystemd"], check=True)
+subprocess.run(["cc", "-O2", "-o", reporter, os.path.join(here, "..", "app_reporter.c"), "-lsystemd"], check=True)
 # The command writes its stamp where the sandbox lets it (ProtectSystem=strict).
 dropin = "/etc/systemd/system/gestured.service.d"
 os.makedirs(dropin, exist_ok=True)
@@ -46,6 +49,41 @@ readers = [subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--
 time.sleep(2)
 check("four readers as nobody keep reading the properties", all(r.poll() is None for r in readers))
 flooded = summary(latencies(play_swipes(panel, SWIPES, 0.6), stamps, "right"), SWIPES)
+for r in readers:
+    r.kill()
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        return int(re.search(r"Rss:\s+(\d+)", f.read()).group(1))
+
+
+# Reports of the application in front, 10,000 a second, while the swipes are played.
+main_pid = int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
+rss_before = rss_kb(main_pid)
+drops_said = journal().count("dropping reports of the application in front")
+apps = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", reporter, "--system"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+check("the reporter is on the system bus", apps.stdout.readline().strip() == "ready")
+apps.stdin.write("flood 10000 25\n")
+apps.stdin.flush()
+time.sleep(1)
+reported = summary(latencies(play_swipes(panel, SWIPES, 0.6), stamps, "right"), SWIPES)
+done = apps.stdout.readline().split()
+apps.kill()
+rss_after = rss_kb(main_pid)
+drops_said = journal().count("dropping reports of the application in front") - drops_said
+print("app flood:", json.dumps({"reported": reported, "sent": int(done[1]) if len(done) > 3 else None,
+                                "answered": int(done[2]) if len(done) > 3 else None, "rss_kb": [rss_before, rss_after]}))
+check(f"every swipe fires under 10,000 reports a second ({reported['n']} of {SWIPES})", reported["n"] == SWIPES)
+check(f"the drops are said once ({drops_said})", drops_said == 1)
+if quiet["p50_ms"] and reported["p50_ms"]:
+    print(f"app flood: lift → command p50 {quiet['p50_ms']:.1f} ms quiet, {reported['p50_ms']:.1f} ms under the reports "
+          f"({reported['p50_ms'] / quiet['p50_ms']:.2f}×); p99 {quiet['p99_ms']:.1f} → {reported['p99_ms']:.1f} ms; "
+          f"resident {rss_before} → {rss_after} kB")
+readers = [subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", flood, "--system"])
+           for _ in range(4)]
+time.sleep(2)
 pid = int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
 started = time.monotonic()
 os.kill(pid, 15)
