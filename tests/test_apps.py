@@ -12,7 +12,8 @@ from test_control import compile_peer, wait_on_the_bus
 from test_daemon import Harness
 
 
-DESKTOP_VARIABLES = ["SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "WAYLAND_DISPLAY", "DISPLAY"]
+# What tells gestured which desktop it runs in: none but the test's own.
+DESKTOP_VARIABLES = ["SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "WAYLAND_DISPLAY", "DISPLAY", "XDG_CURRENT_DESKTOP"]
 
 
 def apps_config(out, bus="session"):
@@ -72,6 +73,11 @@ class Reporter:
 class ReportedOnTheBus(Harness):
     """ReportApp, as the shipped KWin script and GNOME Shell extension call it (and
     gestured's session agent): each report stands while its reporter stays on the bus."""
+    def setUp(self):
+        super().setUp()
+        for name in DESKTOP_VARIABLES:
+            self.env.pop(name, None)
+
     def fired(self, out):
         if not os.path.exists(out):
             return []
@@ -142,6 +148,23 @@ class ReportedOnTheBus(Harness):
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
+
+    def test_in_kde_plasma_the_script_is_loaded_through_kwins_scripting_interface(self):
+        """A stand-in KWin (tests/fake_kwin.c) on a private session bus."""
+        self.start_bus()
+        self.env["XDG_CURRENT_DESKTOP"] = "KDE"
+        kwin = subprocess.Popen([compile_peer(self, "fake_kwin")], stdout=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(kwin.stdout.close)
+        self.addCleanup(kwin.kill)
+        self.assertEqual(kwin.stdout.readline().strip(), "ready")
+        out = self.path("fired.txt")
+        log = self.run_daemon(apps_config(out), swipes(1, 2000)).stderr
+        kwin.kill()
+        calls = kwin.stdout.read().split("\n")
+        self.assertEqual(calls[0], "isScriptLoaded gestured", calls)
+        self.assertRegex(calls[1], r"^loadScript /\S+/kwin/contents/code/main\.js gestured$", calls)
+        self.assertEqual(calls[2], "run /Scripting/Script0", calls)
+        self.assertIn("KWin: loaded gestured's script (0)", log)
 
     def test_a_huge_name_and_a_flood_are_refused_said_once_and_swipes_still_fire(self):
         self.start_bus()

@@ -20,11 +20,13 @@ public final class KWinScriptLoader: BusSource {
     private let call = PendingCall()
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
-    /// The script's main file, installed beside gestured: `../share/kwin/scripts/gestured/`.
+    /// The script's main file, installed beside gestured (`../share/kwin/scripts/gestured/`),
+    /// or in the source tree of a build (`.build/<triple>/<configuration>/gestured`).
     public static var installedScript: String {
         let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
         let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
-        return "\(directory)/../share/kwin/scripts/gestured/contents/code/main.js"
+        let installed = "\(directory)/../share/kwin/scripts/gestured/contents/code/main.js"
+        return Files.exists(installed) ? installed : "\(directory)/../../../desktop/kwin/contents/code/main.js"
     }
 
     /// A loader in a KDE Plasma session ($XDG_CURRENT_DESKTOP names KDE); nil elsewhere.

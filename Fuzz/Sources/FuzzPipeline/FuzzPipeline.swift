@@ -64,7 +64,7 @@ let devices = [
 ]
 
 /// The built-in gestures, and one of each type (a learned stroke too) with relations
-/// between them and across modes (the stream switches the gate), isolated
+/// between them, across modes and applications (the stream switches the gate), isolated
 /// (the twin's feed and UIKit's delivery run too).
 let configurations = [
     Configuration.makeDefault(),
@@ -78,9 +78,15 @@ let configurations = [
         command = "t"
         delays_touches_began = true
         [[gesture]]
+        name = "firefox-tap"
+        type = "tap"
+        apps = ["firefox"]
+        command = "f"
+        [[gesture]]
         name = "double"
         type = "tap"
         taps = 2
+        not_apps = ["kitty"]
         signal = true
         [[gesture]]
         name = "press"

@@ -37,10 +37,12 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
         let r = Array(records.prefix(7))
         records = records.dropFirst(7)
         time += shape.microseconds(r[2])
-        // One record in 32 switches what may fire (mode, pause, lock), as the daemon
-        // does at any moment: in force at once, mid-gesture as between sequences.
+        // One record in 32 switches what may fire (mode, pause, lock, the application in
+        // front), as the daemon does at any moment: in force at once, mid-gesture as
+        // between sequences (another application from the next sequence).
         if r[0] & 31 == 31 {
-            let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0)
+            let app = r[3] & 4 == 0 ? nil : AppInFront(appID: r[3] & 8 == 0 ? "firefox" : "kitty", source: "fuzz")
+            let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0, app: app)
             step(.gate(gate, at: Timestamp(microseconds: time)))
             continue
         }
@@ -98,7 +100,7 @@ public struct Checker {
 
     public mutating func check(_ step: Step) {
         if case .gate(let gate, _) = step.input {
-            excluded = Set(gestures.filter { !gate.admits($0) }.map(\.name))
+            excluded = Set(gestures.filter { gate.exclusion(of: $0) != nil }.map(\.name))
         }
         if !step.bugs.isEmpty { violated("state machine bugs: \(step.bugs)") }
         if let frame = step.frame {
