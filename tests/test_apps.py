@@ -84,16 +84,20 @@ class ReportedOnTheBus(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def test_the_application_in_fronts_binding_fires_and_the_global_one_otherwise(self):
+    def started(self):
+        """A private bus, the daemon on it replaying swipes at 0, 2, 4, 6 and 8 s, and a
+        reporter: (the file of what fired, when the daemon started, it, the reporter)."""
         self.start_bus()
         out = self.path("fired.txt")
-        # Swipes at 0, 2, 4, 6 and 8 s; reports between them.
         config = self.write("gestured.toml", apps_config(out))
         start = time.monotonic()
         daemon = self.start_daemon(config, swipes(5, 2000))
         self.addCleanup(daemon.kill)
         wait_on_the_bus(self.env)
-        reporter = Reporter(self)
+        return out, start, daemon, Reporter(self)
+
+    def test_the_application_in_fronts_binding_fires_and_the_global_one_otherwise(self):
+        out, start, daemon, reporter = self.started()
 
         def at(seconds):
             time.sleep(max(0, start + seconds - time.monotonic()))
@@ -119,14 +123,7 @@ class ReportedOnTheBus(Harness):
         """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
         (tests/desktop_scripts.js): the calls it makes, made on the bus by a reporter that
         stays on it, as KWin and GNOME Shell do."""
-        self.start_bus()
-        out = self.path("fired.txt")
-        config = self.write("gestured.toml", apps_config(out))
-        start = time.monotonic()
-        daemon = self.start_daemon(config, swipes(5, 2000))
-        self.addCleanup(daemon.kill)
-        wait_on_the_bus(self.env)
-        reporter = Reporter(self)
+        out, start, daemon, reporter = self.started()
         here = os.path.dirname(os.path.abspath(__file__))
         scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
                    "gnome": os.path.join(here, "../desktop/gnome-shell/extension.js")}
@@ -319,6 +316,17 @@ class Desktop(Harness):
         self.assertIn("hyprland: it closed its socket", log)
 
 
+def waited(what, found, seconds=20):
+    """What `found` returns once it is something, within `seconds`; else the test fails."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = found()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not start")
+
+
 class X11:
     """Xvfb with an xterm for each (instance, class), and _NET_ACTIVE_WINDOW set on the
     root as a window manager sets it (Xvfb has none)."""
@@ -329,21 +337,12 @@ class X11:
         self.env = dict(os.environ, DISPLAY=self.display)
         for name in ["WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"]:
             self.env.pop(name, None)
-        self.wait(lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
+        waited("Xvfb or xterm", lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
         self.clients, self.windows = [], {}
         for instance, window_class in classes:
             self.clients.append(subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, "-e", "sleep", "600"],
                                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            self.windows[instance] = self.wait(lambda: self.window(instance))
-
-    def wait(self, found, seconds=20):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            value = found()
-            if value:
-                return value
-            time.sleep(0.1)
-        raise AssertionError("Xvfb or xterm did not start")
+            self.windows[instance] = waited("Xvfb or xterm", lambda: self.window(instance))
 
     def window(self, title):
         out = subprocess.run(["xwininfo", "-name", title], env=self.env, capture_output=True, text=True).stdout
@@ -383,20 +382,11 @@ class Sway:
         self.process = subprocess.Popen(self.user + ["sway", "-c", os.path.join(self.dir, "config")], env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         harness.addCleanup(self.stop)
-        self.socket = self.wait_for(lambda: next((os.path.join(self.dir, f) for f in os.listdir(self.dir) if f.startswith("sway-ipc.")), None))
-        self.wait_for(lambda: os.path.exists(os.path.join(self.dir, "wayland-1")))
+        self.socket = waited("sway or foot", lambda: next((os.path.join(self.dir, f) for f in os.listdir(self.dir) if f.startswith("sway-ipc.")), None))
+        waited("sway or foot", lambda: os.path.exists(os.path.join(self.dir, "wayland-1")))
         self.clients = [subprocess.Popen(self.user + ["foot", "--app-id", app_id, "sleep", "600"], env=dict(self.env, WAYLAND_DISPLAY="wayland-1"),
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for app_id in app_ids]
-        self.wait_for(lambda: all(f'"app_id": "{app_id}"' in self.msg("-t", "get_tree") for app_id in app_ids))
-
-    def wait_for(self, found, seconds=20):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            value = found()
-            if value:
-                return value
-            time.sleep(0.1)
-        raise AssertionError("sway did not start")
+        waited("sway or foot", lambda: all(f'"app_id": "{app_id}"' in self.msg("-t", "get_tree") for app_id in app_ids))
 
     def msg(self, *args):
         return subprocess.run(["swaymsg", "-s", self.socket, *args], capture_output=True, text=True, timeout=10).stdout

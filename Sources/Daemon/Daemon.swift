@@ -257,13 +257,7 @@ public final class Daemon {
         consider(pendingReload?.deadline)
         for source in busSources { consider(source.nextDeadline) }
         if watchdogInterval != nil { consider(nextWatchdog) }
-        // Most wake-ups (a frame) leave the timer as it was: no system call then. One armed
-        // for a time now past has fired (or is about to), so it is set again regardless.
-        if next == armedAt, (armedAt ?? .max) > now { return }
-        do {
-            try TimerFD.arm(timer, atMicroseconds: next)
-            armedAt = next
-        } catch {
+        do { try TimerFD.rearm(timer, at: next, now: now, armedAt: &armedAt) } catch {
             logger.error("timerfd: cannot arm: \(error)")
         }
     }

@@ -95,12 +95,7 @@ public final class SessionAgent {
         for source in sources {
             if let deadline = source.nextDeadline, deadline <= now { source.process() }
         }
-        let next = sources.compactMap(\.nextDeadline).min()
-        if next == armedAt, (armedAt ?? .max) > now { return }
-        do {
-            try TimerFD.arm(timer, atMicroseconds: next)
-            armedAt = next
-        } catch {
+        do { try TimerFD.rearm(timer, at: sources.compactMap(\.nextDeadline).min(), now: now, armedAt: &armedAt) } catch {
             logger.error("timerfd: cannot arm: \(error)")
         }
     }

@@ -20,6 +20,16 @@ public enum TimerFD {
         try Syscall.call { timerfd_settime(fd.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
     }
 
+    /// Arms `fd` for `next`, unless it is armed for that already: most wake-ups (a frame)
+    /// leave the earliest deadline as it was, and then make no system call. One armed for
+    /// a time now past has fired (or is about to), so it is set again regardless.
+    /// `armedAt` is the caller's record of what it is armed for.
+    public static func rearm(_ fd: FileDescriptor, at next: Int64?, now: Int64, armedAt: inout Int64?) throws(Errno) {
+        if next == armedAt, (armedAt ?? .max) > now { return }
+        try arm(fd, atMicroseconds: next)
+        armedAt = next
+    }
+
     /// Consumes the expiry count so the descriptor stops being readable; nothing to
     /// consume (the timer was re-armed meanwhile) is not an error.
     public static func drain(_ fd: FileDescriptor) throws(Errno) {

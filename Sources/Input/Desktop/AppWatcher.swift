@@ -41,6 +41,8 @@ public struct SocketBuffer {
     private var start = 0
     /// Bytes of an oversized message still to be thrown away as they come.
     private var skipping = 0
+    /// Within a line longer than `largest`: thrown away up to its end.
+    private var skippingLine = false
 
     /// The bytes not yet taken.
     public var bytes: ArraySlice<UInt8> { storage[start...] }
@@ -77,6 +79,24 @@ public struct SocketBuffer {
 
     /// Takes the first `count` bytes (a message read).
     public mutating func consume(_ count: Int) { start = min(start + count, storage.count) }
+
+    /// Each whole line that came (without its newline), in order; a line longer than
+    /// `largest` is thrown away, what has come of it and the rest as it comes.
+    public mutating func takeLines(_ each: (ArraySlice<UInt8>) -> Void) {
+        while let end = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = bytes[..<end]
+            consume(line.count + 1)
+            if skippingLine {
+                skippingLine = false
+                continue
+            }
+            each(line)
+        }
+        if bytes.count > largest {
+            consume(bytes.count)
+            skippingLine = true
+        }
+    }
 
     /// Throws away a message of `count` bytes that begins here, what has come of it and
     /// what is still to come.

@@ -10,8 +10,6 @@ public final class HyprlandWatcher: AppWatcher {
     public let source = "hyprland"
     public let fd: FileDescriptor
     private var buffer = SocketBuffer(largest: 4096)
-    /// Within a line longer than `buffer.largest`: thrown away up to its end.
-    private var skippingLine = false
 
     /// `$XDG_RUNTIME_DIR/hypr/SIGNATURE/.socket2.sock`, or under /tmp/hypr for Hyprland
     /// before 0.40; nil without a signature.
@@ -29,18 +27,8 @@ public final class HyprlandWatcher: AppWatcher {
     public func read() throws(AppWatcherError) -> AppInFront?? {
         try buffer.fill(from: fd)
         var found: AppInFront??
-        while let end = buffer.bytes.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = buffer.bytes[..<end]
-            buffer.consume(line.count + 1)
-            if skippingLine {
-                skippingLine = false
-                continue
-            }
+        buffer.takeLines { line in
             if let app = Self.app(fromLine: line) { found = .some(app) }
-        }
-        if buffer.bytes.count > buffer.largest {
-            buffer.consume(buffer.bytes.count)
-            skippingLine = true
         }
         return found
     }

@@ -15,7 +15,6 @@ public final class ToplevelWatcher: AppWatcher {
     public let fd: FileDescriptor
     private let pid: pid_t
     private var buffer = SocketBuffer(largest: 4096)
-    private var skippingLine = false
     private var lastWords = ""
 
     /// The helper: installed in ../libexec/gestured/ from gestured's own directory, or
@@ -55,13 +54,9 @@ public final class ToplevelWatcher: AppWatcher {
             throw AppWatcherError(lastWords.isEmpty ? "its helper ended" : lastWords)
         }
         var found: AppInFront??
-        while let end = buffer.bytes.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = buffer.bytes[..<end]
-            buffer.consume(line.count + 1)
-            if skippingLine {
-                skippingLine = false
-                continue
-            }
+        var lastWords = lastWords
+        defer { self.lastWords = lastWords }
+        buffer.takeLines { line in
             let text = String(decoding: line, as: UTF8.self)
             if text == "none" {
                 found = .some(nil)
@@ -71,10 +66,6 @@ public final class ToplevelWatcher: AppWatcher {
             } else {
                 lastWords = printable(text, limit: 200)
             }
-        }
-        if buffer.bytes.count > buffer.largest {
-            buffer.consume(buffer.bytes.count)
-            skippingLine = true
         }
         return found
     }
