@@ -199,23 +199,10 @@ public final class Daemon {
         }
     }
 
-    /// A bus connection's descriptor, or whether it waits to write, changed.
-    func rewatch(_ old: BusService.Watch?, _ new: BusService.Watch?, _ what: String, _ handler: @escaping () -> Void) {
-        if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
-        guard let new else { return }
-        if old?.fd == new.fd {
-            loop.setWritable(new.fd, new.writable)
-        } else {
-            watch(new.fd, what, writable: new.writable, handler)
-        }
-    }
-
-    /// A bus connection (the service's, or one following a peer), watched as it says, and
-    /// run when due (see `afterWakeUp`).
+    /// A bus connection (the service's, or one following a peer) or a desktop's socket,
+    /// watched as it says, and run when due (see `afterWakeUp`).
     func watch(_ source: BusSource, _ what: String) {
-        source.onWatchChange = { [unowned self, unowned source] old, new in
-            rewatch(old, new, what) { [unowned source] in source.process() }
-        }
+        loop.follow(source, what)
         busSources.append(source)
     }
 

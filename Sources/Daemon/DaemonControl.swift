@@ -53,12 +53,9 @@ extension Daemon: BusControl {
         guard !report.tooLong else {
             throw refuse("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes")
         }
-        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
-        let source = printable(named(report.source) ?? "the bus", limit: 32)
-        let app = [report.appID, report.windowClass, report.instance].allSatisfy(\.isEmpty) ? nil
-            : AppInFront(appID: named(report.appID), windowClass: named(report.windowClass), instance: named(report.instance), source: source)
+        let source = printable(report.source.isEmpty ? "the bus" : report.source, limit: 32)
         appReporter = (sender, source, report.caller)
-        try? take(.appInFront(app, why: "\(source), \(printable(sender, limit: 32))", at: self.now))
+        try? take(.appInFront(report.app(source: source), why: "\(source), \(printable(sender, limit: 32))", at: self.now))
     }
 
     /// Another session in front of the seat (logind): what another user's reporter said

@@ -23,10 +23,8 @@ final class DesktopFollower: BusSource {
     private let logger: Logger
     private var watcher: AppWatcher?
     private var retryAt: Int64?
-    private var retryDelay = DesktopFollower.firstRetryMicroseconds
+    private var backoff = Backoff(first: 5_000_000)
     private var saidDown = false
-    static let firstRetryMicroseconds: Int64 = 5_000_000
-    static let longestRetryMicroseconds: Int64 = 60_000_000
     /// The application in front changed (nil: none, or not known), with who said so.
     var onApp: (_ app: AppInFront?, _ why: String) -> Void = { _, _ in }
     var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
@@ -60,6 +58,23 @@ final class DesktopFollower: BusSource {
         return nil
     }
 
+    /// What in this session says which application is in front, for the daemon (the user
+    /// service) and the session agent alike: in KDE Plasma the KWin script, loaded into
+    /// KWin, which calls ReportApp itself; and the follower of the desktop the environment
+    /// names, whose changes go to `onApp`. Each is given to `watch`, then started.
+    static func followThisSession(logger: Logger, watch: (BusSource, String) -> Void,
+                                  onApp: @escaping (_ app: AppInFront?, _ why: String) -> Void) {
+        if let loader = KWinScriptLoader.forThisSession(logger: logger) {
+            watch(loader, "KWin")
+            loader.start()
+        }
+        guard let desktop = desktop(in: Environment.value) else { return }
+        let follower = DesktopFollower(desktop, logger: logger)
+        watch(follower, desktop.source)
+        follower.onApp = onApp
+        follower.start()
+    }
+
     init(_ desktop: Desktop, logger: Logger) {
         self.desktop = desktop
         self.logger = logger
@@ -70,7 +85,7 @@ final class DesktopFollower: BusSource {
             let watcher = try desktop.connect()
             self.watcher = watcher
             retryAt = nil
-            retryDelay = Self.firstRetryMicroseconds
+            backoff.reset()
             saidDown = false
             logger.info("\(desktop.source): following the application in front")
             onWatchChange(nil, BusService.Watch(fd: watcher.fd, writable: false))
@@ -103,9 +118,8 @@ final class DesktopFollower: BusSource {
     }
 
     private func down(_ why: String) {
-        if !saidDown { logger.warning("\(desktop.source): \(why); no application is known in front until it answers (tried again every \(retryDelay / 1_000_000) s and more)") }
+        if !saidDown { logger.warning("\(desktop.source): \(why); no application is known in front until it answers (tried again every \(backoff.delay / 1_000_000) s and more)") }
         saidDown = true
-        retryAt = monotonicMicroseconds() + retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
+        retryAt = backoff.next(after: monotonicMicroseconds())
     }
 }

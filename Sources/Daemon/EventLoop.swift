@@ -1,4 +1,5 @@
 import CLinux
+import Effects
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,6 +47,23 @@ final class EventLoop {
         first.remove(fd.rawValue)
         do { try Epoll.remove(epoll, fd) } catch {
             if error != .badFileDescriptor, error != .noSuchFileOrDirectory { logger.error("epoll: cannot unwatch fd \(fd.rawValue): \(error)") }
+        }
+    }
+
+    /// A source that says what to watch (a bus connection, a desktop's socket): its
+    /// descriptor watched as it says, and its `process` run when it is ready. The loop's
+    /// owner runs it at its deadline too.
+    func follow(_ source: BusSource, _ what: String) {
+        source.onWatchChange = { [unowned self, unowned source] old, new in
+            if let old, old.fd != new?.fd { unwatch(old.fd) }
+            guard let new else { return }
+            if old?.fd == new.fd {
+                setWritable(new.fd, new.writable)
+            } else {
+                do { try watch(new.fd, writable: new.writable) { [unowned source] in source.process() } } catch {
+                    logger.error("cannot watch \(what): \(error)")
+                }
+            }
         }
     }
 

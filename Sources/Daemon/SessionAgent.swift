@@ -46,16 +46,7 @@ public final class SessionAgent {
             relay.onReport = { [unowned self] app, source in said(app, by: source) }
             relay.start()
         }
-        if let loader = KWinScriptLoader.forThisSession(logger: logger) {
-            watch(loader, "KWin")
-            loader.start()
-        }
-        if let desktop = DesktopFollower.desktop(in: Environment.value) {
-            let follower = DesktopFollower(desktop, logger: logger)
-            watch(follower, desktop.source)
-            follower.onApp = { [unowned self] app, source in said(app, by: source) }
-            follower.start()
-        }
+        DesktopFollower.followThisSession(logger: logger, watch: watch) { [unowned self] app, source in said(app, by: source) }
     }
 
     private func said(_ app: AppInFront?, by source: String) {
@@ -64,17 +55,7 @@ public final class SessionAgent {
     }
 
     private func watch(_ source: BusSource, _ what: String) {
-        source.onWatchChange = { [unowned self, unowned source] old, new in
-            if let old, old.fd != new?.fd { loop.unwatch(old.fd) }
-            guard let new else { return }
-            if old?.fd == new.fd {
-                loop.setWritable(new.fd, new.writable)
-            } else {
-                do { try loop.watch(new.fd, writable: new.writable) { [unowned source] in source.process() } } catch {
-                    logger.error("cannot watch \(what): \(error)")
-                }
-            }
-        }
+        loop.follow(source, what)
         sources.append(source)
     }
 

@@ -22,15 +22,9 @@ extension Daemon {
     /// script it loads says it on the bus); the system service hears it on the bus
     /// (ReportApp, from the session agent) instead.
     func followTheDesktop() {
-        if let loader = KWinScriptLoader.forThisSession(logger: logger) {
-            watch(loader, "KWin")
-            loader.start()
+        DesktopFollower.followThisSession(logger: logger, watch: watch) { [unowned self] app, why in
+            step(.appInFront(app, why: why, at: now))
         }
-        guard let desktop = DesktopFollower.desktop(in: Environment.value) else { return }
-        let follower = DesktopFollower(desktop, logger: logger)
-        watch(follower, desktop.source)
-        follower.onApp = { [unowned self] app, why in step(.appInFront(app, why: why, at: now)) }
-        follower.start()
     }
 
     /// monitor: the running service's mode, pause and lock, on the bus its configuration

@@ -47,19 +47,12 @@ public final class AgentRelay: BusSource {
     }
 
     private func reportApp(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        var fields: [String] = []
-        for _ in 0..<4 {
-            guard let field = SDBus.readWholeString(message, atMost: AppInFront.longestName) else { return -EINVAL }
-            guard !field.tooLong else {
-                return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
-            }
-            fields.append(field.text)
+        guard let report = AppReport.read(message) else { return -EINVAL }
+        guard !report.tooLong else {
+            return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
         }
-        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
-        let source = fields[0].isEmpty ? "the session bus" : fields[0]
-        let app = fields.dropFirst().allSatisfy(\.isEmpty) ? nil
-            : AppInFront(appID: named(fields[1]), windowClass: named(fields[2]), instance: named(fields[3]), source: source)
-        onReport(app, source)
+        let source = report.source.isEmpty ? "the session bus" : report.source
+        onReport(report.app(source: source), source)
         return gestured_bus_reply_empty(message)
     }
 

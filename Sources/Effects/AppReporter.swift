@@ -21,7 +21,7 @@ public final class AppReporter: BusSource {
     private var current: (app: AppInFront?, source: String)?
     private var saidRefusal = false
     private var retryAt: Int64?
-    private var retryDelay: Int64 = 5_000_000
+    private var backoff = Backoff(first: 5_000_000)
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -38,14 +38,17 @@ public final class AppReporter: BusSource {
             }
             self.connection = connection
             retryAt = nil
-            retryDelay = 5_000_000
+            backoff.reset()
             send()
             connection.updateWatch()
         } catch {
-            logger.warning("cannot connect to the \(kind) bus (\(error)); tried again in \(retryDelay / 1_000_000) s")
-            retryAt = monotonicMicroseconds() + retryDelay
-            retryDelay = min(retryDelay * 2, 60_000_000)
+            retryLater("cannot connect to the \(kind) bus (\(error))")
         }
+    }
+
+    private func retryLater(_ why: String) {
+        logger.warning("\(why); tried again in \(backoff.delay / 1_000_000) s")
+        retryAt = backoff.next(after: monotonicMicroseconds())
     }
 
     /// The application in front now (nil: none), from `source`.
@@ -82,9 +85,7 @@ public final class AppReporter: BusSource {
         }
         if let error = connection.process() {
             self.connection = nil
-            logger.warning("the \(kind) bus went away (\(error)); tried again in \(retryDelay / 1_000_000) s")
-            retryAt = monotonicMicroseconds() + retryDelay
-            retryDelay = min(retryDelay * 2, 60_000_000)
+            retryLater("the \(kind) bus went away (\(error))")
         }
     }
 }

@@ -46,6 +46,26 @@ public struct AppReport: Equatable, Sendable {
         self.windowClass = windowClass
         self.instance = instance
     }
+
+    /// A ReportApp call's four strings, each read whole (see `tooLong`); nil when they
+    /// are not four strings. Gestured's own method and the session agent's alike.
+    static func read(_ call: OpaquePointer) -> AppReport? {
+        var fields: [(text: String, tooLong: Bool)] = []
+        for _ in 0..<4 {
+            guard let field = SDBus.readWholeString(call, atMost: AppInFront.longestName) else { return nil }
+            fields.append(field)
+        }
+        var report = AppReport(source: fields[0].text, appID: fields[1].text, windowClass: fields[2].text, instance: fields[3].text)
+        report.tooLong = fields.contains { $0.tooLong }
+        return report
+    }
+
+    /// The application it names, said by `source`; nil when all its names are empty.
+    public func app(source: String) -> AppInFront? {
+        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
+        guard !(appID.isEmpty && windowClass.isEmpty && instance.isEmpty) else { return nil }
+        return AppInFront(appID: named(appID), windowClass: named(windowClass), instance: named(instance), source: source)
+    }
 }
 
 /// A D-Bus error for the caller: `org.gestured.Gestured1.Error.<name>` and a message.
@@ -125,14 +145,8 @@ extension BusService {
             case "Resume":
                 control.resume()
             case "ReportApp":
-                var fields: [(text: String, tooLong: Bool)] = []
-                for _ in 0..<4 {
-                    guard let field = SDBus.readWholeString(message, atMost: AppInFront.longestName) else { return -EINVAL }
-                    fields.append(field)
-                }
+                guard var report = AppReport.read(message) else { return -EINVAL }
                 let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
-                var report = AppReport(source: fields[0].text, appID: fields[1].text, windowClass: fields[2].text, instance: fields[3].text)
-                report.tooLong = fields.contains { $0.tooLong }
                 report.caller = SDBus.callerUID(message)
                 try control.reportApp(report, sender: sender)
             case "Reload":

@@ -24,8 +24,6 @@ public final class BusService {
     static let name = "org.gestured.Gestured1"
     static let path = "/org/gestured/Gestured1"
     static let interface = "org.gestured.Gestured1"
-    static let firstRetryMicroseconds: Int64 = 1_000_000
-    static let longestRetryMicroseconds: Int64 = 60_000_000
     /// Signals handed to sd-bus and not yet written: past these, they wait in `pending`.
     static let busQueueLimit: UInt64 = 64
 
@@ -53,7 +51,7 @@ public final class BusService {
     private var bus: OpaquePointer? { connection?.bus }
     private var reportedDown = false
     private var retryAt: Int64 = 0
-    private var retryDelay = BusService.firstRetryMicroseconds
+    private var backoff = Backoff(first: 1_000_000)
     private var pending = SignalQueue()
     /// Queued behind another owner of the name: its NameAcquired is news worth a line.
     private var waitingForName = false
@@ -109,7 +107,7 @@ public final class BusService {
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         self.connection = connection
         reportedDown = false
-        retryDelay = Self.firstRetryMicroseconds
+        backoff.reset()
         logger.info("D-Bus: connecting to the \(kind) bus")
         connection.updateWatch()
         return true
@@ -339,8 +337,7 @@ public final class BusService {
     private func down(_ message: String, now: Int64) -> Bool {
         if !reportedDown { logger.warning("D-Bus: \(message); gestures are still recognized and commands still run") }
         reportedDown = true
-        retryAt = now + retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
+        retryAt = backoff.next(after: now)
         return false
     }
 

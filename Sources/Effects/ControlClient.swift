@@ -43,9 +43,7 @@ public enum ControlClient {
         guard sd_bus_message_enter_container(m, Character("r").asCChar, "ssss") > 0 else { throw Failure(description: "an unreadable answer") }
         let source = try readString(m), appID = try readString(m), windowClass = try readString(m), instance = try readString(m)
         _ = sd_bus_message_exit_container(m)
-        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
-        guard !(appID.isEmpty && windowClass.isEmpty && instance.isEmpty) else { return nil }
-        return AppInFront(appID: named(appID), windowClass: named(windowClass), instance: named(instance), source: source)
+        return AppReport(source: source, appID: appID, windowClass: windowClass, instance: instance).app(source: source)
     }
 
     /// The devices, each with its own rotation from its object (the display's for one

@@ -23,10 +23,8 @@ public final class KWinScriptLoader: BusSource {
     /// The script's main file, installed beside gestured (`../share/kwin/scripts/gestured/`),
     /// or in the source tree of a build (`.build/<triple>/<configuration>/gestured`).
     public static var installedScript: String {
-        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
-        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
-        let installed = "\(directory)/../share/kwin/scripts/gestured/contents/code/main.js"
-        return Files.exists(installed) ? installed : "\(directory)/../../../desktop/kwin/contents/code/main.js"
+        Files.besideProgram(installed: "../share/kwin/scripts/gestured/contents/code/main.js",
+                            inBuild: "../../../desktop/kwin/contents/code/main.js")
     }
 
     /// A loader in a KDE Plasma session ($XDG_CURRENT_DESKTOP names KDE); nil elsewhere.

@@ -47,9 +47,7 @@ public final class LogindWatcher {
     private var lookAgain = false
     /// The system bus went away: when to connect again, and the wait after that.
     private var retryAt: Int64?
-    private var retryDelay: Int64 = LogindWatcher.firstRetryMicroseconds
-    static let firstRetryMicroseconds: Int64 = 5_000_000
-    static let longestRetryMicroseconds: Int64 = 60_000_000
+    private var backoff = Backoff(first: 5_000_000)
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
     /// The followed session's user (nil: no session is active, or logind has not said).
@@ -80,7 +78,7 @@ public final class LogindWatcher {
         self.connection = connection
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         retryAt = nil
-        retryDelay = Self.firstRetryMicroseconds
+        backoff.reset()
         do throws(Errno) {
             try connection.matchSignal(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
@@ -112,8 +110,7 @@ public final class LogindWatcher {
     /// Once the bus it was on went away, the next try; none before it ever was.
     private func retryLater() {
         guard retryAt != nil else { return }
-        retryAt = monotonicMicroseconds() + retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryMicroseconds)
+        retryAt = backoff.next(after: monotonicMicroseconds())
     }
 
     public var nextDeadline: Int64? { connection?.nextDeadline ?? retryAt }

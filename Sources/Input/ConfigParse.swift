@@ -27,12 +27,7 @@ public struct ConfigParse {
 
     /// The helper: installed in ../libexec/gestured/ from gestured's own directory, or
     /// beside it in a build tree.
-    public static let helper: String = {
-        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
-        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
-        let installed = "\(directory)/../libexec/gestured/gestured-parse-config"
-        return Files.exists(installed) ? installed : "\(directory)/gestured-parse-config"
-    }()
+    public static let helper = Files.besideProgram(installed: "../libexec/gestured/gestured-parse-config", inBuild: "gestured-parse-config")
 
     /// Starts the helper on `bytes`, once they are known to be text.
     public static func start(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> ConfigParse {

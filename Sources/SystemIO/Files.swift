@@ -83,6 +83,15 @@ public enum Files {
         return (try? Syscall.call { stat(path, &info) }) != nil
     }
 
+    /// One of gestured's own files (a helper, the KWin script), found from gestured's own
+    /// directory: at `installed` relative to it when it is there (an installed system),
+    /// else at `inBuild` relative to it (a build tree, `.build/<triple>/<configuration>/`).
+    public static func besideProgram(installed: String, inBuild: String) -> String {
+        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
+        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
+        return exists("\(directory)/\(installed)") ? "\(directory)/\(installed)" : "\(directory)/\(inBuild)"
+    }
+
     /// Why a file was not made.
     public enum CreateError: Error, CustomStringConvertible {
         case system(Errno)

@@ -53,8 +53,10 @@ public struct AppCondition: Equatable, Codable, Sendable {
 
     public func admits(_ app: AppInFront?) -> Bool {
         guard let app else { return only.isEmpty }
-        if except.contains(where: { pattern in app.names.contains { AppPattern.matches(pattern, $0) } }) { return false }
-        return only.isEmpty || only.contains { pattern in app.names.contains { AppPattern.matches(pattern, $0) } }
+        func names(_ patterns: [String]) -> Bool {
+            patterns.contains { pattern in app.names.contains { AppPattern.matches(pattern, $0) } }
+        }
+        return !names(except) && (only.isEmpty || names(only))
     }
 }
 
@@ -144,10 +146,8 @@ public enum AppPattern {
         while i < members.endIndex {
             let low = members[i]
             if i + 2 < members.endIndex, members[i + 1] == "-" {
-                let high = members[i + 2]
-                if (low.value...max(low.value, high.value)).contains(c.value) || (isLetter(c) && (low.value...max(low.value, high.value)).contains(otherCase(c).value)) {
-                    found = true
-                }
+                let range = low.value...max(low.value, members[i + 2].value)
+                if range.contains(c.value) || (isLetter(c) && range.contains(otherCase(c).value)) { found = true }
                 i += 3
             } else {
                 if same(low, c) { found = true }

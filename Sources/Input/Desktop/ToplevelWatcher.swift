@@ -19,12 +19,7 @@ public final class ToplevelWatcher: AppWatcher {
 
     /// The helper: installed in ../libexec/gestured/ from gestured's own directory, or
     /// beside it in a build tree.
-    public static let helper: String = {
-        let program = (try? Syscall.readLink("/proc/self/exe")) ?? "/usr/bin/gestured"
-        let directory = program[..<(program.lastIndex(of: "/") ?? program.startIndex)]
-        let installed = "\(directory)/../libexec/gestured/gestured-toplevels"
-        return Files.exists(installed) ? installed : "\(directory)/gestured-toplevels"
-    }()
+    public static let helper = Files.besideProgram(installed: "../libexec/gestured/gestured-toplevels", inBuild: "gestured-toplevels")
 
     public init() throws(AppWatcherError) {
         let child: Spawn.Child
