@@ -22,6 +22,9 @@ public final class SessionAgent {
     private let reporter: AppReporter
     private var sources: [BusSource] = []
     private var armedAt: Int64?
+    /// --verbose's lines of each change: a caller flooding the relay cannot fill the log
+    /// (20 at once, then 2 a second; those left out counted once a minute).
+    private var changeLines = Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: monotonicMicroseconds())
 
     public init(reportingTo kind: BusService.Kind, verbose: Bool) throws(Errno) {
         var logger = Logger(label: "gestured-agent") { _ in StderrLogHandler() }
@@ -50,7 +53,11 @@ public final class SessionAgent {
     }
 
     private func said(_ app: AppInFront?, by source: String) {
-        logger.debug("app in front: \(app.map { printable($0.description) } ?? "none") (\(source))")
+        let now = monotonicMicroseconds()
+        if changeLines.take(now: now) {
+            logger.debug("app in front: \(app.map { printable($0.description) } ?? "none") (\(printable(source, limit: 32)))")
+        }
+        if let unsaid = changeLines.dueReport(now: now) { logger.debug("\(unsaid) more changes of the application in front were not logged") }
         reporter.report(app, source: source)
     }
 
