@@ -110,6 +110,7 @@ struct ProgramTextTests {
         let codeAfter = try residentKilobytes("r-xp"), dataAfter = try residentKilobytes("rw-p")
         // Reading smaps maps some code back; without the drop it could only add to it.
         #expect(codeBefore > 0 && codeAfter < codeBefore, "\(codeBefore) KB of code before, \(codeAfter) KB after")
-        #expect(dataAfter == dataBefore && writtenBeforeTheDrop == 0x5eed)
+        // Nothing of the data is dropped: other tests running meanwhile may only add to it.
+        #expect(dataAfter >= dataBefore && writtenBeforeTheDrop == 0x5eed, "\(dataBefore) KB of data before, \(dataAfter) KB after")
     }
 }
