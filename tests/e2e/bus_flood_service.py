@@ -53,6 +53,13 @@ for r in readers:
     r.kill()
 
 
+def cpu_s(pid):
+    """The CPU time a process has used, user and system, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid):
     with open(f"/proc/{pid}/smaps_rollup") as f:
         return int(re.search(r"Rss:\s+(\d+)", f.read()).group(1))
@@ -65,16 +72,23 @@ drops_said = journal().count("dropping reports of the application in front")
 apps = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", reporter, "--system"],
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 check("the reporter is on the system bus", apps.stdout.readline().strip() == "ready")
+# Who spends the machine's time under the flood: gestured, the bus daemon, the reporter.
+bus_pid = int(subprocess.run(["pidof", "-s", "dbus-daemon"], capture_output=True, text=True).stdout.split()[0])
+spenders = {"gestured": main_pid, "dbus-daemon": bus_pid, "reporter": apps.pid}
+cpu_before, flood_started = {name: cpu_s(pid) for name, pid in spenders.items()}, time.monotonic()
 apps.stdin.write("flood 10000 25\n")
 apps.stdin.flush()
 time.sleep(1)
 reported = summary(latencies(play_swipes(panel, SWIPES, 0.6), stamps, "right"), SWIPES)
+flood_s = time.monotonic() - flood_started
+cpu_share = {name: round((cpu_s(pid) - cpu_before[name]) / flood_s, 3) for name, pid in spenders.items()}
 done = apps.stdout.readline().split()
 apps.kill()
 rss_after = rss_kb(main_pid)
 drops_said = journal().count("dropping reports of the application in front") - drops_said
 print("app flood:", json.dumps({"reported": reported, "sent": int(done[1]) if len(done) > 3 else None,
-                                "answered": int(done[2]) if len(done) > 3 else None, "rss_kb": [rss_before, rss_after]}))
+                                "answered": int(done[2]) if len(done) > 3 else None, "rss_kb": [rss_before, rss_after],
+                                "cpu_s_per_s": cpu_share}))
 check(f"every swipe fires under 10,000 reports a second ({reported['n']} of {SWIPES})", reported["n"] == SWIPES)
 check(f"the drops are said once ({drops_said})", drops_said == 1)
 if quiet["p50_ms"] and reported["p50_ms"]:
