@@ -16,7 +16,7 @@ from test_daemon import Harness
 DESKTOP_VARIABLES = ["SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "WAYLAND_DISPLAY", "DISPLAY", "XDG_CURRENT_DESKTOP"]
 
 
-def apps_config(out, bus="session"):
+def apps_config(out, bus="session", apps_window="focused"):
     return f"""[daemon]
 bus = "{bus}"
 
@@ -33,18 +33,20 @@ type = "swipe"
 fingers = 3
 direction = "left"
 apps = ["firefox", "org.mozilla.*"]
+apps_window = "{apps_window}"
 command = "sh -c 'echo firefox >> {out}'"
 """
 
 
-def swipes(count, gap_ms, tail_ms=0):
+def swipes(count, gap_ms, tail_ms=0, starts_mm=None):
     """`count` 3-finger swipes 60 mm to the left every `gap_ms` from the replay's start
-    (its first event), then a tap `tail_ms` after the last, which fires nothing."""
+    (its first event), then a tap `tail_ms` after the last, which fires nothing. Each
+    starts 200 mm from the panel's left edge (of 295), or as `starts_mm` says."""
     rec = Recording()
     for i in range(count):
         start = rec.t
         for step in range(16):
-            x = 200 - 4 * step
+            x = (starts_mm[i] if starts_mm else 200) - 4 * step
             rec.frame({0: (x, 60), 1: (x, 90), 2: (x, 120)}, advance_ms=20)
         rec.frame({0: None, 1: None, 2: None})
         rec.wait(gap_ms - (rec.t - start) / 1000)
@@ -208,17 +210,18 @@ class Desktop(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def swipes_with(self, out, changes, envs=None):
-        """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start; `changes[i]()` runs
-        at 1 + 2i s. Returns which binding each swipe fired, and the log. With `envs`, a
-        daemon in each environment at once (each its own file): a list of both."""
-        rec = swipes(5, 2000).save(self.path("rec.evemu"))
+    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused"):
+        """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start (from where `starts_mm`
+        says); `changes[i]()` runs at 1 + 2i s. Returns which binding each swipe fired,
+        and the log. With `envs`, a daemon in each environment at once (each its own
+        file): a list of both."""
+        rec = swipes(5, 2000, starts_mm=starts_mm).save(self.path("rec.evemu"))
         runs = []
         start = time.monotonic()
         for i, env in enumerate(envs or [self.env]):
             fired = f"{out}.{i}" if envs else out
-            config = self.write(f"gestured-{i}.toml", apps_config(fired, bus="none"))
-            daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", rec],
+            config = self.write(f"gestured-{i}.toml", apps_config(fired, bus="none", apps_window=apps_window))
+            daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", rec, "--verbose"],
                                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             self.addCleanup(daemon.kill)
             runs.append((daemon, fired))
@@ -245,6 +248,21 @@ class Desktop(Harness):
         for (fired, log), source in zip(runs, ["sway", "wlr-foreign-toplevel"]):
             self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], source + ": " + log[-3000:])
             self.assertIn(f"{source}: following the application in front", log)
+
+    def test_sway_says_which_window_is_under_the_first_touch(self):
+        """apps_window = "touched": firefox on the left half, kitty on the right and
+        focused throughout; a swipe answers to the window it starts on, after kitty
+        moves left too, and on an empty workspace to none. The first swipe, which may
+        come before sway has answered, is on kitty: global either way."""
+        sway = Sway(self, ["firefox", "kitty"])
+        self.env["SWAYSOCK"] = sway.socket
+        sway.msg("[app_id=kitty] focus")
+        left, right = 100, 250
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            lambda: None, lambda: sway.msg("[app_id=kitty] move left"), lambda: None, lambda: sway.msg("workspace 2"),
+        ], starts_mm=[right, left, left, right, right], apps_window="touched")
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("the first touch is on firefox (sway); for it: browser-back", log)
 
     def test_x11_says_in_the_roots_active_window(self):
         """Xvfb and two X clients of different WM_CLASS; the active window switched."""
@@ -363,8 +381,9 @@ class X11:
 
 
 class Sway:
-    """sway, headless, with foot terminals of the given app ids, as a user (sway refuses
-    to run as root: as root, the test runs it as nobody)."""
+    """sway, headless, with foot terminals of the given app ids, tiled left to right in
+    that order, as a user (sway refuses to run as root: as root, the test runs it as
+    nobody)."""
     def __init__(self, harness, app_ids):
         self.dir = tempfile.mkdtemp(prefix="gestured-sway-")
         harness.addCleanup(shutil.rmtree, self.dir, True)
@@ -384,9 +403,11 @@ class Sway:
         harness.addCleanup(self.stop)
         self.socket = waited("sway or foot", lambda: next((os.path.join(self.dir, f) for f in os.listdir(self.dir) if f.startswith("sway-ipc.")), None))
         waited("sway or foot", lambda: os.path.exists(os.path.join(self.dir, "wayland-1")))
-        self.clients = [subprocess.Popen(self.user + ["foot", "--app-id", app_id, "sleep", "600"], env=dict(self.env, WAYLAND_DISPLAY="wayland-1"),
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for app_id in app_ids]
-        waited("sway or foot", lambda: all(f'"app_id": "{app_id}"' in self.msg("-t", "get_tree") for app_id in app_ids))
+        self.clients = []
+        for app_id in app_ids:  # one after the other: each new window goes right of the last
+            self.clients.append(subprocess.Popen(self.user + ["foot", "--app-id", app_id, "sleep", "600"], env=dict(self.env, WAYLAND_DISPLAY="wayland-1"),
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            waited("sway or foot", lambda: f'"app_id": "{app_id}"' in self.msg("-t", "get_tree"))
 
     def msg(self, *args):
         return subprocess.run(["swaymsg", "-s", self.socket, *args], capture_output=True, text=True, timeout=10).stdout

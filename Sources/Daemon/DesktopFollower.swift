@@ -27,6 +27,8 @@ final class DesktopFollower: BusSource {
     private var saidDown = false
     /// The application in front changed (nil: none, or not known), with who said so.
     var onApp: (_ app: AppInFront?, _ why: String) -> Void = { _, _ in }
+    /// Where the windows are changed (nil: not known), with who said so.
+    var onWindows: (_ windows: WindowLayout?, _ why: String) -> Void = { _, _ in }
     var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     /// The desktop the environment names; nil when it names none.
@@ -61,9 +63,10 @@ final class DesktopFollower: BusSource {
     /// What in this session says which application is in front, for the daemon (the user
     /// service) and the session agent alike: in KDE Plasma the KWin script, loaded into
     /// KWin, which calls ReportApp itself; and the follower of the desktop the environment
-    /// names, whose changes go to `onApp`. Each is given to `watch`, then started.
+    /// names, whose changes go to `onApp` and `onWindows`. Each is given to `watch`, then started.
     static func followThisSession(logger: Logger, watch: (BusSource, String) -> Void,
-                                  onApp: @escaping (_ app: AppInFront?, _ why: String) -> Void) {
+                                  onApp: @escaping (_ app: AppInFront?, _ why: String) -> Void,
+                                  onWindows: @escaping (_ windows: WindowLayout?, _ why: String) -> Void) {
         if let loader = KWinScriptLoader.forThisSession(logger: logger) {
             watch(loader, "KWin")
             loader.start()
@@ -72,6 +75,7 @@ final class DesktopFollower: BusSource {
         let follower = DesktopFollower(desktop, logger: logger)
         watch(follower, desktop.source)
         follower.onApp = onApp
+        follower.onWindows = onWindows
         follower.start()
     }
 
@@ -104,15 +108,17 @@ final class DesktopFollower: BusSource {
         }
         let watched = watcher.fd
         do {
-            let app = try watcher.read()
+            let news = try watcher.read()
             // X11's descriptor is the connecting thread's until the connection is made.
             if watcher.fd != watched { onWatchChange(BusService.Watch(fd: watched, writable: false), BusService.Watch(fd: watcher.fd, writable: false)) }
-            if let app { onApp(app, desktop.source) }
+            if let app = news.app { onApp(app, desktop.source) }
+            if let windows = news.windows { onWindows(windows, desktop.source) }
         } catch {
             onWatchChange(BusService.Watch(fd: watched, writable: false), nil)
             watcher.close()
             self.watcher = nil
             onApp(nil, "\(desktop.source) went away")
+            onWindows(nil, "\(desktop.source) went away")
             down("\(error)")
         }
     }

@@ -23,8 +23,11 @@ extension Daemon {
             options.show?(effect)
         case .control(let change, _):
             if controlLines.take(now: monotonicMicroseconds()) {
-                // The application in front changes at every click of another window: the debug log's.
-                if case .app = change.kind { logger.debug("\(change)") } else { logger.info("\(change)") }
+                // The application in front and the windows change at every click of another window: the debug log's.
+                switch change.kind {
+                case .app, .windows: logger.debug("\(change)")
+                default: logger.info("\(change)")
+                }
                 options.show?(effect)
             }
             if let property = change.kind.property { bus?.announce([property]) }
@@ -79,6 +82,7 @@ extension Daemon {
         let name = seat.panel(node)?.name ?? node
         for bug in step.bugs { logger.error("\(name): bug: \(bug)") }
         guard options.mode == .service else { return }
+        if let note = step.underTouch { logger.debug("\(name): \(note)") }
         for t in step.transitions {
             logger.debug("\(name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
         }

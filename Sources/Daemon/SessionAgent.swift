@@ -49,7 +49,9 @@ public final class SessionAgent {
             relay.onReport = { [unowned self] app, source in said(app, by: source) }
             relay.start()
         }
-        DesktopFollower.followThisSession(logger: logger, watch: watch) { [unowned self] app, source in said(app, by: source) }
+        // Where the windows are stays with the user service: ReportApp carries the application alone.
+        DesktopFollower.followThisSession(logger: logger, watch: watch, onApp: { [unowned self] app, source in said(app, by: source) },
+                                          onWindows: { _, _ in })
     }
 
     private func said(_ app: AppInFront?, by source: String) {

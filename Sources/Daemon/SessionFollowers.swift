@@ -17,14 +17,14 @@ extension Daemon {
         logind.start()
     }
 
-    /// The application in front, from the desktop the daemon's environment names (the
-    /// user service in a sway, i3, Hyprland, X11 or wlroots session; in KDE Plasma, the KWin
-    /// script it loads says it on the bus); the system service hears it on the bus
-    /// (ReportApp, from the session agent) instead.
+    /// The application in front and where the windows are, from the desktop the daemon's
+    /// environment names (the user service in a sway, i3, Hyprland, X11 or wlroots
+    /// session; in KDE Plasma, the KWin script it loads says it on the bus); the system
+    /// service hears the application on the bus (ReportApp, from the session agent) instead.
     func followTheDesktop() {
-        DesktopFollower.followThisSession(logger: logger, watch: watch) { [unowned self] app, why in
-            step(.appInFront(app, why: why, at: now))
-        }
+        DesktopFollower.followThisSession(logger: logger, watch: watch,
+                                          onApp: { [unowned self] app, why in step(.appInFront(app, why: why, at: now)) },
+                                          onWindows: { [unowned self] windows, why in step(.windows(windows, why: why, at: now)) })
     }
 
     /// monitor: the running service's mode, pause and lock, on the bus its configuration

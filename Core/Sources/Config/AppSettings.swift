@@ -2,14 +2,20 @@ import Gestures
 import TouchCore
 
 /// The applications a gesture is for (`apps`) or not for (`not_apps`): lists of
-/// shell-style patterns (see `AppPattern`).
+/// shell-style patterns (see `AppPattern`), matched against the focused window's
+/// application or, with `apps_window = "touched"`, the one under the first touch.
 extension Configuration {
-    static let appKeys = ["apps", "not_apps"]
+    static let appKeys = ["apps", "not_apps", "apps_window"]
     /// The most patterns one list holds: each is matched at every change of application.
     static let mostAppPatterns = 64
 
     static func parseApps(_ t: TableReader, into spec: inout GestureSpec) {
         spec.apps = AppCondition(only: appPatterns(t, "apps") ?? [], except: appPatterns(t, "not_apps") ?? [])
+        guard t.choice("apps_window", ["focused", "touched"], what: " (touched: the window under the first touch)") == "touched" else { return }
+        if spec.apps.isEverywhere {
+            t.report("apps_window", "has no apps or not_apps to match; name the applications, or leave apps_window out")
+        }
+        spec.apps.underTouch = true
     }
 
     private static func appPatterns(_ t: TableReader, _ key: String) -> [String]? {

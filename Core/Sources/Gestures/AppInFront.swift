@@ -36,14 +36,19 @@ public struct AppInFront: Equatable, Sendable {
 /// patterns (`*`, `?`, `[a-z]`) matched without regard to ASCII case against any of the
 /// app's names. A gesture with `apps` fires only while one of them is in front (never
 /// when which is not known); one with only `not_apps` fires for every other application,
-/// and when none is known.
+/// and when none is known. They are matched against the focused window's application,
+/// or (`underTouch`) that of the window under the sequence's first touch.
 public struct AppCondition: Equatable, Codable, Sendable {
     public var only: [String] = []
     public var except: [String] = []
+    /// The window under the first touch, where the desktop says where its windows are
+    /// (`WindowLayout`); the focused window's where it does not.
+    public var underTouch = false
 
-    public init(only: [String] = [], except: [String] = []) {
+    public init(only: [String] = [], except: [String] = [], underTouch: Bool = false) {
         self.only = only
         self.except = except
+        self.underTouch = underTouch
     }
 
     /// Whether it names applications it is for: such a gesture takes precedence over one

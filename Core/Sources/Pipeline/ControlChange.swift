@@ -17,6 +17,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// Another application in front, or none known; `firing`: which gestures with apps
         /// fire for it and which not (see `GestureGate.appSummary`).
         case app(AppInFront?, firing: String? = nil)
+        /// Where the desktop's windows are now, or none says (see `apps_window`).
+        case windows(WindowLayout?)
 
         /// The control interface's property it changes; nil for a panel's own rotation,
         /// a property of the panel's object.
@@ -26,7 +28,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated: nil
+            case .panelRotated, .windows: nil
             case .app: .app
             }
         }
@@ -34,7 +36,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// Whether what may fire changed (the gate), rather than how a panel is turned.
         public var changesGate: Bool {
             switch self {
-            case .mode, .paused, .resumed, .locked, .unlocked, .app: true
+            case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
             case .rotated, .panelRotated: false
             }
         }
@@ -61,6 +63,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .panelRotated(let device, let turn): "\(device): rotation \(turn) clockwise from its next touch sequence (\(reason))"
         case .app(let app?, let firing): "app in front: \(printable(app.description)) from the next touch sequence\(firing.map { "; \($0)" } ?? "") (\(reason))"
         case .app(nil, let firing): "app in front: not known\(firing.map { "; \($0)" } ?? "") (\(reason))"
+        case .windows(let windows?): "windows: \(windows.description) from the next touch sequence (\(reason))"
+        case .windows(nil): "windows: not known; gestures for the touched window follow the focused one (\(reason))"
         }
     }
 }

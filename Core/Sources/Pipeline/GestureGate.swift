@@ -4,38 +4,58 @@ import TouchCore
 /// Which of the configured gestures may fire: those of the mode, none while paused, while
 /// the session is locked only those marked `when_locked`, and those for the application
 /// in front, an application's own gesture in place of the one for every application of
-/// the same trigger. A touchscreen's pipeline runs only those recognizers, so an isolated
-/// panel's twin gets every touch the others would have taken.
+/// the same trigger (or, for gestures with `apps_window = "touched"`, for the application
+/// of the window under the first touch, where the desktop says where its windows are). A
+/// touchscreen's pipeline runs only those recognizers, so an isolated panel's twin gets
+/// every touch the others would have taken.
 public struct GestureGate: Equatable, Sendable {
     public var mode: String
     public var paused = false
     public var locked = false
     /// Nil when no desktop says (none watched, or the one that said went away).
     public var app: AppInFront?
+    /// Where the desktop's windows are; nil when no desktop says.
+    public var windows: WindowLayout?
 
-    public init(mode: String, paused: Bool = false, locked: Bool = false, app: AppInFront? = nil) {
+    public init(mode: String, paused: Bool = false, locked: Bool = false, app: AppInFront? = nil, windows: WindowLayout? = nil) {
         self.mode = mode
         self.paused = paused
         self.locked = locked
         self.app = app
+        self.windows = windows
     }
 
-    /// The gestures of `gestures` that may fire, in their order. One for the application
-    /// in front (`apps`) that may fire leaves out every other of its trigger that is not.
-    public func admitted(_ gestures: [GestureSpec]) -> [GestureSpec] {
-        let open = gestures.filter { exclusion(of: $0) == nil && $0.apps.admits(app) }
+    /// The gestures of `gestures` that may fire, in their order, with `touched` the
+    /// application under the sequence's first touch. One for an application (`apps`) that
+    /// may fire leaves out every other of its trigger that is not.
+    public func admitted(_ gestures: [GestureSpec], touched: AppInFront? = nil) -> [GestureSpec] {
+        let open = gestures.filter { exclusion(of: $0) == nil && $0.apps.admits(app(for: $0, touched: touched)) }
         let specific = Set(open.lazy.filter(\.apps.isSpecific).map(\.trigger))
         guard !specific.isEmpty else { return open }
         return open.filter { $0.apps.isSpecific || !specific.contains($0.trigger) }
     }
 
+    /// The application `gesture`'s `apps` are matched against: the focused window's, or
+    /// the touched one's where the desktop says where its windows are.
+    func app(for gesture: GestureSpec, touched: AppInFront?) -> AppInFront? {
+        gesture.apps.underTouch && windows != nil ? touched : app
+    }
+
+    /// Whether any of `gestures` is for the window under the first touch, and the desktop
+    /// says where its windows are: the touch then decides.
+    func asksTouchedWindow(_ gestures: [GestureSpec]) -> Bool {
+        windows != nil && gestures.contains { $0.apps.underTouch }
+    }
+
     /// For the log and replay: which of the gestures the mode, the pause and the lock admit fire for
     /// the application in front and which not because of it (at most `listed` named of
-    /// each); nil when none of them names applications.
-    public func appSummary(_ gestures: [GestureSpec], listed: Int = 8) -> String? {
-        let open = gestures.filter { exclusion(of: $0) == nil }
+    /// each); nil when none of them names applications. At a sequence's start, `touched`
+    /// is the application under its first touch; otherwise the gestures it decides are
+    /// left out.
+    public func appSummary(_ gestures: [GestureSpec], touched: AppInFront?? = nil, listed: Int = 8) -> String? {
+        let open = gestures.filter { exclusion(of: $0) == nil && (touched != nil || !($0.apps.underTouch && windows != nil)) }
         guard open.contains(where: { !$0.apps.isEverywhere }) else { return nil }
-        let firing = Set(admitted(open).map(\.name))
+        let firing = Set(admitted(open, touched: touched ?? nil).map(\.name))
         func names(_ list: [GestureSpec]) -> String {
             let shown = list.prefix(listed).map(\.name).joined(separator: ", ")
             return list.count > listed ? "\(shown) and \(list.count - listed) more" : shown
@@ -58,7 +78,7 @@ public struct GestureGate: Equatable, Sendable {
         return nil
     }
 
-    /// The same gate, the application aside: what a sequence under way answers to.
+    /// The same gate, the application and the windows aside: what a sequence under way answers to.
     func sameApart(fromApp other: GestureGate) -> Bool {
         mode == other.mode && paused == other.paused && locked == other.locked
     }

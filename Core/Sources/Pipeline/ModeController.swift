@@ -83,6 +83,13 @@ public struct ModeController: Sendable {
         return ControlChange(kind: .app(app), reason: why)
     }
 
+    /// Where the desktop's windows are (nil: no desktop says); nil when it was already so.
+    public mutating func setWindows(_ windows: WindowLayout?, why: String) -> ControlChange? {
+        guard gate.windows != windows else { return nil }
+        gate.windows = windows
+        return ControlChange(kind: .windows(windows), reason: why)
+    }
+
     /// What the running service says of itself (`monitor` follows it): its mode, pause and
     /// lock as they are, with no timeout of ours, as the service says when they end.
     public mutating func follow(mode: String?, paused: Bool?, locked: Bool?, why: String) -> [ControlChange] {

@@ -26,6 +26,9 @@ public struct Step: Sendable {
     public var penNear: Bool?
     /// When to give `.deadline` if no event comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp?
+    /// When explaining, at a sequence's start: the window under its first touch, and which
+    /// gestures fire for its application (see `apps_window`).
+    public var underTouch: String?
 
     init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
         self.input = input
@@ -34,7 +37,7 @@ public struct Step: Sendable {
 
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
     public var isQuiet: Bool {
-        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil
     }
 
     mutating func clear(for input: PipelineInput) {
@@ -48,5 +51,6 @@ public struct Step: Sendable {
         delivery.removeAll(keepingCapacity: true)
         penNear = nil
         nextDeadline = nil
+        underTouch = nil
     }
 }

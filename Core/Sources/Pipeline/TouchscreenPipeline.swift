@@ -78,12 +78,20 @@ public final class TouchscreenPipeline {
         var geometry: DeviceGeometry
         var arbiter: Arbiter
         var bindings: BindingTable
+        /// Some of its gestures are for the window under the first touch: a sequence's
+        /// first touch may call for them made again (see `chooseByFirstTouch`).
+        var touchDecides: Bool
+        /// The application under the first touch they were made for.
+        var touched: AppInFront?
 
-        init(_ applied: Applied, _ gate: GestureGate, display: QuarterTurn, tool: ContactTool, silenced: Bool = false) {
+        init(_ applied: Applied, _ gate: GestureGate, display: QuarterTurn, tool: ContactTool, silenced: Bool = false,
+             touched: AppInFront? = nil) {
             geometry = applied.geometry(display: display)
-            let gestures = silenced ? [] : gate.admitted(applied.config.gestures(for: applied.rule).filter { ($0.tool ?? tool) == tool })
-            arbiter = Arbiter(gestures: gestures, geometry: geometry)
+            let ours = silenced ? [] : applied.config.gestures(for: applied.rule).filter { ($0.tool ?? tool) == tool }
+            arbiter = Arbiter(gestures: gate.admitted(ours, touched: touched), geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
+            touchDecides = gate.asksTouchedWindow(ours)
+            self.touched = touched
         }
     }
 
@@ -185,10 +193,13 @@ public final class TouchscreenPipeline {
         takeChangesBetweenSequences()
         var frameEnded = false, completed = false
         var proximity: Bool?
+        var underTouch: String?
         if case .event(let event) = input {
             isolation?.take(event)
             frameEnded = event.type == EventType.syn && event.code == SynCode.report
+            let between = !decoder.fingersDown && current.arbiter.nextDeadline == nil
             completed = decoder.process(event)
+            if completed, between, current.touchDecides { underTouch = chooseByFirstTouch(decoder.frame) }
             proximity = device.tool == .pen ? Self.proximity(event) : nil
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
@@ -196,6 +207,7 @@ public final class TouchscreenPipeline {
         }
         output.clear(for: input)
         output.penNear = proximity
+        output.underTouch = underTouch
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
@@ -247,6 +259,20 @@ public final class TouchscreenPipeline {
             collect()
         }
         current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: true)
+    }
+
+    /// A sequence begins: the gestures for the window under its first touch are made for
+    /// the application there, unless they were already. When explaining, says which.
+    private func chooseByFirstTouch(_ frame: TouchFrame) -> String? {
+        guard let windows = gate.windows, let first = frame.touches.first(where: { $0.phase == .began }) else { return nil }
+        let touched = windows.app(atFraction: first.location.x, first.location.y)
+        if touched != current.touched {
+            current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: silenced, touched: touched)
+        }
+        guard explaining else { return nil }
+        let gestures = applied.config.gestures(for: applied.rule).filter { ($0.tool ?? device.tool) == device.tool }
+        let summary = gate.appSummary(gestures, touched: .some(touched))
+        return "the first touch is on \(touched.map { printable($0.description) } ?? "no window") (\(windows.source))\(summary.map { "; \($0)" } ?? "")"
     }
 
     /// The twin's share of the step.

@@ -41,6 +41,9 @@ public struct ReplayPrinter {
     /// A step's lines: its touches (when shown), the state changes, then the gesture events.
     public mutating func print(_ step: Step) {
         if showTouches, let frame = step.frame { print(frame) }
+        if showTransitions, let note = step.underTouch {
+            write(OutputLine(file: file, time: step.input.time, [.word("apps:"), .field("under_touch", .string(note))]))
+        }
         if showTransitions { for t in step.transitions { write(line(for: t)) } }
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }
@@ -69,6 +72,9 @@ public struct ReplayPrinter {
         case .app(let app, _):
             parts.append(.hidden("control", .string("app")))
             if let app { parts.append(.hidden("app", .string(app.description))) }
+        case .windows(let windows):
+            parts.append(.hidden("control", .string("windows")))
+            if let windows { parts.append(.hidden("windows", .integer(windows.windows.count))) }
         }
         parts.append(.hidden("reason", .string(change.reason)))
         write(OutputLine(file: file, parts))

@@ -10,10 +10,9 @@ public protocol AppWatcher: AnyObject {
     /// Who says: "sway", "i3", "hyprland".
     var source: String { get }
     var fd: FileDescriptor { get }
-    /// Reads what arrived, at most `SocketBuffer.budget` bytes: the application in front
-    /// when it changed (`.some(nil)`: none), nil when it did not. Throws when the desktop
-    /// went away or spoke what it never speaks; then `close()`.
-    func read() throws(AppWatcherError) -> AppInFront??
+    /// Reads what arrived, at most `SocketBuffer.budget` bytes: what it says anew. Throws
+    /// when the desktop went away or spoke what it never speaks; then `close()`.
+    func read() throws(AppWatcherError) -> DesktopNews
     func close()
     /// What arrived is not all read (the budget ran out where the loop cannot see it,
     /// inside a library's queue): read again without waiting.
@@ -22,6 +21,20 @@ public protocol AppWatcher: AnyObject {
 
 extension AppWatcher {
     public var pending: Bool { false }
+}
+
+/// What a desktop said in one read.
+public struct DesktopNews {
+    /// The application in front when it changed (`.some(nil)`: none), nil when it did not.
+    public var app: AppInFront??
+    /// Where its windows are when that changed, nil when it did not (a desktop that
+    /// never says leaves it nil).
+    public var windows: WindowLayout??
+
+    public init(app: AppInFront?? = nil, windows: WindowLayout?? = nil) {
+        self.app = app
+        self.windows = windows
+    }
 }
 
 public struct AppWatcherError: Error, CustomStringConvertible {

@@ -24,13 +24,13 @@ public final class HyprlandWatcher: AppWatcher {
 
     public func close() { Syscall.release(fd) }
 
-    public func read() throws(AppWatcherError) -> AppInFront?? {
+    public func read() throws(AppWatcherError) -> DesktopNews {
         try buffer.fill(from: fd)
         var found: AppInFront??
         buffer.takeLines { line in
             if let app = Self.app(fromLine: line) { found = .some(app) }
         }
-        return found
+        return DesktopNews(app: found)
     }
 
     /// `activewindow>>CLASS,TITLE`: the application (nil inside for none); nil for any other line.

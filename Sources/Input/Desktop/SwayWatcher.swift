@@ -3,30 +3,37 @@ import Gestures
 import SystemIO
 import SystemPackage
 
-/// sway's (and i3's) IPC socket: subscribed to window and workspace events, with the
-/// tree asked for at the start and whenever another workspace comes to the front (an
-/// empty one has no application in front). A message is `i3-ipc`, its payload's length
-/// and its type (both 32-bit, the machine's order), then JSON; one over 4 MB is skipped.
+/// sway's (and i3's) IPC socket: subscribed to window, workspace and output events,
+/// with the tree asked for at the start and whenever windows, workspaces or outputs
+/// change other than in name (an empty workspace has no application in front). sway's
+/// tree also says where its windows are (`WindowLayout`); i3's has no `visible`, so in i3
+/// only the focused window is known. A window resized without another event is known
+/// at the next one. A message is `i3-ipc`, its payload's length and its type (both
+/// 32-bit, the machine's order), then JSON; one over 4 MB is skipped.
 public final class SwayWatcher: AppWatcher {
     public let source: String
     public let fd: FileDescriptor
     private var buffer = SocketBuffer(largest: 4 << 20)
-    /// A GET_TREE asked and not yet answered: another is not asked meanwhile.
+    /// A GET_TREE asked and not yet answered: another is asked once it is (`treeStale`).
     private var treeAsked = false
+    /// Something changed after the tree asked for was made, maybe.
+    private var treeStale = false
 
     static let magic = Array("i3-ipc".utf8)
     static let headerSize = magic.count + 8
     enum Kind: UInt32 {
         case subscribe = 2, getTree = 4
-        case workspaceEvent = 0x8000_0000, windowEvent = 0x8000_0003
+        case workspaceEvent = 0x8000_0000, outputEvent = 0x8000_0001, windowEvent = 0x8000_0003
     }
+    /// Window events that change no window's place: the tree is not asked for them.
+    static let inPlace: Set<String> = ["title", "mark", "urgent"]
 
     /// Connects to `path` ($SWAYSOCK, or $I3SOCK for i3) and asks.
     public init(path: String, source: String) throws(AppWatcherError) {
         self.source = source
         do { fd = try UnixSocket.connect(path) } catch { throw AppWatcherError("cannot connect to \(path) (\(error))") }
         do {
-            try UnixSocket.send(fd, Self.message(.subscribe, #"["window","workspace"]"#))
+            try UnixSocket.send(fd, Self.message(.subscribe, #"["window","workspace","output"]"#))
             try askForTree()
         } catch {
             close()
@@ -44,14 +51,18 @@ public final class SwayWatcher: AppWatcher {
     }
 
     private func askForTree() throws(Errno) {
-        guard !treeAsked else { return }
+        guard !treeAsked else {
+            treeStale = true
+            return
+        }
         try UnixSocket.send(fd, Self.message(.getTree, ""))
         treeAsked = true
+        treeStale = false
     }
 
-    public func read() throws(AppWatcherError) -> AppInFront?? {
+    public func read() throws(AppWatcherError) -> DesktopNews {
         try buffer.fill(from: fd)
-        var found: AppInFront??
+        var found = DesktopNews()
         while buffer.bytes.count >= Self.headerSize {
             let header = buffer.bytes.prefix(Self.headerSize)
             guard header.prefix(Self.magic.count).elementsEqual(Self.magic) else { throw AppWatcherError("it sent what is no i3-ipc message") }
@@ -63,7 +74,10 @@ public final class SwayWatcher: AppWatcher {
             guard buffer.bytes.count >= Self.headerSize + length else { break }
             let payload = Data(buffer.bytes.dropFirst(Self.headerSize).prefix(length))
             buffer.consume(Self.headerSize + length)
-            if let app = try take(Kind(rawValue: type), payload) { found = .some(app) }
+            try take(Kind(rawValue: type), payload, into: &found)
+        }
+        if treeStale, !treeAsked {
+            do { try askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
         }
         return found
     }
@@ -76,23 +90,25 @@ public final class SwayWatcher: AppWatcher {
         return value
     }
 
-    /// One message: the application in front it says (`.some(nil)`: none), or nil.
-    private func take(_ kind: Kind?, _ payload: Data) throws(AppWatcherError) -> AppInFront?? {
+    /// One message: what it says anew, into `news`.
+    private func take(_ kind: Kind?, _ payload: Data, into news: inout DesktopNews) throws(AppWatcherError) {
+        func askForTree() throws(AppWatcherError) {
+            do { try self.askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
+        }
         switch kind {
         case .getTree:
             treeAsked = false
-            guard let tree = try? JSONDecoder().decode(Node.self, from: payload) else { return nil }
-            return .some(tree.focusedLeaf.flatMap { $0.app(source) })
+            guard let tree = try? JSONDecoder().decode(Node.self, from: payload) else { return }
+            news.app = .some(tree.focusedLeaf.flatMap { $0.app(source) })
+            if let layout = tree.layout(source) { news.windows = .some(layout) }
         case .windowEvent:
-            guard let event = try? JSONDecoder().decode(WindowEvent.self, from: payload), event.change == "focus",
-                  let container = event.container else { return nil }
-            return .some(container.app(source))
-        case .workspaceEvent:
-            guard let event = try? JSONDecoder().decode(WorkspaceEvent.self, from: payload), event.change == "focus" else { return nil }
-            do { try askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
-            return nil
+            guard let event = try? JSONDecoder().decode(WindowEvent.self, from: payload) else { return }
+            if event.change == "focus", let container = event.container { news.app = .some(container.app(source)) }
+            if !Self.inPlace.contains(event.change) { try askForTree() }
+        case .workspaceEvent, .outputEvent:
+            try askForTree()
         case .subscribe, nil:
-            return nil
+            return
         }
     }
 
@@ -104,6 +120,11 @@ public final class SwayWatcher: AppWatcher {
         var window_properties: WindowProperties?
         var nodes: [Node]?
         var floating_nodes: [Node]?
+        /// sway's, for a window: whether it is shown (on a workspace in front, not hidden
+        /// behind a tab or a fullscreen window).
+        var visible: Bool?
+        var rect: Rect?
+        var fullscreen_mode: Int?
 
         /// The focused node, found breadth first.
         var focusedLeaf: Node? {
@@ -117,13 +138,50 @@ public final class SwayWatcher: AppWatcher {
 
         /// The application, for a window (nil for a workspace or output, or a name too long).
         func app(_ source: String) -> AppInFront? {
+            let app = names(source)
+            return app.names.isEmpty ? nil : app
+        }
+
+        /// Its names, those it has and that are not too long.
+        private func names(_ source: String) -> AppInFront {
             func name(_ text: String?) -> String? {
                 guard let text, !text.isEmpty, text.utf8.count <= AppInFront.longestName else { return nil }
                 return text
             }
-            let app = AppInFront(appID: name(app_id), windowClass: name(window_properties?.class),
-                                 instance: name(window_properties?.instance), source: source)
-            return app.names.isEmpty ? nil : app
+            return AppInFront(appID: name(app_id), windowClass: name(window_properties?.class),
+                              instance: name(window_properties?.instance), source: source)
+        }
+
+        /// The windows shown, topmost first (a fullscreen one, then floating ones over
+        /// tiled ones, a later floating one over an earlier), on the whole layout (the
+        /// root's rectangle); nil when the tree says no `visible` (i3) or no layout.
+        func layout(_ source: String) -> WindowLayout? {
+            guard let screen = rect?.frame else { return nil }
+            var shown: [(window: WindowLayout.Window, fullscreen: Bool)] = []  // bottom first
+            var saysVisible = false
+            func visit(_ node: Node) {
+                if node.type == "con" || node.type == "floating_con", let visible = node.visible {
+                    saysVisible = true
+                    if visible, (node.nodes ?? []).isEmpty, let frame = node.rect?.frame {
+                        shown.append((WindowLayout.Window(frame: frame, app: node.names(source)), (node.fullscreen_mode ?? 0) != 0))
+                    }
+                }
+                for child in node.nodes ?? [] { visit(child) }
+                for child in node.floating_nodes ?? [] { visit(child) }
+            }
+            visit(self)
+            guard saysVisible else { return nil }
+            let topFirst = shown.reversed()
+            return WindowLayout(screen: screen, windows: topFirst.filter(\.fullscreen).map(\.window) + topFirst.filter { !$0.fullscreen }.map(\.window),
+                                source: source)
+        }
+    }
+
+    struct Rect: Decodable {
+        var x, y, width, height: Int
+
+        var frame: WindowLayout.Frame {
+            WindowLayout.Frame(x: Int32(clamping: x), y: Int32(clamping: y), width: Int32(clamping: width), height: Int32(clamping: height))
         }
     }
 

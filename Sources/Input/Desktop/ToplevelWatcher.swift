@@ -44,7 +44,7 @@ public final class ToplevelWatcher: AppWatcher {
         _ = try? Spawn.wait(pid)
     }
 
-    public func read() throws(AppWatcherError) -> AppInFront?? {
+    public func read() throws(AppWatcherError) -> DesktopNews {
         do { try buffer.fill(from: fd) } catch {
             throw AppWatcherError(lastWords.isEmpty ? "its helper ended" : lastWords)
         }
@@ -62,6 +62,6 @@ public final class ToplevelWatcher: AppWatcher {
                 lastWords = printable(text, limit: 200)
             }
         }
-        return found
+        return DesktopNews(app: found)
     }
 }

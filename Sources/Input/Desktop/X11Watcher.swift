@@ -45,8 +45,8 @@ public final class X11Watcher: AppWatcher {
         connection = nil
     }
 
-    public func read() throws(AppWatcherError) -> AppInFront?? {
-        guard let connection else { return try connected() }
+    public func read() throws(AppWatcherError) -> DesktopNews {
+        guard let connection else { try connected(); return DesktopNews() }
         guard gestured_xcb_has_error(connection) == 0 else { throw AppWatcherError("the X connection broke") }
         var found: AppInFront??
         var budget = Self.eventBudget
@@ -63,11 +63,11 @@ public final class X11Watcher: AppWatcher {
         }
         if let app = try answers(connection) { found = .some(app) }
         guard gestured_xcb_flush(connection) > 0 else { throw AppWatcherError("the X connection broke") }
-        return found
+        return DesktopNews(app: found)
     }
 
     /// The connecting thread is done: the connection, or why not.
-    private func connected() throws(AppWatcherError) -> AppInFront?? {
+    private func connected() throws(AppWatcherError) {
         guard let made = gestured_xcb_connected(fd.rawValue) else { throw AppWatcherError("cannot connect to the X display") }
         connection = made
         guard gestured_xcb_has_error(made) == 0 else { throw AppWatcherError("cannot connect to the X display") }
@@ -76,7 +76,6 @@ public final class X11Watcher: AppWatcher {
         _ = gestured_xcb_select_property_changes(made, root)
         atomAsked = gestured_xcb_intern_atom(made, "_NET_ACTIVE_WINDOW")
         guard gestured_xcb_flush(made) > 0 else { throw AppWatcherError("the X connection broke") }
-        return nil
     }
 
     private func askActive(_ c: OpaquePointer) {

@@ -116,6 +116,8 @@ public final class Seat {
             guard var change = control.setApp(app, why: why) else { break }
             change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
             changed([change], at: time, perform)
+        case .windows(let windows, let why, let time):
+            changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
         case .displayRotated(let turn, let why, let time):
             rotateDisplay(turn, why: why, at: time, perform)
         case .followed(let heard, let time):

@@ -28,6 +28,8 @@ public enum SeatInput: Sendable {
     indirect case locked(Bool, why: String, at: Timestamp)
     /// The application in front, as a desktop says it; nil when none says any more.
     indirect case appInFront(AppInFront?, why: String, at: Timestamp)
+    /// Where the desktop's windows are, as it says; nil when none says any more.
+    indirect case windows(WindowLayout?, why: String, at: Timestamp)
     /// The display turned (the accelerometer).
     indirect case displayRotated(QuarterTurn, why: String, at: Timestamp)
     /// monitor: what the running service says of itself.
@@ -38,7 +40,8 @@ public enum SeatInput: Sendable {
         case .event(_, let event): event.time
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
-             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .appInFront(_, _, let time), .displayRotated(_, _, let time),
+             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .appInFront(_, _, let time), .windows(_, _, let time),
+             .displayRotated(_, _, let time),
              .followed(_, let time):
             time
         }

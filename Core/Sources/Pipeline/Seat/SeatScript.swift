@@ -111,6 +111,8 @@ public struct SeatScript: Sendable {
                 inputs.append(.locked(locked, why: why, at: line.time))
             case .app(let app):
                 inputs.append(.appInFront(app, why: why, at: line.time))
+            case .windows(let windows):
+                inputs.append(.windows(windows, why: why, at: line.time))
             case .reload(let path):
                 guard let config = configurations[path] else {
                     throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")

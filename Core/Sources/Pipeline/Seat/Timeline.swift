@@ -13,11 +13,16 @@ import TouchCore
 ///     6 rotate 90 panel.evemu     one panel's (its recording), SetRotation on its object
 ///     7 reload other.toml         a new configuration (relative to the timeline's folder)
 ///     8 app firefox               the application in front (its app id; "app none": not known)
+///     9 windows 1920x1080 firefox@0,0,960x1080 foot@960,0,960x1080
+///                                 where the windows are: the screen, then each window,
+///                                 topmost first, as APP_ID@X,Y,WIDTHxHEIGHT ("windows none":
+///                                 not known)
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
         case locked(Bool)
         case app(AppInFront?)
+        case windows(WindowLayout?)
         case reload(path: String)
     }
 
@@ -84,11 +89,39 @@ public struct Timeline: Sendable {
             let name = arguments.first!
             guard name.utf8.count <= AppInFront.longestName else { throw fail("an app id is at most \(AppInFront.longestName) bytes long") }
             return .app(name == "none" ? nil : AppInFront(appID: name, source: "the timeline"))
+        case "windows":
+            return .windows(try windows(Array(arguments), fail))
         case "reload":
             try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
             return .reload(path: arguments.first!)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app or reload")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app, windows or reload")
         }
+    }
+
+    /// `none`, or the screen as WIDTHxHEIGHT and each window, topmost first, as
+    /// APP_ID@X,Y,WIDTHxHEIGHT.
+    private static func windows(_ words: [String], _ fail: (String) -> FileError) throws(FileError) -> WindowLayout? {
+        let usage = "windows takes the screen and each window, topmost first, as in \"9 windows 1920x1080 firefox@0,0,960x1080\", or none"
+        guard let first = words.first else { throw fail(usage) }
+        if first == "none", words.count == 1 { return nil }
+        guard words.count <= WindowLayout.mostWindows + 1 else { throw fail("at most \(WindowLayout.mostWindows) windows") }
+        func size(_ text: Substring) -> (Int32, Int32)? {
+            let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Int32(parts[0]), let h = Int32(parts[1]), w > 0, h > 0 else { return nil }
+            return (w, h)
+        }
+        guard let (width, height) = size(Substring(first)) else { throw fail("\"\(printable(first))\" is no screen size; \(usage)") }
+        var windows: [WindowLayout.Window] = []
+        for word in words.dropFirst() {
+            let parts = word.split(separator: "@", omittingEmptySubsequences: false)
+            let place = parts.count == 2 ? parts[1].split(separator: ",", omittingEmptySubsequences: false) : []
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= AppInFront.longestName, place.count == 3,
+                  let x = Int32(place[0]), let y = Int32(place[1]), let (w, h) = size(place[2]) else {
+                throw fail("\"\(printable(word))\" is no window; \(usage)")
+            }
+            windows.append(WindowLayout.Window(frame: .init(x: x, y: y, width: w, height: h), app: AppInFront(appID: String(parts[0]), source: "the timeline")))
+        }
+        return WindowLayout(screen: .init(x: 0, y: 0, width: width, height: height), windows: windows, source: "the timeline")
     }
 }
