@@ -275,6 +275,20 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("x11: following the application in front", log)
 
+    def test_x11_says_which_window_is_under_the_first_touch(self):
+        """apps_window = "touched" on a display without a window manager: firefox's
+        window on the left, kitty's on the right; none active. A swipe answers to the
+        window it starts on, the topmost where kitty is moved over firefox, and none on
+        the background."""
+        x = X11(self, [("Navigator", "Firefox"), ("kitty", "kitty")], places=["100x50+0+0", "100x50+640+0"])
+        self.env["DISPLAY"] = x.display
+        left, right = 100, 250
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            lambda: None, lambda: x.move("kitty", 0, 0), lambda: x.move("kitty", 640, 0), lambda: x.move("Navigator", 2000, 0),
+        ], starts_mm=[right, left, left, left, left], apps_window="touched")
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
+
     def hyprland(self):
         """A stand-in Hyprland's event socket; returns what sends its lines, and what closes it."""
         os.makedirs(self.path("hypr/test"), exist_ok=True)
@@ -346,21 +360,32 @@ def waited(what, found, seconds=20):
 
 
 class X11:
-    """Xvfb with an xterm for each (instance, class), and _NET_ACTIVE_WINDOW set on the
-    root as a window manager sets it (Xvfb has none)."""
-    def __init__(self, harness, classes):
-        self.display = f":{70 + os.getpid() % 200}"
-        self.server = subprocess.Popen(["Xvfb", self.display, "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Xvfb (1280×800) with an xterm for each (instance, class) at the place given, and
+    what a window manager does (Xvfb has none): _NET_ACTIVE_WINDOW set on the root, a
+    window moved and raised (tests/x11_window.c)."""
+    def __init__(self, harness, classes, places=None):
+        # Xvfb picks a free display and writes its number (a fixed one may be taken, or locked by a stale file).
+        read_end, write_end = os.pipe()
+        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=[write_end])
+        os.close(write_end)
         harness.addCleanup(self.stop)
+        with os.fdopen(read_end) as numbers:
+            self.display = ":" + numbers.readline().strip()
         self.env = dict(os.environ, DISPLAY=self.display)
         for name in ["WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"]:
             self.env.pop(name, None)
         waited("Xvfb or xterm", lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
         self.clients, self.windows = [], {}
-        for instance, window_class in classes:
-            self.clients.append(subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, "-e", "sleep", "600"],
+        for i, (instance, window_class) in enumerate(classes):
+            place = ["-geometry", places[i]] if places else []
+            self.clients.append(subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, *place, "-e", "sleep", "600"],
                                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             self.windows[instance] = waited("Xvfb or xterm", lambda: self.window(instance))
+        self.mover = None
+        if places:
+            self.mover = harness.path("x11_window")
+            subprocess.run(["gcc", "-O2", "-o", self.mover, os.path.join(os.path.dirname(os.path.abspath(__file__)), "x11_window.c"), "-lxcb"], check=True)
 
     def window(self, title):
         out = subprocess.run(["xwininfo", "-name", title], env=self.env, capture_output=True, text=True).stdout
@@ -372,6 +397,10 @@ class X11:
         window = self.windows[instance] if instance else "0"
         subprocess.run(["xprop", "-root", "-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", window],
                        env=self.env, check=True)
+
+    def move(self, instance, x, y):
+        """Moves the window and raises it, as a window manager would."""
+        subprocess.run([self.mover, self.windows[instance], "move", str(x), str(y)], env=self.env, check=True)
 
     def stop(self):
         for client in self.clients:

@@ -23,6 +23,11 @@ static struct {
     xcb_generic_event_t *(*poll_for_event)(xcb_connection_t *);
     void *(*get_property_value)(const xcb_get_property_reply_t *);
     int (*get_property_value_length)(const xcb_get_property_reply_t *);
+    xcb_query_tree_cookie_t (*query_tree)(xcb_connection_t *, xcb_window_t);
+    xcb_window_t *(*query_tree_children)(const xcb_query_tree_reply_t *);
+    int (*query_tree_children_length)(const xcb_query_tree_reply_t *);
+    xcb_get_geometry_cookie_t (*get_geometry)(xcb_connection_t *, xcb_drawable_t);
+    xcb_get_window_attributes_cookie_t (*get_window_attributes)(xcb_connection_t *, xcb_window_t);
 } xcb;
 
 static int loaded;
@@ -46,6 +51,11 @@ int gestured_xcb_load(const char **why) {
     FIND(poll_for_event, "xcb_poll_for_event")
     FIND(get_property_value, "xcb_get_property_value")
     FIND(get_property_value_length, "xcb_get_property_value_length")
+    FIND(query_tree, "xcb_query_tree")
+    FIND(query_tree_children, "xcb_query_tree_children")
+    FIND(query_tree_children_length, "xcb_query_tree_children_length")
+    FIND(get_geometry, "xcb_get_geometry")
+    FIND(get_window_attributes, "xcb_get_window_attributes")
 #undef FIND
     loaded = 1;
     return 0;
@@ -100,9 +110,12 @@ int gestured_xcb_fd(xcb_connection_t *c) { return xcb.get_file_descriptor(c); }
 void gestured_xcb_disconnect(xcb_connection_t *c) { xcb.disconnect(c); }
 int gestured_xcb_flush(xcb_connection_t *c) { return xcb.flush(c); }
 
-xcb_window_t gestured_xcb_root(xcb_connection_t *c) {
+xcb_window_t gestured_xcb_root(xcb_connection_t *c, uint16_t *width, uint16_t *height) {
     xcb_screen_iterator_t screens = xcb.setup_roots_iterator(xcb.get_setup(c));
-    return screens.rem > 0 ? screens.data->root : 0;
+    if (screens.rem <= 0) return 0;
+    *width = screens.data->width_in_pixels;
+    *height = screens.data->height_in_pixels;
+    return screens.data->root;
 }
 
 unsigned int gestured_xcb_intern_atom(xcb_connection_t *c, const char *name) {
@@ -113,9 +126,22 @@ unsigned int gestured_xcb_get_property(xcb_connection_t *c, xcb_window_t window,
     return xcb.get_property(c, 0, window, property, XCB_GET_PROPERTY_TYPE_ANY, 0, longs).sequence;
 }
 
-unsigned int gestured_xcb_select_property_changes(xcb_connection_t *c, xcb_window_t window) {
-    uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
-    return xcb.change_window_attributes(c, window, XCB_CW_EVENT_MASK, &mask).sequence;
+unsigned int gestured_xcb_select_root_events(xcb_connection_t *c, xcb_window_t root) {
+    uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    return xcb.change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask).sequence;
+}
+
+unsigned int gestured_xcb_query_tree(xcb_connection_t *c, xcb_window_t window) { return xcb.query_tree(c, window).sequence; }
+
+const xcb_window_t *gestured_xcb_tree_children(xcb_query_tree_reply_t *reply, int *count) {
+    *count = xcb.query_tree_children_length(reply);
+    return xcb.query_tree_children(reply);
+}
+
+unsigned int gestured_xcb_get_geometry(xcb_connection_t *c, xcb_window_t window) { return xcb.get_geometry(c, window).sequence; }
+
+unsigned int gestured_xcb_get_window_attributes(xcb_connection_t *c, xcb_window_t window) {
+    return xcb.get_window_attributes(c, window).sequence;
 }
 
 int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void **reply) {

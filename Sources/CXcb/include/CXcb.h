@@ -19,12 +19,19 @@ xcb_connection_t *gestured_xcb_connected(int fd);
 
 int gestured_xcb_has_error(xcb_connection_t *c);
 int gestured_xcb_fd(xcb_connection_t *c);
-xcb_window_t gestured_xcb_root(xcb_connection_t *c);
+// The first screen's root window, and its size in pixels.
+xcb_window_t gestured_xcb_root(xcb_connection_t *c, uint16_t *width, uint16_t *height);
 void gestured_xcb_disconnect(xcb_connection_t *c);
 int gestured_xcb_flush(xcb_connection_t *c);
 unsigned int gestured_xcb_intern_atom(xcb_connection_t *c, const char *name);
 unsigned int gestured_xcb_get_property(xcb_connection_t *c, xcb_window_t window, xcb_atom_t property, uint32_t longs);
-unsigned int gestured_xcb_select_property_changes(xcb_connection_t *c, xcb_window_t window);
+// The root's property changes, and its children mapped, unmapped, moved and restacked.
+unsigned int gestured_xcb_select_root_events(xcb_connection_t *c, xcb_window_t root);
+unsigned int gestured_xcb_query_tree(xcb_connection_t *c, xcb_window_t window);
+// A QueryTree reply's children, bottom of the stack first.
+const xcb_window_t *gestured_xcb_tree_children(xcb_query_tree_reply_t *reply, int *count);
+unsigned int gestured_xcb_get_geometry(xcb_connection_t *c, xcb_window_t window);
+unsigned int gestured_xcb_get_window_attributes(xcb_connection_t *c, xcb_window_t window);
 // 1 with the reply (free it) or an error (NULL reply), 0 when not there yet.
 int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void **reply);
 xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c);

@@ -7,10 +7,11 @@ import SystemIO
 import SystemPackage
 
 /// An X display's active window (EWMH's `_NET_ACTIVE_WINDOW` on the root, as window
-/// managers set it) and its `WM_CLASS` (instance and class), through libxcb: the root's
-/// property changes are followed, and each question is asked without waiting for its
-/// answer. The connection is made on a thread of its own (see CXcb): until it is there,
-/// `fd` is the attempt's, and nothing is known.
+/// managers set it) and its `WM_CLASS` (instance and class), and where the windows are
+/// (`X11WindowQuery`), through libxcb: the root's property changes and its children's
+/// comings, goings and moves are followed, and each question is asked without waiting
+/// for its answer. The connection is made on a thread of its own (see CXcb): until it is
+/// there, `fd` is the attempt's, and nothing is known.
 public final class X11Watcher: AppWatcher {
     public let source = "x11"
     public private(set) var fd: FileDescriptor
@@ -21,6 +22,7 @@ public final class X11Watcher: AppWatcher {
     private var atomAsked: UInt32?
     private var activeAsked: UInt32?
     private var classAsked: (sequence: UInt32, window: xcb_window_t)?
+    private var windowQuery: X11WindowQuery?
     /// The active window changed while its question was out: asked again once it is answered.
     private var askAgain = false
     /// Events left in libxcb's queue after a wake-up's budget.
@@ -48,22 +50,29 @@ public final class X11Watcher: AppWatcher {
     public func read() throws(AppWatcherError) -> DesktopNews {
         guard let connection else { try connected(); return DesktopNews() }
         guard gestured_xcb_has_error(connection) == 0 else { throw AppWatcherError("the X connection broke") }
-        var found: AppInFront??
+        var news = DesktopNews()
         var budget = Self.eventBudget
         pending = false
         while let event = gestured_xcb_poll_for_event(connection) {
             defer { free(event) }
-            // PropertyNotify (28) of the root's _NET_ACTIVE_WINDOW: another window in front.
-            if event.pointee.response_type & 0x7f == 28 {
+            switch event.pointee.response_type & 0x7f {
+            case 28:
+                // PropertyNotify of the root's _NET_ACTIVE_WINDOW: another window in front.
                 let notify = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
                 if notify.window == root, notify.atom == activeWindowAtom, activeWindowAtom != 0 { askActive(connection) }
+            case 17, 18, 19, 21, 22, 26:
+                // Destroy, Unmap, Map, Reparent, Configure, Circulate of a root's child.
+                windowQuery?.ask(connection)
+            default:
+                break
             }
             budget -= 1
             if budget == 0 { pending = true; break }
         }
-        if let app = try answers(connection) { found = .some(app) }
+        if let app = try answers(connection) { news.app = .some(app) }
+        if let windows = windowQuery?.poll(connection) { news.windows = .some(windows) }
         guard gestured_xcb_flush(connection) > 0 else { throw AppWatcherError("the X connection broke") }
-        return DesktopNews(app: found)
+        return news
     }
 
     /// The connecting thread is done: the connection, or why not.
@@ -72,9 +81,13 @@ public final class X11Watcher: AppWatcher {
         connection = made
         guard gestured_xcb_has_error(made) == 0 else { throw AppWatcherError("cannot connect to the X display") }
         fd = FileDescriptor(rawValue: gestured_xcb_fd(made))
-        root = gestured_xcb_root(made)
-        _ = gestured_xcb_select_property_changes(made, root)
+        var width: UInt16 = 0, height: UInt16 = 0
+        root = gestured_xcb_root(made, &width, &height)
+        _ = gestured_xcb_select_root_events(made, root)
         atomAsked = gestured_xcb_intern_atom(made, "_NET_ACTIVE_WINDOW")
+        let query = X11WindowQuery(root: root, width: width, height: height)
+        query.ask(made)
+        windowQuery = query
         guard gestured_xcb_flush(made) > 0 else { throw AppWatcherError("the X connection broke") }
     }
 
@@ -86,14 +99,14 @@ public final class X11Watcher: AppWatcher {
     /// The answers that came: the atom, the active window, its class.
     private func answers(_ c: OpaquePointer) throws(AppWatcherError) -> AppInFront?? {
         var found: AppInFront??
-        if let sequence = atomAsked, let reply = poll(c, sequence) {
+        if let sequence = atomAsked, let reply = X11Reply.poll(c, sequence) {
             atomAsked = nil
             guard let reply else { throw AppWatcherError("the X server has no _NET_ACTIVE_WINDOW atom") }
             activeWindowAtom = reply.assumingMemoryBound(to: xcb_intern_atom_reply_t.self).pointee.atom
             free(reply)
             askActive(c)
         }
-        if let sequence = activeAsked, let reply = poll(c, sequence) {
+        if let sequence = activeAsked, let reply = X11Reply.poll(c, sequence) {
             activeAsked = nil
             let window = reply.flatMap { Self.value($0, as: xcb_window_t.self) } ?? 0
             free(reply)
@@ -107,19 +120,12 @@ public final class X11Watcher: AppWatcher {
                 classAsked = (gestured_xcb_get_property(c, window, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue), Self.classLongs), window)
             }
         }
-        if let asked = classAsked, let reply = poll(c, asked.sequence) {
+        if let asked = classAsked, let reply = X11Reply.poll(c, asked.sequence) {
             classAsked = nil
             defer { free(reply) }
             found = .some(reply.flatMap(Self.app))
         }
         return found
-    }
-
-    /// The answer to `sequence`: `.some(nil)` for an error, nil when it has not come.
-    private func poll(_ c: OpaquePointer, _ sequence: UInt32) -> UnsafeMutableRawPointer?? {
-        var reply: UnsafeMutableRawPointer?
-        guard gestured_xcb_poll_for_reply(c, sequence, &reply) == 1 else { return nil }
-        return .some(reply)
     }
 
     private static func value<T>(_ reply: UnsafeMutableRawPointer, as: T.Type) -> T? {
@@ -130,7 +136,7 @@ public final class X11Watcher: AppWatcher {
     }
 
     /// `WM_CLASS`: the instance and the class, each ended by a NUL.
-    private static func app(_ reply: UnsafeMutableRawPointer) -> AppInFront? {
+    static func app(_ reply: UnsafeMutableRawPointer) -> AppInFront? {
         var length: Int32 = 0
         let property = reply.assumingMemoryBound(to: xcb_get_property_reply_t.self)
         guard let bytes = gestured_xcb_property_value(property, &length), length > 0 else { return nil }
