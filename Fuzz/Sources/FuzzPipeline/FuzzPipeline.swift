@@ -87,6 +87,7 @@ let configurations = [
         type = "tap"
         taps = 2
         not_apps = ["kitty"]
+        apps_window = "touched"
         signal = true
         [[gesture]]
         name = "press"

@@ -38,11 +38,12 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
         records = records.dropFirst(7)
         time += shape.microseconds(r[2])
         // One record in 32 switches what may fire (mode, pause, lock, the application in
-        // front), as the daemon does at any moment: in force at once, mid-gesture as
-        // between sequences (another application from the next sequence).
+        // front, where the windows are), as the daemon does at any moment: in force at
+        // once, mid-gesture as between sequences (another application from the next sequence).
         if r[0] & 31 == 31 {
             let app = r[3] & 4 == 0 ? nil : AppInFront(appID: r[3] & 8 == 0 ? "firefox" : "kitty", source: "fuzz")
-            let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0, app: app)
+            let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0, app: app,
+                                   windows: r[3] & 16 == 0 ? nil : windows(r))
             step(.gate(gate, at: Timestamp(microseconds: time)))
             continue
         }
@@ -55,6 +56,18 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
     if !checker.touches.isEmpty { violated("touches left down after a cancel: \(checker.touches)") }
     if !checker.underWay.isEmpty { violated("gestures left under way after their touches: \(checker.underWay)") }
     if let twin = pipeline.isolation, twin.twinTouches > 0 { violated("\(twin.twinTouches) touches stuck on the twin after a cancel") }
+}
+
+/// firefox and kitty side by side on a screen the record shapes, any size or place (a
+/// peer's numbers), kitty on top where they overlap.
+func windows(_ r: [UInt8]) -> WindowLayout? {
+    let width = Int32(bitPattern: UInt32(r[4]) << 24 | UInt32(r[5]) << 8 | 1), height = Int32(r[6]) * 8 + 1
+    let x = r[1] & 2 == 0 ? 0 : Int32.min + Int32(r[5])
+    func window(_ app: String, _ left: Int32) -> WindowLayout.Window {
+        WindowLayout.Window(frame: .init(x: left, y: 0, width: width / 2 + 1, height: height), app: AppInFront(appID: app, source: "fuzz"))
+    }
+    return WindowLayout(screen: .init(x: x, y: 0, width: width, height: height),
+                        windows: [window("kitty", x &+ width / 2), window("firefox", x)], source: "fuzz")
 }
 
 /// One record: what it is (byte 0), a code or mode (1), the time step (2), a value (3–6).
