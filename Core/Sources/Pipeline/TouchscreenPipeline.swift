@@ -197,9 +197,10 @@ public final class TouchscreenPipeline {
         if case .event(let event) = input {
             isolation?.take(event)
             frameEnded = event.type == EventType.syn && event.code == SynCode.report
-            let between = !decoder.fingersDown && current.arbiter.nextDeadline == nil
+            // Asked only where the touch decides: most configurations never pay for it.
+            let noSequence = current.touchDecides && !decoder.fingersDown && current.arbiter.nextDeadline == nil
             completed = decoder.process(event)
-            if completed, between, current.touchDecides { underTouch = chooseByFirstTouch(decoder.frame) }
+            if completed, noSequence { underTouch = chooseByFirstTouch(decoder.frame) }
             proximity = device.tool == .pen ? Self.proximity(event) : nil
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
