@@ -38,13 +38,13 @@ public struct GestureGate: Equatable, Sendable {
     /// The application `gesture`'s `apps` are matched against: the focused window's, or
     /// the touched one's where the desktop says where its windows are.
     func app(for gesture: GestureSpec, touched: AppInFront?) -> AppInFront? {
-        gesture.apps.underTouch && windows != nil ? touched : app
+        decidedByTouch(gesture) ? touched : app
     }
 
-    /// Whether any of `gestures` is for the window under the first touch, and the desktop
-    /// says where its windows are: the touch then decides.
-    func asksTouchedWindow(_ gestures: [GestureSpec]) -> Bool {
-        windows != nil && gestures.contains { $0.apps.underTouch }
+    /// Whether the first touch decides for `gesture`: it is for the window under it, and
+    /// the desktop says where its windows are.
+    func decidedByTouch(_ gesture: GestureSpec) -> Bool {
+        gesture.apps.underTouch && windows != nil
     }
 
     /// For the log and replay: which of the gestures the mode, the pause and the lock admit fire for
@@ -53,7 +53,7 @@ public struct GestureGate: Equatable, Sendable {
     /// is the application under its first touch; otherwise the gestures it decides are
     /// left out.
     public func appSummary(_ gestures: [GestureSpec], touched: AppInFront?? = nil, listed: Int = 8) -> String? {
-        let open = gestures.filter { exclusion(of: $0) == nil && (touched != nil || !($0.apps.underTouch && windows != nil)) }
+        let open = gestures.filter { exclusion(of: $0) == nil && (touched != nil || !decidedByTouch($0)) }
         guard open.contains(where: { !$0.apps.isEverywhere }) else { return nil }
         let firing = Set(admitted(open, touched: touched ?? nil).map(\.name))
         func names(_ list: [GestureSpec]) -> String {

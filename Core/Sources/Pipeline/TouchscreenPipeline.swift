@@ -67,6 +67,11 @@ public final class TouchscreenPipeline {
             self.geometry = geometry
         }
 
+        /// The gestures of its rule for `tool`'s contacts.
+        func gestures(for tool: ContactTool) -> [GestureSpec] {
+            config.gestures(for: rule).filter { ($0.tool ?? tool) == tool }
+        }
+
         /// The geometry in force with the display turned to `display`.
         func geometry(display: QuarterTurn) -> DeviceGeometry {
             rotation.followsDisplay ? geometry.turned(to: display) : geometry
@@ -87,10 +92,10 @@ public final class TouchscreenPipeline {
         init(_ applied: Applied, _ gate: GestureGate, display: QuarterTurn, tool: ContactTool, silenced: Bool = false,
              touched: AppInFront? = nil) {
             geometry = applied.geometry(display: display)
-            let ours = silenced ? [] : applied.config.gestures(for: applied.rule).filter { ($0.tool ?? tool) == tool }
+            let ours = silenced ? [] : applied.gestures(for: tool)
             arbiter = Arbiter(gestures: gate.admitted(ours, touched: touched), geometry: geometry)
             bindings = BindingTable(applied.config.bindings)
-            touchDecides = gate.asksTouchedWindow(ours)
+            touchDecides = ours.contains(where: gate.decidedByTouch)
             self.touched = touched
         }
     }
@@ -271,8 +276,7 @@ public final class TouchscreenPipeline {
             current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: silenced, touched: touched)
         }
         guard explaining else { return nil }
-        let gestures = applied.config.gestures(for: applied.rule).filter { ($0.tool ?? device.tool) == device.tool }
-        let summary = gate.appSummary(gestures, touched: .some(touched))
+        let summary = gate.appSummary(applied.gestures(for: device.tool), touched: .some(touched))
         return "the first touch is on \(touched.map { printable($0.description) } ?? "no window") (\(windows.source))\(summary.map { "; \($0)" } ?? "")"
     }
 

@@ -82,13 +82,7 @@ import TouchCore
             ("apps = [\"a\"]\napp_window = \"touched\"", "did you mean \"apps_window\""),
         ]
         for (lines, message) in cases {
-            let text = "[[gesture]]\nname = \"t\"\ntype = \"tap\"\n\(lines)\ncommand = \"true\"\n"
-            do {
-                _ = try Configuration.parse(text, file: "w.toml")
-                Issue.record("\(lines) was accepted")
-            } catch {
-                #expect(error.description.contains(message), "\(error)")
-            }
+            AppInFrontTests.expectRefused(lines, saying: [message], file: "w.toml")
         }
     }
 

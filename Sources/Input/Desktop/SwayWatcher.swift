@@ -14,10 +14,11 @@ public final class SwayWatcher: AppWatcher {
     public let source: String
     public let fd: FileDescriptor
     private var buffer = SocketBuffer(largest: 4 << 20)
-    /// A GET_TREE asked and not yet answered: another is asked once it is (`treeStale`).
+    /// A GET_TREE asked and not yet answered.
     private var treeAsked = false
-    /// Something changed after the tree asked for was made, maybe.
-    private var treeStale = false
+    /// Something changed since the last tree was made, maybe: one is asked at the end of
+    /// the read, or once the one out is answered.
+    private var treeWanted = false
 
     static let magic = Array("i3-ipc".utf8)
     static let headerSize = magic.count + 8
@@ -51,13 +52,9 @@ public final class SwayWatcher: AppWatcher {
     }
 
     private func askForTree() throws(Errno) {
-        guard !treeAsked else {
-            treeStale = true
-            return
-        }
         try UnixSocket.send(fd, Self.message(.getTree, ""))
         treeAsked = true
-        treeStale = false
+        treeWanted = false
     }
 
     public func read() throws(AppWatcherError) -> DesktopNews {
@@ -74,9 +71,9 @@ public final class SwayWatcher: AppWatcher {
             guard buffer.bytes.count >= Self.headerSize + length else { break }
             let payload = Data(buffer.bytes.dropFirst(Self.headerSize).prefix(length))
             buffer.consume(Self.headerSize + length)
-            try take(Kind(rawValue: type), payload, into: &found)
+            take(Kind(rawValue: type), payload, into: &found)
         }
-        if treeStale, !treeAsked {
+        if treeWanted, !treeAsked {
             do { try askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
         }
         return found
@@ -91,10 +88,7 @@ public final class SwayWatcher: AppWatcher {
     }
 
     /// One message: what it says anew, into `news`.
-    private func take(_ kind: Kind?, _ payload: Data, into news: inout DesktopNews) throws(AppWatcherError) {
-        func askForTree() throws(AppWatcherError) {
-            do { try self.askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
-        }
+    private func take(_ kind: Kind?, _ payload: Data, into news: inout DesktopNews) {
         switch kind {
         case .getTree:
             treeAsked = false
@@ -104,9 +98,9 @@ public final class SwayWatcher: AppWatcher {
         case .windowEvent:
             guard let event = try? JSONDecoder().decode(WindowEvent.self, from: payload) else { return }
             if event.change == "focus", let container = event.container { news.app = .some(container.app(source)) }
-            if !Self.inPlace.contains(event.change) { try askForTree() }
+            if !Self.inPlace.contains(event.change) { treeWanted = true }
         case .workspaceEvent, .outputEvent:
-            try askForTree()
+            treeWanted = true
         case .subscribe, nil:
             return
         }

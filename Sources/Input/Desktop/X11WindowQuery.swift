@@ -66,11 +66,7 @@ final class X11WindowQuery {
             case .tree(let sequence):
                 guard let reply = X11Reply.poll(c, sequence) else { return nil }
                 guard let reply else { return finish(c, []) }
-                var count: Int32 = 0
-                let children = gestured_xcb_tree_children(reply.assumingMemoryBound(to: xcb_query_tree_reply_t.self), &count)
-                let windows = children.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
-                free(reply)
-                let asked = windows.suffix(WindowLayout.mostWindows).map { window in
+                let asked = Self.children(reply).suffix(WindowLayout.mostWindows).map { window in
                     let top = TopLevel(window)
                     top.attributes = gestured_xcb_get_window_attributes(c, window)
                     top.geometry = gestured_xcb_get_geometry(c, window)
@@ -92,6 +88,14 @@ final class X11WindowQuery {
                 return finish(c, tops)
             }
         }
+    }
+
+    /// A QueryTree answer's children, bottom of the stack first; the answer is freed.
+    private static func children(_ reply: UnsafeMutableRawPointer) -> [xcb_window_t] {
+        defer { free(reply) }
+        var count: Int32 = 0
+        let children = gestured_xcb_tree_children(reply.assumingMemoryBound(to: xcb_query_tree_reply_t.self), &count)
+        return children.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
     }
 
     /// Takes a window's answers as far as they came; false when one has not.
@@ -126,11 +130,7 @@ final class X11WindowQuery {
             guard let reply = X11Reply.poll(c, sequence) else { return false }
             top.tree = nil
             guard let reply else { return true }
-            var count: Int32 = 0
-            let children = gestured_xcb_tree_children(reply.assumingMemoryBound(to: xcb_query_tree_reply_t.self), &count)
-            let windows = children.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
-            free(reply)
-            top.inner = windows.suffix(Self.childrenOfAFrame).reversed().map {
+            top.inner = Self.children(reply).suffix(Self.childrenOfAFrame).reversed().map {
                 gestured_xcb_get_property(c, $0, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue), X11Watcher.classLongs)
             }
         }
