@@ -289,8 +289,11 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
 
-    def hyprland(self):
-        """A stand-in Hyprland's event socket; returns what sends its lines, and what closes it."""
+    def hyprland(self, answers=None):
+        """A stand-in Hyprland's event socket; returns what sends its lines, and what
+        closes it. With `answers` (question → its JSON, read at each question), its
+        request socket too, which answers a question per connection and closes; the
+        questions asked are appended to `answers["asked"]`."""
         os.makedirs(self.path("hypr/test"), exist_ok=True)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(self.path("hypr/test/.socket2.sock"))
@@ -298,6 +301,24 @@ class Desktop(Harness):
         self.addCleanup(server.close)
         accepted = []
         threading.Thread(target=lambda: accepted.append(server.accept()[0]), daemon=True).start()
+        self.addCleanup(lambda: [connection.close() for connection in accepted])
+        if answers is not None:
+            requests = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            requests.bind(self.path("hypr/test/.socket.sock"))
+            requests.listen(4)
+            self.addCleanup(requests.close)
+
+            def answer():
+                while True:
+                    try:
+                        connection = requests.accept()[0]
+                    except OSError:
+                        return
+                    with connection:
+                        question = connection.recv(8192).decode()
+                        answers.setdefault("asked", []).append(question)
+                        connection.sendall(json.dumps(answers.get(question, "unknown request")).encode())
+            threading.Thread(target=answer, daemon=True).start()
 
         def say(text):
             def send():
@@ -307,6 +328,40 @@ class Desktop(Harness):
         def leave():
             accepted[0].close()
         return say, leave
+
+    def test_hyprland_says_which_window_is_under_the_first_touch(self):
+        """apps_window = "touched" with a stand-in Hyprland's request socket: firefox on
+        the focused monitor's left half, kitty on its right and focused throughout. A
+        swipe answers to the window it starts on, after the two swap too (a
+        `movewindow` event, then the questions again), and on an empty workspace to
+        none. Windows of another monitor, which touches do not reach, are left out."""
+        def clients(firefox_x, kitty_x):
+            return [{"mapped": True, "hidden": False, "at": [x, 0], "size": [1000, 1000], "workspace": {"id": workspace, "name": "w"},
+                     "floating": False, "pinned": False, "fullscreen": 0, "class": app, "title": app}
+                    for app, x, workspace in [("firefox", firefox_x, 1), ("kitty", kitty_x, 1), ("elsewhere", -2000, 3)]]
+
+        def monitors(workspace):
+            return [{"id": 0, "name": "eDP-1", "x": 0, "y": 0, "width": 2000, "height": 1000, "scale": 1.0, "transform": 0,
+                     "focused": True, "activeWorkspace": {"id": workspace, "name": str(workspace)}, "specialWorkspace": {"id": 0, "name": ""}},
+                    {"id": 1, "name": "HDMI-A-1", "x": -2000, "y": 0, "width": 2000, "height": 1000, "scale": 1.0, "transform": 0,
+                     "focused": False, "activeWorkspace": {"id": 3, "name": "3"}, "specialWorkspace": {"id": 0, "name": ""}}]
+        answers = {"j/monitors": monitors(1), "j/clients": clients(0, 1000)}
+        say, leave = self.hyprland(answers)
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
+
+        def swap():
+            answers["j/clients"] = clients(1000, 0)
+            say("movewindow>>55d1,1\n")()
+
+        def empty_workspace():
+            answers["j/monitors"] = monitors(2)
+            say("workspace>>2\nactivewindow>>,\n")()
+        left, right = 100, 250
+        fired, log = self.swipes_with(self.path("fired.txt"), [say("activewindow>>kitty,~\n"), swap, lambda: None, empty_workspace],
+                                      starts_mm=[right, left, left, right, right], apps_window="touched")
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("the first touch is on firefox (hyprland); for it: browser-back", log)
+        self.assertEqual(answers["asked"][:2], ["j/monitors", "j/clients"])
 
     def test_the_session_agent_reports_what_the_desktop_says(self):
         """gestured agent follows the desktop (a stand-in Hyprland) and reports to the

@@ -93,6 +93,7 @@ final class DesktopFollower: BusSource {
             saidDown = false
             logger.info("\(desktop.source): following the application in front")
             onWatchChange(nil, BusService.Watch(fd: watcher.fd, writable: false))
+            rewatchRequest(was: nil)
         } catch {
             down("\(error)")
         }
@@ -106,21 +107,31 @@ final class DesktopFollower: BusSource {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
-        let watched = watcher.fd
+        let watched = watcher.fd, request = watcher.requestFD
         do {
             let news = try watcher.read()
             // X11's descriptor is the connecting thread's until the connection is made.
             if watcher.fd != watched { onWatchChange(BusService.Watch(fd: watched, writable: false), BusService.Watch(fd: watcher.fd, writable: false)) }
+            rewatchRequest(was: request)
             if let app = news.app { onApp(app, desktop.source) }
             if let windows = news.windows { onWindows(windows, desktop.source) }
         } catch {
             onWatchChange(BusService.Watch(fd: watched, writable: false), nil)
+            if let request { onWatchChange(BusService.Watch(fd: request, writable: false), nil) }
             watcher.close()
             self.watcher = nil
             onApp(nil, "\(desktop.source) went away")
             onWindows(nil, "\(desktop.source) went away")
             down("\(error)")
         }
+    }
+
+    /// The watcher's question socket, watched anew after each read: one closed and
+    /// another opened may have the same number, so the old is unwatched and the new
+    /// watched even when they look alike.
+    private func rewatchRequest(was old: FileDescriptor?) {
+        if let old { onWatchChange(BusService.Watch(fd: old, writable: false), nil) }
+        if let new = watcher?.requestFD { onWatchChange(nil, BusService.Watch(fd: new, writable: false)) }
     }
 
     private func down(_ why: String) {

@@ -17,10 +17,15 @@ public protocol AppWatcher: AnyObject {
     /// What arrived is not all read (the budget ran out where the loop cannot see it,
     /// inside a library's queue): read again without waiting.
     var pending: Bool { get }
+    /// A second descriptor to watch, for a desktop that answers questions on a socket of
+    /// their own (Hyprland's request socket, one connection per question); it changes
+    /// after `read()`, and `read()` reads it too.
+    var requestFD: FileDescriptor? { get }
 }
 
 extension AppWatcher {
     public var pending: Bool { false }
+    public var requestFD: FileDescriptor? { nil }
 }
 
 /// What a desktop said in one read.
@@ -64,6 +69,12 @@ public struct SocketBuffer {
 
     /// Reads what is there, up to the budget; throws at the end of the stream or on an error.
     public mutating func fill(from fd: FileDescriptor) throws(AppWatcherError) {
+        if try fillUntilClosed(from: fd) { throw AppWatcherError("it closed its socket") }
+    }
+
+    /// Reads what is there, up to the budget: whether the stream has ended (a reply that
+    /// ends where the peer closes); throws on an error.
+    public mutating func fillUntilClosed(from fd: FileDescriptor) throws(AppWatcherError) -> Bool {
         storage.removeFirst(start)
         start = 0
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -75,10 +86,10 @@ public struct SocketBuffer {
                     Result { () throws(Errno) in try Syscall.read(fd, into: raw) }
                 }.get()
             } catch {
-                if error == .wouldBlock { return }
+                if error == .wouldBlock { return false }
                 throw AppWatcherError("reading its socket failed (\(error))")
             }
-            guard count > 0 else { throw AppWatcherError("it closed its socket") }
+            guard count > 0 else { return true }
             total += count
             var taken = chunk[..<count]
             if skipping > 0 {
@@ -88,6 +99,7 @@ public struct SocketBuffer {
             }
             storage.append(contentsOf: taken)
         }
+        return false
     }
 
     /// Takes the first `count` bytes (a message read).
