@@ -1,8 +1,8 @@
 /// The windows a desktop shows and where, as sway, Hyprland or an X display say it, in
 /// their layout's units (pixels of the X root window, sway's and Hyprland's layout
 /// coordinates): what "the window under the first touch" is found in. The panels' touches
-/// cover `screen`, the whole layout, as X and wlroots map a touchscreen unless told
-/// otherwise. A peer's words: bounded in count, every number taken as it is, never
+/// cover `screen`: the whole layout, as X and wlroots map a touchscreen unless told
+/// otherwise, or Hyprland's focused monitor. A peer's words: bounded in count, every number taken as it is, never
 /// computed with in a way that can trap.
 public struct WindowLayout: Equatable, Sendable {
     public struct Frame: Equatable, Sendable {
@@ -33,7 +33,7 @@ public struct WindowLayout: Equatable, Sendable {
         }
     }
 
-    /// The whole layout, which the panels' touches cover.
+    /// What the panels' touches cover.
     public var screen: Frame
     /// The windows shown, topmost first; at most `mostWindows`.
     public var windows: [Window]
