@@ -3,7 +3,7 @@
 /// would interpret (quotes, `$`, redirections, pipes, globs, `;`, `&`, backslashes,
 /// newlines, comments, a variable assignment or a shell keyword or builtin first) runs as
 /// `/bin/sh -c command`. `exec = [...]` in the configuration gives the words exactly.
-public enum CommandForm: Equatable, Sendable, CustomStringConvertible {
+public enum CommandForm: Equatable, Codable, Sendable, CustomStringConvertible {
     case direct([String])
     case shell(String)
 

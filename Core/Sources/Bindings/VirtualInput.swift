@@ -21,6 +21,19 @@ public enum VirtualInput {
         }
     }
 
+    /// KEY_WAKEUP, the kernel's key for waking a machine: what gestured's keyboard presses
+    /// to wake a dark screen (see `appendWake`).
+    public static let wakeUpKey: UInt16 = 143
+
+    /// KEY_WAKEUP pressed and released: activity to X and every compositor, which light a
+    /// dark screen on any key. Not a pointer's motion, which would move the cursor from
+    /// where it was left (gestured's pointer is absolute: it would jump); not a key that
+    /// types or that the desktop binds (logind acts on power, sleep and suspend keys).
+    public static func appendWake(to events: inout [InputEvent]) {
+        appendChange(EventType.key, wakeUpKey, 1, to: &events)
+        appendChange(EventType.key, wakeUpKey, 0, to: &events)
+    }
+
     /// Between the clicks of a double click: applications (libinput) take a press that
     /// comes within 25 ms of a release for the button bouncing, and drop it.
     public static let doubleClickGapMicroseconds: Int64 = 60_000

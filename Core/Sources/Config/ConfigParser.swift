@@ -5,11 +5,11 @@ import TouchCore
 
 extension Configuration {
     static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s",
-                             "rotation", "palm_after_pen_ms"]
+                             "rotation", "palm_after_pen_ms", "wake_latch", "wake_guard_ms", "wake_command"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
-    static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "gestures"]
+    static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "output", "gestures"]
 
     /// Every key the parser takes, by section: what gestured.toml(5) must describe.
     public static var acceptedKeys: [String: [String]] {
@@ -115,6 +115,15 @@ extension Configuration {
         parseDaemonModes(t, into: &d)
         if let rotation = parseRotation(t) { d.rotation = rotation }
         if let palm = t.number("palm_after_pen_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.palmAfterPenMS = palm }
+        d.wakeLatch = t.bool("wake_latch") ?? true
+        if let guardMS = t.number("wake_guard_ms", allowingZero: true, atMost: Limit(10_000, "ten seconds")) { d.wakeGuardMS = guardMS }
+        if let command = t.string("wake_command", hint: ", like \"wlopm --on '*'\"") {
+            if command.allSatisfy(\.isWhitespace) {
+                t.report("wake_command", "blank; expected a command that lights the screen, like \"wlopm --on '*'\"")
+            } else {
+                d.wakeCommand = CommandForm(command)
+            }
+        }
         t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
     }
@@ -147,6 +156,13 @@ extension Configuration {
         rule.invertX = t.bool("invert_x") ?? false
         rule.invertY = t.bool("invert_y") ?? false
         rule.isolate = t.bool("isolate")
+        if let output = t.name("output") {
+            if output.utf8.count > Screens.longestName || output.contains(where: \.isWhitespace) {
+                t.report("output", "expected an output's name as xrandr, wlr-randr or /sys/class/drm show it (without \"card0-\"), like \"eDP-1\" or \"HDMI-A-1\"")
+            } else {
+                rule.output = output
+            }
+        }
         if let size = t.pair("size_mm", example: "[154.0, 86.0]") {
             // From a watch's screen to a wall's: beyond that a size is a typo, and
             // speeds and distances measured with it stop meaning anything.

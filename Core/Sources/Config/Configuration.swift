@@ -31,14 +31,27 @@ public struct Configuration: Equatable, Codable, Sendable {
         rule(for: device)?.isolate ?? daemon.isolate
     }
 
+    /// A touch that wakes a dark screen is withheld from some panel's twin, and gestured's
+    /// keyboard wakes the screen (see `wake_latch`): the keyboard must be there before.
+    public var wakesWithKeyboard: Bool {
+        daemon.wakeLatch && daemon.wakeCommand == nil && (daemon.isolate || devices.contains { $0.isolate == true })
+    }
+
     /// Whether some panel's rotation follows the accelerometer.
     public var followsAccelerometer: Bool {
         daemon.rotation == .automatic || devices.contains { $0.rotation == .automatic }
     }
 
     /// How a device's rotation is known under its rule.
+    /// The accelerometer turns the built-in screen: under `[daemon] rotation = "auto"`, a
+    /// panel whose rule puts it on another screen stays upright unless the rule says how
+    /// it turns.
     public func rotation(for rule: DeviceRule?) -> RotationSetting {
-        rule?.rotation ?? daemon.rotation
+        if let rotation = rule?.rotation { return rotation }
+        if daemon.rotation == .automatic, let output = rule?.output, !Screens.Screen(name: output, lit: true).isBuiltIn {
+            return .fixed(.upright)
+        }
+        return daemon.rotation
     }
 
     /// The gestures that apply to a device under its rule (all when the rule names none).

@@ -26,6 +26,14 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     public var modes: [String] = []
     /// How long a mode other than the start mode lasts without a gesture (nil: until switched).
     public var modeTimeoutSeconds: Double?
+    /// A touch sequence that begins while its panel's screen is dark wakes the screen and
+    /// does nothing else: no gesture, and nothing to an isolated panel's twin.
+    public var wakeLatch = true
+    /// After the waking sequence's last finger lifts, touches that begin within this long
+    /// are waking ones too: the screen takes a moment to light.
+    public var wakeGuardMS = 200.0
+    /// Wakes the screen instead of gestured's pointer nudging it.
+    public var wakeCommand: CommandForm?
 
     public init() {}
 }

@@ -15,6 +15,9 @@ public struct DeviceRule: Equatable, Codable, Sendable {
     public var sizeMM: SizeMM?
     /// Overrides `[daemon] isolate` for this panel.
     public var isolate: Bool?
+    /// The screen it lies on, by its output's name (`eDP-1`, `HDMI-A-1`); nil: the
+    /// built-in one, else the only one (see `Screens`).
+    public var output: String?
     /// The gestures that apply to it; nil for all.
     public var gestures: [String]?
 

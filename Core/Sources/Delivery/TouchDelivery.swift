@@ -23,6 +23,8 @@ public final class TouchDelivery {
         case heldTooLong
         case fingersUp
         case cancelled
+        /// The sequence that begins wakes the screen: none of it is the twin's.
+        case waking(String)
     }
 
     private var episode = DeliveryEpisode.idle
@@ -37,6 +39,8 @@ public final class TouchDelivery {
     /// Held for `maxDelay` already in this episode: from then on frames pass live.
     private var holdingExpired = false
     private let maxDelayMS: Double
+    /// Said by `wake`, for the next `decide`.
+    private var wakingBecause: String?
 
     /// The twin's events from the last call, each frame ending in SYN_REPORT, and the
     /// decisions; see `takeTwinEvents`.
@@ -86,6 +90,10 @@ public final class TouchDelivery {
     public func decide(at now: Timestamp, frameEnded: Bool, events: [GestureEvent], recognizers: [GestureRecognizer]) {
         startCall()
         let lifts = frameEnded && frameLiftsATouch()
+        if let reason = wakingBecause {
+            wakingBecause = nil
+            handle(.waking(reason), at: now, recognizers)
+        }
         if frameEnded, panel.fingersDown { handle(.fingersDown, at: now, recognizers) }
         if let winner = winner(of: events, among: recognizers) { handle(.won(winner), at: now, recognizers) }
         if !recognizers.contains(where: \.mayYetBeRecognized) { handle(.noGestureLeft, at: now, recognizers) }
@@ -101,6 +109,10 @@ public final class TouchDelivery {
         startCall()
         handle(.cancelled, at: now, [])
     }
+
+    /// The touch sequence whose first frame the next `decide` takes wakes a dark screen:
+    /// the twin gets none of it.
+    public func wake(because reason: String) { wakingBecause = reason }
 
     private func startCall() {
         twinEvents.removeAll(keepingCapacity: true)
@@ -151,6 +163,14 @@ public final class TouchDelivery {
         case (.passing, .fingersUp), (.withheld, .fingersUp):
             change(to: .idle, at: now, "the fingers lifted")
         case (.idle, .fingersUp):
+            break
+        case (.idle, .waking(let reason)):
+            change(to: .withheld, at: now, reason)
+        case (.deciding, .waking(let reason)), (.passing, .waking(let reason)):
+            // What is held is the last sequence's: it goes out as it would have.
+            flush(now, because: "a new touch sequence began")
+            change(to: .withheld, at: now, reason)
+        case (.withheld, .waking):
             break
         case (.idle, .cancelled), (.deciding, .cancelled), (.passing, .cancelled), (.withheld, .cancelled):
             drop(now, because: "the touches were cancelled")

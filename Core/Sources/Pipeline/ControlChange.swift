@@ -19,6 +19,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case app(AppInFront?, firing: String? = nil)
         /// Where the desktop's windows are now, or none says (see `apps_window`).
         case windows(WindowLayout?)
+        /// The screens lit or dark now (see `wake_latch`).
+        case screens(Screens)
 
         /// The control interface's property it changes; nil for a panel's own rotation,
         /// a property of the panel's object.
@@ -28,7 +30,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated, .windows: nil
+            case .panelRotated, .windows, .screens: nil
             case .app: .app
             }
         }
@@ -37,7 +39,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         public var changesGate: Bool {
             switch self {
             case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
-            case .rotated, .panelRotated: false
+            case .rotated, .panelRotated, .screens: false
             }
         }
     }
@@ -65,6 +67,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .app(nil, let firing): "app in front: not known\(firing.map { "; \($0)" } ?? "") (\(reason))"
         case .windows(let windows?): "windows: \(windows.description) from the next touch sequence (\(reason))"
         case .windows(nil): "windows: not known; gestures for the touched window follow the focused one (\(reason))"
+        case .screens(let screens): "screens: \(screens.description) (\(reason))"
         }
     }
 }

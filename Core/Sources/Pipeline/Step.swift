@@ -29,6 +29,9 @@ public struct Step: Sendable {
     /// When explaining, at a sequence's start: the window under its first touch, and which
     /// gestures fire for its application (see `apps_window`).
     public var underTouch: String?
+    /// A touch sequence began that wakes the screen (see `wake_latch`), and why: it
+    /// fires nothing and reaches no twin.
+    public var wakes: String?
 
     init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
         self.input = input
@@ -37,7 +40,7 @@ public struct Step: Sendable {
 
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
     public var isQuiet: Bool {
-        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil && wakes == nil
     }
 
     mutating func clear(for input: PipelineInput) {
@@ -52,5 +55,6 @@ public struct Step: Sendable {
         penNear = nil
         nextDeadline = nil
         underTouch = nil
+        wakes = nil
     }
 }

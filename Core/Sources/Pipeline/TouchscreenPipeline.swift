@@ -33,6 +33,13 @@ public final class TouchscreenPipeline {
     /// Its palm is silenced (see `Palm`): no gesture fires, and touches go to an isolated
     /// panel's twin.
     @exclusivity(unchecked) public private(set) var silenced = false
+    /// The screens as last said (see `Screens`), and whether this panel's is dark by them.
+    @exclusivity(unchecked) private var screens = Screens([])
+    @exclusivity(unchecked) public private(set) var screenDark = false
+    /// The sequence under way woke the screen: it fires nothing and reaches no twin.
+    @exclusivity(unchecked) public private(set) var waking = false
+    /// A sequence that begins before this is a waking one too (`wake_guard_ms` after the last).
+    @exclusivity(unchecked) private var wakingUntil: Timestamp?
     @exclusivity(unchecked) private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -202,10 +209,14 @@ public final class TouchscreenPipeline {
         if case .event(let event) = input {
             isolation?.take(event)
             frameEnded = event.type == EventType.syn && event.code == SynCode.report
-            // Asked only where the touch decides: most configurations never pay for it.
-            let noSequence = current.touchDecides && !decoder.fingersDown && current.arbiter.nextDeadline == nil
+            // Asked only where the touch decides or the screen may be waking: most
+            // events never pay for it.
+            let noSequence = (current.touchDecides || mayWake) && !decoder.fingersDown && current.arbiter.nextDeadline == nil
             completed = decoder.process(event)
-            if completed, noSequence { underTouch = chooseByFirstTouch(decoder.frame) }
+            if completed, noSequence, decoder.fingersDown {
+                startWaking(at: event.time)
+                if !waking, current.touchDecides { underTouch = chooseByFirstTouch(decoder.frame) }
+            }
             proximity = device.tool == .pen ? Self.proximity(event) : nil
             // Most events only fill in the frame the next SYN_REPORT completes; a frame
             // without touches still goes to the twin.
@@ -214,16 +225,18 @@ public final class TouchscreenPipeline {
         output.clear(for: input)
         output.penNear = proximity
         output.underTouch = underTouch
+        output.wakes = wakes
+        wakes = nil
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
         case .event:
-            if completed { arbitrate(decoder.frame) }
+            if completed, waking { wakeOn(decoder.frame) } else if completed { arbitrate(decoder.frame) }
         case .deadline(let time):
             arbiter.advance(to: time)
             collect()
         case .cancel(let time):
-            if decoder.cancelAll(at: time) { arbitrate(decoder.frame) }
+            if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
         case .silence(let on, let time):
             silence(on, at: time)
         case .gate(let gate, let time):
@@ -280,6 +293,46 @@ public final class TouchscreenPipeline {
         return "the first touch is on \(touched.map { printable($0.description) } ?? "no window") (\(windows.source))\(summary.map { "; \($0)" } ?? "")"
     }
 
+    // MARK: The waking touch
+
+    /// Says why a sequence that began in this step wakes the screen, for the step.
+    @exclusivity(unchecked) private var wakes: String?
+
+    /// Whether a sequence beginning now may be a waking one: only then is its start looked for.
+    private var mayWake: Bool { applied.config.daemon.wakeLatch && (screenDark || wakingUntil != nil) }
+
+    /// A sequence begins: a waking one when the screen is dark or the last waking one
+    /// lifted less than `wake_guard_ms` ago.
+    private func startWaking(at time: Timestamp) {
+        guard applied.config.daemon.wakeLatch else { return }
+        let guarded = wakingUntil.map { time < $0 } ?? false
+        if !guarded { wakingUntil = nil }
+        guard screenDark || guarded else { return }
+        waking = true
+        wakes = screenDark
+            ? "\(screenName.map { "its screen (\($0)) is" } ?? "every screen is") dark: this touch wakes it and fires nothing"
+            : "a touch within wake_guard_ms of the one that woke the screen: it fires nothing"
+        isolation?.wake(because: wakes!)
+    }
+
+    /// A frame of a waking sequence: shown, not arbitrated; its last lift starts the guard.
+    private func wakeOn(_ frame: TouchFrame) {
+        output.frame = frame
+        guard !frame.touches.contains(where: \.phase.isDown) else { return }
+        waking = false
+        wakingUntil = frame.time + applied.config.daemon.wakeGuardMS
+    }
+
+    /// The screens as the kernel (or a timeline) says now: whether the next sequence wakes
+    /// this panel's screen. A sequence under way stays what it began as.
+    public func setScreens(_ screens: Screens) {
+        self.screens = screens
+        screenDark = screens.isDark(forOutput: applied.rule?.output)
+    }
+
+    /// The name of the screen it belongs to, when one is known (see `Screens`).
+    public var screenName: String? { screens.name(forOutput: applied.rule?.output) }
+
     /// The twin's share of the step.
     private func deliver(_ input: PipelineInput, frameEnded: Bool) {
         guard let isolation else { return }
@@ -303,6 +356,7 @@ public final class TouchscreenPipeline {
     /// changing nothing, when the new configuration does not take this device.
     public func reload(_ config: Configuration) throws(Refusal) {
         applied = try Applied(device, config)
+        screenDark = screens.isDark(forOutput: applied.rule?.output)
         stale = true
         takeChangesBetweenSequences()
     }

@@ -44,6 +44,9 @@ public struct ReplayPrinter {
         if showTransitions, let note = step.underTouch {
             write(OutputLine(file: file, time: step.input.time, [.word("apps:"), .field("under_touch", .string(note))]))
         }
+        if let note = step.wakes {
+            write(OutputLine(file: file, time: step.input.time, [.word("wake:"), .field("wakes", .string(note))]))
+        }
         if showTransitions { for t in step.transitions { write(line(for: t)) } }
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }
@@ -75,6 +78,8 @@ public struct ReplayPrinter {
         case .windows(let windows):
             parts.append(.hidden("control", .string("windows")))
             if let windows { parts.append(.hidden("windows", .integer(windows.windows.count))) }
+        case .screens(let screens):
+            parts += [.hidden("control", .string("screens")), .hidden("screens", .string(screens.description))]
         }
         parts.append(.hidden("reason", .string(change.reason)))
         write(OutputLine(file: file, parts))

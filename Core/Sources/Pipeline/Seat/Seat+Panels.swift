@@ -31,6 +31,7 @@ extension Seat {
                                                       isolated: isolated, gate: control.gate, displayRotation: displayRotation)
         else { return nil }
         pipeline.explaining = explaining
+        pipeline.setScreens(screens)
         return pipeline
     }
 
@@ -84,6 +85,8 @@ extension Seat {
             }
         }
         perform(.announce([.modes, .gestures], rotatedPanels: []))
-        perform(.virtualDevices(needing: mode == .service ? next.bindings.filter(\.needsVirtualDevices).map(\.gesture) : []))
+        var needing = next.bindings.filter(\.needsVirtualDevices).map(\.gesture)
+        if next.wakesWithKeyboard { needing.append("wake_latch") }
+        perform(.virtualDevices(needing: mode == .service ? needing : []))
     }
 }

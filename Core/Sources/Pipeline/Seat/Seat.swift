@@ -24,6 +24,9 @@ public final class Seat {
     /// The display's rotation, for panels whose rotation is auto or external: from the
     /// accelerometer, or set on the bus.
     @exclusivity(unchecked) public private(set) var displayRotation = QuarterTurn.upright
+    /// The screens as last said, and those a waking touch was last logged for.
+    @exclusivity(unchecked) public private(set) var screens = Screens([])
+    @exclusivity(unchecked) private var wokeFor: Screens?
     /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
     /// log, and whenever steps are shown.
     @exclusivity(unchecked) public var explaining = false {
@@ -118,6 +121,11 @@ public final class Seat {
             changed([change], at: time, perform)
         case .windows(let windows, let why, let time):
             changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+        case .screens(let screens, let why, let time):
+            guard screens != self.screens else { break }
+            self.screens = screens
+            for panel in panels { panel.pipeline.setScreens(screens) }
+            changed([ControlChange(kind: .screens(screens), reason: why)], at: time, perform)
         case .displayRotated(let turn, let why, let time):
             rotateDisplay(turn, why: why, at: time, perform)
         case .followed(let heard, let time):
@@ -186,6 +194,7 @@ public final class Seat {
         if !step.isQuiet || !step.bugs.isEmpty { perform(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
+        if let why = step.wakes { wake(panel, why, at: time, perform) }
         if !step.events.isEmpty { control.gestureFired(at: time) }
         for action in step.actions { render(action, at: time, perform) }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
@@ -221,6 +230,25 @@ public final class Seat {
         case .mode, .pause:
             break  // the controller's (see take(_:of:))
         }
+    }
+
+    /// A touch sequence began on a dark screen: nothing fires, an isolated panel's twin
+    /// gets none of it, so the desktop does not see it and is woken by gestured: with
+    /// `wake_command`, or by gestured's keyboard pressing KEY_WAKEUP (see
+    /// `VirtualInput.appendWake`). A panel read beside applications wakes the desktop
+    /// itself. Said once for each change of screens.
+    private func wake(_ panel: SeatPanel, _ why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        if wokeFor != screens {
+            wokeFor = screens
+            perform(.log(.info, "\(panel.node): \(why)"))
+        }
+        guard panel.isolated, panel.pipeline.screenDark else { return }
+        if let command = config.daemon.wakeCommand {
+            return perform(.run(CommandAction(binding: "wake_command", command: command, environment: [], maxRunning: 1)))
+        }
+        virtualEvents.removeAll(keepingCapacity: true)
+        VirtualInput.appendWake(to: &virtualEvents)
+        perform(.write(.keyboard, virtualEvents))
     }
 
     /// A pen came near or left (or went away): the palms of the touchscreens of its group.

@@ -30,6 +30,9 @@ public enum SeatInput: Sendable {
     indirect case appInFront(AppInFront?, why: String, at: Timestamp)
     /// Where the desktop's windows are, as it says; nil when none says any more.
     indirect case windows(WindowLayout?, why: String, at: Timestamp)
+    /// The screens and whether each is lit, as the kernel's DRM connectors say: read when
+    /// a touch begins, before its events.
+    indirect case screens(Screens, why: String, at: Timestamp)
     /// The display turned (the accelerometer).
     indirect case displayRotated(QuarterTurn, why: String, at: Timestamp)
     /// monitor: what the running service says of itself.
@@ -41,7 +44,7 @@ public enum SeatInput: Sendable {
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
              .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .appInFront(_, _, let time), .windows(_, _, let time),
-             .displayRotated(_, _, let time),
+             .screens(_, _, let time), .displayRotated(_, _, let time),
              .followed(_, let time):
             time
         }

@@ -113,6 +113,8 @@ public struct SeatScript: Sendable {
                 inputs.append(.appInFront(app, why: why, at: line.time))
             case .windows(let windows):
                 inputs.append(.windows(windows, why: why, at: line.time))
+            case .screens(let screens):
+                inputs.append(.screens(screens, why: why, at: line.time))
             case .reload(let path):
                 guard let config = configurations[path] else {
                     throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")

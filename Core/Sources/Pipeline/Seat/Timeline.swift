@@ -17,12 +17,16 @@ import TouchCore
 ///                                 where the windows are: the screen, then each window,
 ///                                 topmost first, as APP_ID@X,Y,WIDTHxHEIGHT ("windows none":
 ///                                 not known)
+///    10 screens eDP-1=off HDMI-A-1=on
+///                                 the screens and whether each is lit, as the kernel's
+///                                 connectors say ("screens none": none known)
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
         case locked(Bool)
         case app(AppInFront?)
         case windows(WindowLayout?)
+        case screens(Screens)
         case reload(path: String)
     }
 
@@ -91,12 +95,31 @@ public struct Timeline: Sendable {
             return .app(name == "none" ? nil : AppInFront(appID: name, source: "the timeline"))
         case "windows":
             return .windows(try windows(Array(arguments), fail))
+        case "screens":
+            return .screens(try screens(Array(arguments), fail))
         case "reload":
             try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
             return .reload(path: arguments.first!)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app, windows or reload")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app, windows, screens or reload")
         }
+    }
+
+    /// `none`, or each screen as NAME=on or NAME=off.
+    private static func screens(_ words: [String], _ fail: (String) -> FileError) throws(FileError) -> Screens {
+        let usage = "screens takes each screen as NAME=on or NAME=off, as in \"10 screens eDP-1=off HDMI-A-1=on\", or none"
+        if words == ["none"] { return Screens([]) }
+        guard !words.isEmpty else { throw fail(usage) }
+        guard words.count <= Screens.mostScreens else { throw fail("at most \(Screens.mostScreens) screens") }
+        var screens: [Screens.Screen] = []
+        for word in words {
+            let parts = word.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= Screens.longestName, parts[1] == "on" || parts[1] == "off" else {
+                throw fail("\"\(printable(word))\" is no screen; \(usage)")
+            }
+            screens.append(Screens.Screen(name: String(parts[0]), lit: parts[1] == "on"))
+        }
+        return Screens(screens)
     }
 
     /// `none`, or the screen as WIDTHxHEIGHT and each window, topmost first, as
