@@ -44,12 +44,13 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
 static inline int gestured_bus_add_devices(sd_bus *bus, const char *prefix, const char *interface,
                                            sd_bus_property_get_t property, sd_bus_property_set_t set,
                                            sd_bus_object_find_t find, sd_bus_node_enumerator_t enumerate, void *userdata) {
-    static sd_bus_vtable vtable[6];
+    static sd_bus_vtable vtable[7];
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("Node", "s", property, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Name", "s", property, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Isolated", "b", property, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("Screen", "s", property, 0, 0),
         SD_BUS_WRITABLE_PROPERTY("Rotation", "u", property, set, 0,
                                  SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE | SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_VTABLE_END,

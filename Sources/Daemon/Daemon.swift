@@ -34,6 +34,8 @@ public final class Daemon {
     /// The panels read, by node: their devices and twins. A replay's is its path, with neither.
     var panels: [String: OpenPanel] = [:]
     var replay: RecordingSource?
+    /// Whether screens are lit, read when a touch begins (see `wake_latch`).
+    let screenSensor = ScreenSensor()
     var udev: Udev?
     /// monitor: the running service's mode, pause and lock (asked for each panel's rotation).
     var service: ServiceFollower?

@@ -23,7 +23,10 @@ extension Daemon: BusControl {
     public var deviceNodes: [String] { seat.panels.map(\.node) }
 
     public func device(_ node: String) -> ControlProperties.Device? {
-        seat.panel(node).map { .init(node: node, name: $0.name, isolated: panels[node]?.twin != nil, rotation: $0.pipeline.rotation.degrees) }
+        seat.panel(node).map {
+            .init(node: node, name: $0.name, isolated: panels[node]?.twin != nil, rotation: $0.pipeline.rotation.degrees,
+                  screen: screenSensor.read().describe(forOutput: $0.pipeline.ruleOutput))
+        }
     }
 
     public func setMode(_ mode: String) throws(BusControlError) { try request(.setMode(mode)) }

@@ -94,11 +94,26 @@ extension Daemon {
     private func read(_ panel: OpenPanel) {
         guard let device = panel.device else { return }
         let node = panel.node
-        switch device.read({ step(.event(node: node, $0)) }) {
+        // The screens are read once a read, before the first event that may begin a
+        // sequence, so that the seat knows whether it wakes a dark screen.
+        var screensRead = !seat.config.daemon.wakeLatch
+        switch device.read({ event in
+            if !screensRead, Self.mayBeginATouch(event) {
+                screensRead = true
+                step(.screens(screenSensor.read(), why: "the kernel's DRM connectors", at: event.time))
+            }
+            step(.event(node: node, event))
+        }) {
         case .drained: break
         case .resynced: logger.warning("\(node): the kernel dropped events (SYN_DROPPED); resynced")
         case .removed: step(.gone(node: node, why: "gone", at: now))
         }
+    }
+
+    /// A finger (or a pen's tip) coming down: BTN_TOUCH pressed, or a slot's tracking id set.
+    private static func mayBeginATouch(_ event: InputEvent) -> Bool {
+        (event.type == EventType.key && event.code == KeyCode.btnTouch && event.value == 1)
+            || (event.type == EventType.abs && event.code == AbsCode.mtTrackingID && event.value >= 0)
     }
 
     /// Says once that there is nothing to read, and whether touchscreens are there but

@@ -96,11 +96,15 @@ public struct ControlProperties {
         public var isolated: Bool
         /// The rotation its next touch sequence is measured with, in clockwise degrees.
         public var rotation: Int
-        public init(node: String, name: String, isolated: Bool, rotation: Int) {
+        /// The screen it belongs to and whether that is lit (see `Screens.describe`);
+        /// empty when the daemon did not say.
+        public var screen: String
+        public init(node: String, name: String, isolated: Bool, rotation: Int, screen: String = "") {
             self.node = node
             self.name = name
             self.isolated = isolated
             self.rotation = rotation
+            self.screen = screen
         }
     }
 

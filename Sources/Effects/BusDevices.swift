@@ -5,8 +5,9 @@ import Glibc
 
 /// One object per touchscreen, `/org/gestured/Gestured1/devices/event5` (the node's name
 /// under /dev/input, escaped as sd-bus escapes path elements), with the interface
-/// `org.gestured.Gestured1.Device`: Node, Name, Isolated, and Rotation, which a
-/// compositor's hook writes for the panel of one display.
+/// `org.gestured.Gestured1.Device`: Node, Name, Isolated, Screen (the screen it belongs to
+/// and whether it is lit, read when asked), and Rotation, which a compositor's hook writes
+/// for the panel of one display.
 extension BusService {
     static let devicesPath = "/org/gestured/Gestured1/devices"
     static let deviceInterface = "org.gestured.Gestured1.Device"
@@ -61,6 +62,7 @@ extension BusService {
         case "Rotation":
             var degrees = UInt32(clamping: device.rotation)
             ok = sd_bus_message_append_basic(reply, Character("u").asCChar, &degrees) >= 0
+        case "Screen": ok = appendString(reply, device.screen)
         default: return -ENOENT
         }
         return ok ? 1 : -ENOMEM

@@ -53,8 +53,12 @@ public enum ControlClient {
             try readArray(m, "(ssb)") { (m) throws(Failure) in (node: try readString(m), name: try readString(m), isolated: try readBool(m)) }
         }
         return listed.map { device in
-            let rotation = try? get(bus, "Rotation", "u", at: BusService.devicePath(device.node), interface: BusService.deviceInterface, readUnsigned)
-            return ControlProperties.Device(node: device.node, name: device.name, isolated: device.isolated, rotation: rotation.map(Int.init) ?? display)
+            let path = BusService.devicePath(device.node)
+            let rotation = try? get(bus, "Rotation", "u", at: path, interface: BusService.deviceInterface, readUnsigned)
+            // A gestured from before Screen: not said.
+            let screen = (try? get(bus, "Screen", "s", at: path, interface: BusService.deviceInterface, readString)) ?? ""
+            return ControlProperties.Device(node: device.node, name: device.name, isolated: device.isolated,
+                                            rotation: rotation.map(Int.init) ?? display, screen: screen)
         }
     }
 

@@ -77,6 +77,21 @@ public enum Files {
         if info.st_size > limit { throw .tooLarge(limit: limit) }
     }
 
+    /// The names in a directory (not `.` and `..`), in the order readdir(3) gives them,
+    /// at most `limit` of them.
+    public static func names(in directory: String, atMost limit: Int) throws(Errno) -> [String] {
+        guard let stream = opendir(directory) else { throw Errno(rawValue: Glibc.errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while names.count < limit, let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Whether something is at `path` (stat(2): nothing is opened, a FIFO does not block).
     public static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Effects
 import SystemIO
+import TouchCore
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,7 +58,7 @@ struct Status: ParsableCommand {
                      "app:      \(p.app.map { "\($0.description) (from \($0.source))" } ?? "not known (no desktop says; gestures with apps do not fire)")",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]
         for device in p.devices {
-            lines.append("  \(device.node)  \(device.name)  \(device.rotation)°\(device.isolated ? "  (isolated)" : "")")
+            lines.append("  \(device.node)  \(device.name)  \(device.rotation)°\(device.isolated ? "  (isolated)" : "")\(device.screen.isEmpty ? "" : "  screen: \(printable(device.screen))")")
         }
         lines.append("gestures:\(p.gestures.isEmpty ? " none" : "")")
         let width = min(p.gestures.map(\.name.count).max() ?? 0, 32)

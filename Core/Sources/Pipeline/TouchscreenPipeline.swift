@@ -332,6 +332,8 @@ public final class TouchscreenPipeline {
 
     /// The name of the screen it belongs to, when one is known (see `Screens`).
     public var screenName: String? { screens.name(forOutput: applied.rule?.output) }
+    /// The output its rule puts it on, if any.
+    public var ruleOutput: String? { applied.rule?.output }
 
     /// The twin's share of the step.
     private func deliver(_ input: PipelineInput, frameEnded: Bool) {

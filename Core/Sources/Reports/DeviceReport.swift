@@ -10,8 +10,10 @@ public enum DeviceReport {
         devices.filter { !$0.isTwin && ($0.hasPositionAxes || $0.isGestureSource) }
     }
 
-    /// `displayRotation`: the running service's, for a rotation that follows the display.
-    public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: QuarterTurn? = nil) -> [String] {
+    /// `displayRotation`: the running service's, for a rotation that follows the display;
+    /// `screens`: as the kernel says now.
+    public static func lines(_ d: InputDeviceFacts, config: Configuration, displayRotation: QuarterTurn? = nil,
+                             screens: Screens? = nil) -> [String] {
         // The name comes from the device (a USB descriptor): shown as printable text.
         var lines = ["\(d.node)  '\(printable(d.name))'"]
         let number = config.devices.firstIndex { r in
@@ -21,6 +23,7 @@ public enum DeviceReport {
         if let description = d.description {
             lines.append("  id \(hex(description.vendor, digits: 4)):\(hex(description.product, digits: 4)), bus \(busName(description.bus))")
             lines.append(contentsOf: figures(description, rule: rule, rotation: config.rotation(for: rule), display: displayRotation))
+            if let screens { lines.append("  screen: " + screens.describe(forOutput: rule?.output)) }
         }
         lines.append("  udev: \(d.udevKinds.isEmpty ? "no ID_INPUT_* class" : d.udevKinds.joined(separator: ", "))")
         if let number, let rule { lines.append("  rule: [[device]] number \(number + 1) (\(describe(rule)))") }

@@ -53,6 +53,16 @@ public struct Screens: Sendable, Equatable {
         return mine.count == 1 ? mine.first?.name : nil
     }
 
+    /// For `devices` and `status`: the panel's screens, whether each is lit, and why they
+    /// are its.
+    public func describe(forOutput output: String?) -> String {
+        let mine = screens(forOutput: output)
+        if mine.isEmpty { return output.map { "\($0) (its rule's output), not connected" } ?? "none connected" }
+        let whose = output != nil ? "its rule's output" : mine.count > 1 ? "no built-in screen: every screen"
+            : mine.first!.isBuiltIn ? "the built-in screen" : "the only screen"
+        return mine.map { "\($0.name) \($0.lit ? "on" : "off")" }.joined(separator: ", ") + " (\(whose))"
+    }
+
     /// As a timeline writes it: `eDP-1=on HDMI-A-1=off`, or `none`.
     public var description: String {
         screens.isEmpty ? "none" : screens.map { "\($0.name)=\($0.lit ? "on" : "off")" }.joined(separator: " ")
