@@ -136,6 +136,8 @@ DATADIR ?= $(PREFIX)/share
 GNOME_EXTENSION = gestured@gestured.github.io
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
+	install -d $(DESTDIR)$(UDEVRULESDIR)
+	$(SUBST) udev/90-gestured-twin.rules > $(DESTDIR)$(UDEVRULESDIR)/90-gestured-twin.rules
 	install -D -m 755 $(HELPER) $(DESTDIR)$(HELPERDIR)/gestured-parse-config
 	install -D -m 755 $(TOPLEVELS) $(DESTDIR)$(HELPERDIR)/gestured-toplevels
 	install -D -m 644 $(DOCS)/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
@@ -157,6 +159,7 @@ uninstall:
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(USERUNITDIR)/gestured-agent.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
+	      $(DESTDIR)$(UDEVRULESDIR)/90-gestured-twin.rules \
 	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf \
 	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \

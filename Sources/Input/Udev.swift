@@ -59,6 +59,54 @@ public final class Udev {
         return String(cString: path)
     }
 
+    /// The udev properties of the panel whose twin is the input device `sysname` (`event7`):
+    /// the event node whose device has the phys the twin's names and the twin's name (a
+    /// pen may share its panel's phys), or the node it names when the panel had no phys.
+    /// Nil when `sysname` is no twin or its panel is gone.
+    public static func propertiesOfPanel(ofTwin sysname: String) -> [(key: String, value: String)]? {
+        guard let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let twin = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
+        defer { udev_device_unref(twin) }
+        guard let twinParent = udev_device_get_parent(twin),
+              let phys = udev_device_get_sysattr_value(twinParent, "phys").map({ String(cString: $0) }),
+              let panelPhys = TwinPhys.panel(ofTwin: phys) else { return nil }
+        let name = udev_device_get_sysattr_value(twinParent, "name").map { String(cString: $0) } ?? ""
+        if panelPhys.hasPrefix("/dev/input/event") {
+            let panelName = String(panelPhys.dropFirst("/dev/input/".count))
+            guard let panel = udev_device_new_from_subsystem_sysname(udev, "input", panelName) else { return nil }
+            defer { udev_device_unref(panel) }
+            return properties(of: panel)
+        }
+        guard let enumerate = udev_enumerate_new(udev) else { return nil }
+        defer { udev_enumerate_unref(enumerate) }
+        guard udev_enumerate_add_match_subsystem(enumerate, "input") >= 0, udev_enumerate_add_match_sysname(enumerate, "event*") >= 0,
+              udev_enumerate_scan_devices(enumerate) >= 0 else { return nil }
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            entry = udev_list_entry_get_next(current)
+            guard let syspath = udev_list_entry_get_name(current), let device = udev_device_new_from_syspath(udev, syspath) else { continue }
+            defer { udev_device_unref(device) }
+            guard let parent = udev_device_get_parent(device),
+                  udev_device_get_sysattr_value(parent, "phys").map({ String(cString: $0) }) == panelPhys,
+                  udev_device_get_sysattr_value(parent, "name").map({ String(cString: $0) }) == name else { continue }
+            return properties(of: device)
+        }
+        return nil
+    }
+
+    /// A device's udev properties, at most `TwinIdentity.mostProperties` × 4 of them.
+    private static func properties(of device: OpaquePointer) -> [(key: String, value: String)] {
+        var properties: [(key: String, value: String)] = []
+        var entry = udev_device_get_properties_list_entry(device)
+        while let current = entry, properties.count < TwinIdentity.mostProperties * 4 {
+            entry = udev_list_entry_get_next(current)
+            guard let key = udev_list_entry_get_name(current) else { continue }
+            properties.append((String(cString: key), udev_list_entry_get_value(current).map { String(cString: $0) } ?? ""))
+        }
+        return properties
+    }
+
     /// udev's touchscreens, and its tablets that are on the screen (INPUT_PROP_DIRECT in
     /// the parent's `properties`): a touchscreen's pen, not a graphics tablet.
     private static func isGestureSource(_ device: OpaquePointer) -> Bool {

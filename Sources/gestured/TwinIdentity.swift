@@ -1,0 +1,29 @@
+import ArgumentParser
+import Input
+import TouchCore
+
+/// 90-gestured-twin.rules' helper: udev runs it for each new twin and imports what it
+/// prints, so that the twin carries its panel's calibration, output, path and group.
+struct TwinIdentityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twin-identity",
+        abstract: "Print the udev properties an isolated panel's twin takes from its panel (for 90-gestured-twin.rules).",
+        discussion: """
+            udev runs it for each twin gestured makes (IMPORT{program}) and gives the twin \
+            what it prints, as KEY=VALUE lines: the panel's LIBINPUT_* properties (its \
+            calibration matrix, device group, hwdb's attributes; not LIBINPUT_IGNORE_DEVICE), \
+            WL_OUTPUT, WL_SEAT, ID_SEAT, ID_PATH and ID_PATH_TAG, which rules written for \
+            the panel by where it is plugged in cannot give a virtual device. Prints nothing \
+            for a device that is no twin, or whose panel is gone.
+            """
+    )
+
+    @Argument(help: "The twin's kernel name (event7) or node (/dev/input/event7).")
+    var twin: String
+
+    func run() {
+        let sysname = String(twin.split(separator: "/").last ?? "")
+        guard let properties = Udev.propertiesOfPanel(ofTwin: sysname) else { return }
+        for line in TwinIdentity.lines(properties) { print(line) }
+    }
+}
