@@ -25,7 +25,8 @@ extension Daemon: BusControl {
     public func device(_ node: String) -> ControlProperties.Device? {
         seat.panel(node).map {
             .init(node: node, name: $0.name, isolated: panels[node]?.twin != nil, rotation: $0.pipeline.rotation.degrees,
-                  screen: screenSensor.read().describe(forOutput: $0.pipeline.ruleOutput))
+                  // A recording is on no screen.
+                  screen: $0.device.live == nil ? "" : screenSensor.read().describe(forOutput: $0.pipeline.ruleOutput))
         }
     }
 

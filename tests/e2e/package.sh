@@ -45,6 +45,10 @@ check "and the gestured-control group, whose members may call the control interf
 check "the service is not enabled on install" test "$(systemctl is-enabled gestured)" = disabled
 check "nor started" bash -c "! systemctl is-active -q gestured"
 
+# A user's rule for the panel alone (a twin has a phys): its output, for the twin to take.
+echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="gestured test panel", ATTRS{phys}=="", ENV{WL_OUTPUT}="HDMI-A-1"' \
+    > /etc/udev/rules.d/85-test-panel.rules
+udevadm control --reload
 evemu-device "$dir/panel.desc" > /tmp/panel.node &
 wait_for 15 grep -q /dev/input /tmp/panel.node
 udevadm settle
@@ -107,6 +111,9 @@ twin_line() { journal_since | grep -o "$node: 'gestured test panel' isolated: it
 check "isolation makes the panel's twin" wait_for 20 twin_line
 twin=$(twin_line | grep -o '/dev/input/event[0-9]*$' | tail -1)
 check "which is there ($twin)" test -n "$twin" -a -e "$twin"
+udevadm settle
+check "and takes its panel's output through the package's 90-gestured-twin.rules" \
+    bash -c "udevadm info '$twin' | grep -q 'E: WL_OUTPUT=HDMI-A-1'"
 
 phase "an upgrade"
 # An upgrade keeps the integrator's configuration.

@@ -264,7 +264,8 @@ public final class TouchscreenPipeline {
             stale = true
             return
         }
-        if decoder.fingersDown {
+        // A waking sequence's touches never reached the recognizers: nothing to cancel.
+        if decoder.fingersDown, !waking {
             var cancelled = decoder.frame
             cancelled.time = time
             cancelled.touches = cancelled.touches.filter { $0.phase.isDown }.map { touch in

@@ -181,6 +181,32 @@ import TouchCore
         #expect(gone.fired.isEmpty && gone.bugs.isEmpty)
     }
 
+    /// A pen coming near, a lock and a reload while the waking finger rests: no bug, nothing fires.
+    @Test func silencedGatedOrReloadedMidWakeNothingBreaks() throws {
+        let config = try Configuration.parse(Self.config, file: "wake.toml")
+        let pipeline = try TouchscreenPipeline(SeatTests().panel, config: config)
+        pipeline.setScreens(Self.screens([("eDP-1", false)]))
+        var bugs: [String] = [], fired: [String] = []
+        func feed(_ inputs: [SeatInput]) {
+            for case .event(_, let event) in inputs {
+                pipeline.step(.event(event)) { step in
+                    bugs += step.bugs
+                    fired += step.events.map(\.name)
+                }
+            }
+        }
+        let tap = Self.tap(at: 1)
+        feed(Array(tap.prefix(5)))
+        #expect(pipeline.waking)
+        for input: PipelineInput in [.silence(true, at: Timestamp(seconds: 1.01)), .gate(GestureGate(mode: "default", locked: true), at: Timestamp(seconds: 1.02)),
+                                     .silence(false, at: Timestamp(seconds: 1.03))] {
+            pipeline.step(input) { bugs += $0.bugs }
+        }
+        try pipeline.reload(config)
+        feed(Array(tap.dropFirst(5)))
+        #expect(!pipeline.waking && bugs.isEmpty && fired.isEmpty)
+    }
+
     @Test func theSettingsExtremesAreReadOrLocated() throws {
         let daemon = try Configuration.parse("[daemon]\nwake_latch = false\nwake_guard_ms = 10000\n", file: "w.toml").daemon
         #expect(!daemon.wakeLatch && daemon.wakeGuardMS == 10_000 && daemon.wakeCommand == nil)

@@ -38,9 +38,11 @@ public func play(_ records: ArraySlice<UInt8>, on pipeline: TouchscreenPipeline,
         records = records.dropFirst(7)
         time += shape.microseconds(r[2])
         // One record in 32 switches what may fire (mode, pause, lock, the application in
-        // front, where the windows are), as the daemon does at any moment: in force at
-        // once, mid-gesture as between sequences (another application from the next sequence).
+        // front, where the windows are) and whether the screen is lit, as the daemon does
+        // at any moment: in force at once, mid-gesture as between sequences (another
+        // application, or a dark screen's waking touch, from the next sequence).
         if r[0] & 31 == 31 {
+            pipeline.setScreens(Screens([.init(name: "eDP-1", lit: r[3] & 32 == 0)]))
             let app = r[3] & 4 == 0 ? nil : AppInFront(appID: r[3] & 8 == 0 ? "firefox" : "kitty", source: "fuzz")
             let gate = GestureGate(mode: r[1] & 1 == 0 ? "default" : "maintenance", paused: r[3] & 1 != 0, locked: r[3] & 2 != 0, app: app,
                                    windows: r[3] & 16 == 0 ? nil : windows(r))
