@@ -34,7 +34,7 @@ import TouchCore
         try FileManager.default.createDirectory(atPath: "\(tree.path)/class/drm/renderD128", withIntermediateDirectories: true)
         try "v\n".write(toFile: "\(tree.path)/class/drm/version", atomically: true, encoding: .utf8)
         let screens = ScreenSensor(root: tree.path).read()
-        #expect(screens.description == "HDMI-A-1=off eDP-1=on Virtual-1=off")
+        #expect(screens.description == "HDMI-A-1=off eDP-1=on Virtual-1=unused")
         #expect(!screens.isDark(forOutput: nil) && screens.isDark(forOutput: "HDMI-A-1"))
     }
 

@@ -2,8 +2,9 @@ import SystemIO
 import TouchCore
 
 /// Whether each screen is lit, as the kernel says in sysfs: each DRM connector
-/// (`class/drm/card0-eDP-1`) that is `connected`, lit when `enabled` and its `dpms` is
-/// `On`, and dark when a backlight of it has `bl_power` other than 0 (a backlight whose
+/// (`class/drm/card0-eDP-1`) that is `connected`, in use when `enabled` (a CRTC drives
+/// it), lit when its `dpms` is also `On`, and dark when a backlight of it has `bl_power`
+/// other than 0 (a backlight whose
 /// device sits under a connector is that connector's; another, such as ACPI's, the
 /// built-in screen's). Read when a touch begins: a few small files, each bounded, and a
 /// file that cannot be read says nothing (the screen stays lit: never taken for dark on
@@ -22,9 +23,9 @@ public struct ScreenSensor: Sendable {
         var screens: [Screens.Screen] = []
         for entry in ((try? Files.names(in: drm, atMost: Self.mostEntries)) ?? []).sorted() {
             guard let name = Self.connectorName(entry), attribute("\(drm)/\(entry)/status") == "connected" else { continue }
-            let enabled = attribute("\(drm)/\(entry)/enabled").map { $0 == "enabled" } ?? true
+            let inUse = attribute("\(drm)/\(entry)/enabled").map { $0 != "disabled" } ?? true
             let dpmsOn = attribute("\(drm)/\(entry)/dpms").map { $0 == "On" } ?? true
-            screens.append(Screens.Screen(name: name, lit: enabled && dpmsOn))
+            screens.append(Screens.Screen(name: name, lit: dpmsOn, inUse: inUse))
         }
         for (connector, powered) in backlights() where !powered {
             let index = connector.flatMap { c in screens.firstIndex { $0.name == c } } ?? screens.firstIndex(where: \.isBuiltIn)

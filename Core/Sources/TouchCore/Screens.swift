@@ -1,22 +1,31 @@
 /// The screens the graphics cards drive, as the kernel's DRM connectors say (or a replay's
 /// timeline): each connected one by its name (`eDP-1`, `HDMI-A-1`, as compositors and
-/// xrandr name outputs) and whether it is lit. A panel belongs to the screen its
-/// `[[device]]` rule names, else to the built-in one (a laptop's or a tablet's own), else
-/// to the only one there is; several external screens and no rule: to all of them.
+/// xrandr name outputs), whether the desktop uses it, and whether it is lit. A panel
+/// belongs to the screen its `[[device]]` rule names, else to the built-in one (a
+/// laptop's or a tablet's own) while it is in use, else to the only screen in use;
+/// several and no rule: to all of them. A built-in screen not in use (a laptop's lid
+/// closed, the output turned off in the display settings) is not taken for a dark one:
+/// a touchscreen without a rule is then on the screens in use.
 public struct Screens: Sendable, Equatable {
     public struct Screen: Sendable, Equatable {
         public var name: String
         public var lit: Bool
+        /// Driven by the desktop (its connector `enabled`); blanked or not.
+        public var inUse: Bool
 
-        public init(name: String, lit: Bool) {
+        public init(name: String, lit: Bool, inUse: Bool = true) {
             self.name = name
-            self.lit = lit
+            self.lit = lit && inUse
+            self.inUse = inUse
         }
 
         /// eDP, LVDS and DSI connect a panel inside the machine (what libinput and mutter
         /// call the built-in display); everything else is plugged in.
         public var isBuiltIn: Bool { Self.builtInPrefixes.contains { name.hasPrefix($0) } }
         private static let builtInPrefixes = ["eDP", "LVDS", "DSI"]
+
+        /// on, off (blanked), or unused; as a timeline writes it.
+        public var state: String { !inUse ? "unused" : lit ? "on" : "off" }
     }
 
     /// Connected screens, in the order given, at most `mostScreens`.
@@ -32,11 +41,11 @@ public struct Screens: Sendable, Equatable {
     }
 
     /// The screens a panel belongs to: the one `output` names (none when it is not
-    /// connected), else the built-in one, else every screen.
-    public func screens(forOutput output: String?) -> ArraySlice<Screen> {
-        if let output { return screens.firstIndex { $0.name == output }.map { screens[$0...$0] } ?? [] }
-        if let builtIn = screens.firstIndex(where: \.isBuiltIn) { return screens[builtIn...builtIn] }
-        return screens[...]
+    /// connected), else the built-in one in use, else every screen in use.
+    public func screens(forOutput output: String?) -> [Screen] {
+        if let output { return screens.filter { $0.name == output }.prefix(1).map { $0 } }
+        if let builtIn = screens.first(where: { $0.isBuiltIn && $0.inUse }) { return [builtIn] }
+        return screens.filter(\.inUse)
     }
 
     /// The panel's screen is dark: every screen it may belong to is off, and there is one.
@@ -60,11 +69,11 @@ public struct Screens: Sendable, Equatable {
         if mine.isEmpty { return output.map { "\($0) (its rule's output), not connected" } ?? "none connected" }
         let whose = output != nil ? "its rule's output" : mine.count > 1 ? "no built-in screen: every screen"
             : mine.first!.isBuiltIn ? "the built-in screen" : "the only screen"
-        return mine.map { "\($0.name) \($0.lit ? "on" : "off")" }.joined(separator: ", ") + " (\(whose))"
+        return mine.map { "\($0.name) \($0.state)" }.joined(separator: ", ") + " (\(whose))"
     }
 
     /// As a timeline writes it: `eDP-1=on HDMI-A-1=off`, or `none`.
     public var description: String {
-        screens.isEmpty ? "none" : screens.map { "\($0.name)=\($0.lit ? "on" : "off")" }.joined(separator: " ")
+        screens.isEmpty ? "none" : screens.map { "\($0.name)=\($0.state)" }.joined(separator: " ")
     }
 }

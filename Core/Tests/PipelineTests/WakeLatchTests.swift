@@ -22,6 +22,12 @@ import TouchCore
         #expect(!desk.isDark(forOutput: nil) && desk.name(forOutput: nil) == nil)
         #expect(Self.screens([("DP-1", false), ("HDMI-A-1", false)]).isDark(forOutput: nil))
         #expect(Self.screens([("Virtual-1", false)]).isDark(forOutput: nil))
+        // The lid closed: the built-in screen is not in use, not dark; a panel without a
+        // rule is on the screen in use (a touchscreen monitor's).
+        let lidClosed = Screens([.init(name: "eDP-1", lit: false, inUse: false), .init(name: "HDMI-A-1", lit: true)])
+        #expect(!lidClosed.isDark(forOutput: nil) && lidClosed.name(forOutput: nil) == "HDMI-A-1")
+        #expect(lidClosed.isDark(forOutput: "eDP-1") && lidClosed.description == "eDP-1=unused HDMI-A-1=on")
+        #expect(Screens([.init(name: "eDP-1", lit: true, inUse: false)]).screens.first?.lit == false)
         #expect(!Screens([]).isDark(forOutput: nil))
         for name in ["eDP-1", "LVDS-1", "DSI-1"] { #expect(Screens.Screen(name: name, lit: true).isBuiltIn) }
         for name in ["HDMI-A-1", "DP-2", "Virtual-1", "VGA-1"] { #expect(!Screens.Screen(name: name, lit: true).isBuiltIn) }
@@ -243,8 +249,9 @@ import TouchCore
     }
 
     @Test func aTimelineSetsTheScreens() throws {
-        let timeline = try Timeline(parsing: "1 screens eDP-1=off HDMI-A-1=on\n2 screens none\n", path: "t")
-        #expect(timeline.lines.map(\.entry) == [.screens(Self.screens([("eDP-1", false), ("HDMI-A-1", true)])), .screens(Screens([]))])
+        let timeline = try Timeline(parsing: "1 screens eDP-1=off HDMI-A-1=on\n2 screens none\n3 screens eDP-1=unused\n", path: "t")
+        #expect(timeline.lines.map(\.entry) == [.screens(Self.screens([("eDP-1", false), ("HDMI-A-1", true)])), .screens(Screens([])),
+                                                 .screens(Screens([.init(name: "eDP-1", lit: false, inUse: false)]))])
         for bad in ["1 screens", "1 screens eDP-1", "1 screens eDP-1=dim", "1 screens =on"] {
             #expect(throws: FileError.self) { try Timeline(parsing: bad, path: "t") }
         }

@@ -18,8 +18,9 @@ import TouchCore
 ///                                 topmost first, as APP_ID@X,Y,WIDTHxHEIGHT ("windows none":
 ///                                 not known)
 ///    10 screens eDP-1=off HDMI-A-1=on
-///                                 the screens and whether each is lit, as the kernel's
-///                                 connectors say ("screens none": none known)
+///                                 the screens and whether each is lit (on), blanked (off)
+///                                 or not in use (unused), as the kernel's connectors say
+///                                 ("screens none": none known)
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
@@ -107,17 +108,17 @@ public struct Timeline: Sendable {
 
     /// `none`, or each screen as NAME=on or NAME=off.
     private static func screens(_ words: [String], _ fail: (String) -> FileError) throws(FileError) -> Screens {
-        let usage = "screens takes each screen as NAME=on or NAME=off, as in \"10 screens eDP-1=off HDMI-A-1=on\", or none"
+        let usage = "screens takes each screen as NAME=on, NAME=off (blanked) or NAME=unused, as in \"10 screens eDP-1=off HDMI-A-1=on\", or none"
         if words == ["none"] { return Screens([]) }
         guard !words.isEmpty else { throw fail(usage) }
         guard words.count <= Screens.mostScreens else { throw fail("at most \(Screens.mostScreens) screens") }
         var screens: [Screens.Screen] = []
         for word in words {
             let parts = word.split(separator: "=", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= Screens.longestName, parts[1] == "on" || parts[1] == "off" else {
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= Screens.longestName, ["on", "off", "unused"].contains(parts[1]) else {
                 throw fail("\"\(printable(word))\" is no screen; \(usage)")
             }
-            screens.append(Screens.Screen(name: String(parts[0]), lit: parts[1] == "on"))
+            screens.append(Screens.Screen(name: String(parts[0]), lit: parts[1] == "on", inUse: parts[1] != "unused"))
         }
         return Screens(screens)
     }
