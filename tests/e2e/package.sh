@@ -34,6 +34,7 @@ apt-get install -y "$dir/gestured.deb" > /tmp/install.log 2>&1
 check "apt install ./gestured_${version}_amd64.deb succeeds" test $? = 0
 tail -3 /tmp/install.log
 check "gestured --version names the package's version" test "$(gestured --version)" = "$version"
+check "its copyright file says MIT, as LICENSE does" bash -c "grep -q '^License: MIT' /usr/share/doc/gestured/copyright && grep -q '^MIT License' $(dirname "$0")/../../LICENSE"
 check "man gestured opens" bash -c "man gestured 2>/dev/null | grep -q 'touchscreen gesture daemon'"
 check "man gestured.toml opens, with every section" bash -c "man 5 gestured.toml 2>/dev/null | grep -q 'max_delay_ms'"
 check "the bash completion completes subcommands" \
