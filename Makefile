@@ -79,6 +79,7 @@ test: deps
 	$(SWIFT) build
 	$(MAKE) -s .build/debug/gestured-toplevels
 	$(SWIFT) test
+	python3 tests/toml_test.py .build/debug/gestured
 	python3 tests/test_daemon.py .build/debug/gestured
 	python3 tests/test_control.py .build/debug/gestured
 	python3 tests/test_apps.py .build/debug/gestured

@@ -9,3 +9,6 @@
 const short CLinux_POSIX_SPAWN_SETSID = POSIX_SPAWN_SETSID;
 const unsigned int CLinux_MFD_CLOEXEC = MFD_CLOEXEC;
 const int CLinux_O_PATH = O_PATH;
+
+#include <sys/prctl.h>
+int CLinux_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL); }

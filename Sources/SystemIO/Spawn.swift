@@ -103,6 +103,42 @@ public enum Spawn {
         return ExitStatus(waitStatus: status)
     }
 
+    /// Runs `body` in a forked copy of this process, its stderr on /dev/null and killed
+    /// with it, and returns what `body` returned (through a pipe) and how the copy ended:
+    /// work that may abort (a C++ library's assertion) is tried without ending this
+    /// process. Only for a process with one thread (fork copies the calling one only).
+    public static func inForkedCopy(_ body: () -> [UInt8]) throws(Errno) -> (output: [UInt8], status: ExitStatus) {
+        let (readEnd, writeEnd) = try Syscall.pipe()
+        let pid = Glibc.fork()
+        if pid == 0 {
+            Syscall.release(readEnd)
+            _ = CLinux_die_with_parent()
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0 { _ = dup2(null, STDERR_FILENO) }
+            let bytes = body()
+            _ = try? bytes.withUnsafeBytes { try writeEnd.writeAll($0) }
+            _exit(0)
+        }
+        Syscall.release(writeEnd)
+        defer { Syscall.release(readEnd) }
+        guard pid > 0 else { throw Errno(rawValue: errno) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // The read end is non-blocking (see `Syscall.pipe`): wait for each chunk.
+        reading: while true {
+            do {
+                let n = try chunk.withUnsafeMutableBytes { (b) throws(Errno) -> Int in try Syscall.read(readEnd, into: b) }
+                if n == 0 { break }
+                output += chunk[0..<n]
+            } catch .wouldBlock {
+                guard (try? Syscall.waitReadable(readEnd)) != nil else { break reading }
+            } catch {
+                break
+            }
+        }
+        return (output, try wait(pid))
+    }
+
     /// A file in memory holding `bytes`, read from its start: a child's stdin.
     public static func memoryFile(_ bytes: [UInt8]) throws(Errno) -> FileDescriptor {
         let fd = FileDescriptor(rawValue: try Syscall.call { memfd_create("gestured", CLinux_MFD_CLOEXEC) })

@@ -1,7 +1,8 @@
 // gestured-parse-config: the TOML parser's process. gestured gives it a
 // configuration's text on stdin and reads a `ParseOutcome` from stdout (see
-// Input/ConfigParse.swift): toml++ aborts on some malformed files and TOMLKit leaks what
-// it returns, so neither runs in the daemon, which links neither. Not for people.
+// Input/ConfigParse.swift): toml++ aborts on some malformed files (located here, see
+// CrashLocator) and TOMLKit leaks what it returns, so neither runs in the daemon, which
+// links neither. Not for people.
 import ConfigDocument
 import ConfigSyntax
 import SystemIO
@@ -9,7 +10,7 @@ import SystemIO
 let outcome: ParseOutcome
 do {
     let bytes = try Files.read(.standardInput, atMost: ParseOutcome.maximumTextSize)
-    outcome = ParseOutcome(parsing: String(decoding: bytes, as: UTF8.self))
+    outcome = CrashLocator.parse(String(decoding: bytes, as: UTF8.self))
 } catch {
     outcome = .notTOML(line: nil, column: nil, message: "cannot read the text: \(error)")
 }

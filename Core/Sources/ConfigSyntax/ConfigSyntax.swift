@@ -28,7 +28,15 @@ extension ParseOutcome {
     private static func table(_ table: TOMLTable, depth: Int) -> ConfigTable? {
         guard depth <= maximumDepth else { return nil }
         var entries: [(String, ConfigValue)] = []
-        for (key, value) in table {
+        // Not `for (key, value) in table`: TOMLKit hands keys over as C strings, so a key
+        // with a NUL in it (valid TOML: "\u0000") arrives cut short, finds no value, and its
+        // iterator force-unwraps that. No configuration key has a NUL: such a key is kept
+        // as its name cut short and a NUL, with an empty value, for the checker to refuse.
+        for key in table.keys {
+            guard let value = table[key] else {
+                entries.append((key + "\u{0}", .string("")))
+                continue
+            }
             guard let converted = Self.value(value, depth: depth + 1) else { return nil }
             entries.append((key, converted))
         }

@@ -77,6 +77,16 @@ func projectFile(_ path: String) throws -> String {
         #expect(errors("[[gesture]]\nname = \"x\"\ntype = \n") == ["test.toml:3:8: error: Error while parsing key-value pair: expected value, saw '\\n'"])
     }
 
+    /// Valid TOML whose key has a NUL (TOMLKit cuts such a key short): parsed, and refused.
+    @Test func aKeyWithANulParsesAndIsRefused() {
+        guard case .document(let table) = ParseOutcome(parsing: "\"\\u0000\" = 1\n[\"a\\u0000b\"]\n") else {
+            Issue.record("not parsed")
+            return
+        }
+        #expect(table.keys.allSatisfy { $0.hasSuffix("\u{0}") } && table.keys.count == 2)
+        #expect(errors("\"\\u0000\" = 1\n").count == 1)
+    }
+
     @Test func everyProblemIsReportedWithItsLineAndKeyPath() {
         let found = errors("""
             [daemon]

@@ -23,3 +23,7 @@ extern const unsigned int CLinux_MFD_CLOEXEC;
 // open(2)'s O_PATH (a handle on a path's last component, a symbolic link included, that
 // reads nothing), defined under _GNU_SOURCE only.
 extern const int CLinux_O_PATH;
+
+// prctl(2)'s PR_SET_PDEATHSIG with SIGKILL: the calling process dies with its parent
+// (prctl is variadic, which Swift does not call).
+extern int CLinux_die_with_parent(void);
