@@ -13,13 +13,15 @@ struct Learn: ParsableCommand {
         discussion: """
             Each RECORDING holds one stroke drawn with one finger (the first finger's path \
             is taken); or, with --device, draw the shape --count times on a touchscreen \
-            (it only reads: a running gestured keeps working). The entry recognizes the shape anywhere on the panel and at any \
-            size, turned at most 20 degrees: a stroke is recognized when it is closer to these \
-            examples than to those of any other learned shape or built-in checkmark or \
-            chevron bound beside it, and at least min_similarity close (1 - the angle \
-            between the two strokes as vectors / 90 degrees: 1 is the same shape, one person's \
-            strokes of one shape are 0.9 to 0.98 apart; 0.75 by default). Draw it 3 to 10 \
-            times the way you will use it. Add `command` or `signal` to the entry.
+            (it only reads: a running gestured keeps working). The entry recognizes the shape anywhere on the panel, at any \
+            size, begun anywhere along it and drawn either way (its points are compared as \
+            a cloud): a stroke is recognized when it is closer to these examples than to \
+            those of any other learned shape, at least min_similarity close (1 - the \
+            distance / 12 times the spread of the examples: 0.75 by default, three spreads \
+            away), and not closer to a built-in checkmark or chevron bound beside it. Draw \
+            it 3 to 10 times the way you will use it. With --beside, says (on stderr) when \
+            the new shape and the configuration's learned shapes are too close to tell \
+            apart. Add `command` or `signal` to the entry.
             """
     )
 
@@ -47,6 +49,9 @@ struct Learn: ParsableCommand {
     @Option(help: "With --device: how many strokes to draw.")
     var count = 5
 
+    @Option(help: ArgumentHelp("Say whether the new shape can be told apart from the learned shapes of this configuration.", valueName: "FILE"))
+    var beside: String?
+
     @Argument(help: "The gesture's name.")
     var name: String
 
@@ -64,7 +69,23 @@ struct Learn: ParsableCommand {
 
     func run() throws {
         let examples = try device.map(draw) ?? read()
+        if let beside { try sayConfusions(of: StrokeLearning.representatives(examples, keep: keep), beside: beside) }
         print(examples)
+    }
+
+    /// Before the shape is used: which of its examples, or of the configuration's learned
+    /// shapes, would be taken for another (stderr; the entry is printed all the same).
+    private func sayConfusions(of kept: [StrokeTemplate], beside path: String) throws {
+        let config: Configuration
+        do { config = try loadConfiguration(path) } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        let confusions = StrokeLearning.confusions(of: name, examples: kept, minSimilarity: minSimilarity, beside: config.gestures)
+        for line in confusions { printError("warning: \(line)") }
+        if !confusions.isEmpty {
+            printError("warning: '\(name)' and the shapes above are too close to tell apart: draw it otherwise, or learn it from more strokes")
+        }
     }
 
     /// Strokes drawn on `node`, one a touch sequence, until `count` are big enough.
@@ -129,15 +150,14 @@ struct Learn: ParsableCommand {
         case .templates:
             for t in kept { output.write(line: "\(person) \(name) \(t.text)") }
         case .toml:
-            // How far each stroke is from the closest other one: what min_similarity must allow.
-            let nearest = examples.indices.map { i in
-                examples.indices.filter { $0 != i }.map { StrokeMatcher.similarity(examples[i], examples[$0]) }.max()
-            }.compactMap { $0 }
             output.write(line: "[[gesture]]")
             output.write(line: "name = \"\(name)\"")
             output.write(line: "type = \"stroke\"")
             var note = "# gestured learn: \(kept.count) of \(examples.count) strokes kept"
-            if let lowest = nearest.min() { note += "; each stroke's similarity to the closest other: \(fixed(lowest, decimals: 2)) or more" }
+            if let spread = StrokeMatcher.spread(of: kept) {
+                let range = StrokeMatcher.spreadRange
+                note += "; their spread: \(fixed(spread, decimals: 2)) (taken within \(fixed(Double(range.lowerBound), decimals: 1)) to \(fixed(Double(range.upperBound), decimals: 1)))"
+            }
             output.write(line: note)
             output.write(line: "templates = [")
             for t in kept { output.write(line: "    \"\(t.text)\",") }

@@ -38,6 +38,15 @@ public final class StrokeMatcher {
     /// never copied), then the learned ones.
     private let builtInVectors: [Float]
     private let learnedVectors: [Float]
+    /// Learned shapes are told apart by their point clouds (`PointCloud`): each one's
+    /// distance to the last stroke matched (its closest template), and the spread of its
+    /// own templates, which sets how far a stroke may be and still be it.
+    private var cloud: [Float] = []
+    private var spread: [Float] = []
+    private var taken = [Bool](repeating: false, count: StrokeTemplate.pointCount)
+    /// A learned shape's spread is kept within these: three examples say little of how
+    /// far a person's next stroke may fall (one says nothing: the middle).
+    public static let spreadRange: ClosedRange<Float> = 0.8...1.6
     /// For held-out evaluation: templates drawn by this person are left out.
     public var leftOutPerson: String? {
         didSet { leftOut = leftOutPerson.flatMap { persons.firstIndex(of: $0) } ?? -1; matched = nil }
@@ -103,10 +112,53 @@ public final class StrokeMatcher {
         }
         self.learnedVectors = learnedVectors
         best = [Float](repeating: Self.noTemplate, count: shapes.count)
+        cloud = [Float](repeating: .infinity, count: shapes.count)
+        spread = Self.spreads(of: learned, shapes: shapes, count: templateShape.count - learned.count, shapeOf: templateShape,
+                              vectors: learnedVectors, taken: &taken)
+    }
+
+    /// The spread of one shape's examples as `learn` says it: how far the farthest lies
+    /// from the nearest other (before `spreadRange` bounds it); nil for fewer than two.
+    public static func spread(of examples: [StrokeTemplate]) -> Double? {
+        guard examples.count >= 2 else { return nil }
+        var taken = [Bool](repeating: false, count: StrokeTemplate.pointCount)
+        return taken.withUnsafeMutableBufferPointer { taken in
+            examples.indices.map { i in
+                examples.indices.filter { $0 != i }.map { j in
+                    examples[i].vector.withUnsafeBufferPointer { a in
+                        examples[j].vector.withUnsafeBufferPointer { b in
+                            Double(PointCloud.distance(a.baseAddress!, b.baseAddress!, taken: taken.baseAddress!))
+                        }
+                    }
+                }.min()!
+            }.max()
+        }
+    }
+
+    /// Each learned shape's spread: how far its farthest template lies from the nearest
+    /// other of the shape, kept within `spreadRange`.
+    private static func spreads(of learned: [StrokeTemplate], shapes: [Shape], count builtIn: Int, shapeOf: [Int],
+                                vectors: [Float], taken: inout [Bool]) -> [Float] {
+        var spread = [Float](repeating: (spreadRange.lowerBound + spreadRange.upperBound) / 2, count: shapes.count)
+        var farthest = [Float](repeating: -1, count: shapes.count)
+        let size = 2 * StrokeTemplate.pointCount
+        vectors.withUnsafeBufferPointer { v in
+            taken.withUnsafeMutableBufferPointer { taken in
+                for t in learned.indices {
+                    var nearest = Float.infinity
+                    for u in learned.indices where u != t && shapeOf[builtIn + u] == shapeOf[builtIn + t] {
+                        nearest = min(nearest, PointCloud.distance(v.baseAddress! + t * size, v.baseAddress! + u * size, taken: taken.baseAddress!))
+                    }
+                    if nearest.isFinite { farthest[shapeOf[builtIn + t]] = max(farthest[shapeOf[builtIn + t]], nearest) }
+                }
+            }
+        }
+        for i in shapes.indices where farthest[i] >= 0 { spread[i] = min(max(farthest[i], spreadRange.lowerBound), spreadRange.upperBound) }
+        return spread
     }
 
     /// The matcher for a configuration's gestures; nil when none matches strokes.
-    convenience init?(for specs: [GestureSpec]) {
+    public convenience init?(for specs: [GestureSpec]) {
         guard specs.contains(where: { $0.type == .checkmark || $0.type == .chevron || $0.type == .stroke }) else { return nil }
         self.init(builtIn: BuiltInStrokes.templates, bound: Set(specs.compactMap(\.builtInShape)),
                   learned: specs.filter { $0.type == .stroke }.flatMap { spec in
@@ -135,6 +187,39 @@ public final class StrokeMatcher {
     /// The similarity of the last stroke matched to a shape's closest template (-1 to 1).
     func similarity(_ shape: Int) -> Double { Self.angular(best[shape]) }
 
+    /// The learned shape whose templates `stroke` is closest to as a point cloud, and the
+    /// runner-up; nil when no shape is learned.
+    func closestLearned(strokeFor stroke: Stroke, _ key: StrokeKey) -> (closest: Int, runnerUp: Int?)? {
+        match(stroke, key)
+        var first: Int?, second: Int?
+        for i in shapes.indices where shapes[i].kind == .learned && cloud[i].isFinite {
+            if first == nil || cloud[i] < cloud[first!] {
+                second = first
+                first = i
+            } else if second == nil || cloud[i] < cloud[second!] {
+                second = i
+            }
+        }
+        return first.map { ($0, second) }
+    }
+
+    /// The learned shape a template (as a stroke) is closest to, and its similarity to
+    /// it: what a stroke drawn as that template would be taken for.
+    public func closestLearned(to template: StrokeTemplate, key: Int) -> (shape: Shape, similarity: Double)? {
+        let path = Swift.stride(from: 0, to: template.vector.count, by: 2).map {
+            Point(x: Double(template.vector[$0]) * 100, y: Double(template.vector[$0 + 1]) * 100)
+        }
+        guard let (closest, _) = closestLearned(strokeFor: Stroke(path), StrokeKey(sequence: -1, touch: key, count: path.count)) else { return nil }
+        return (shapes[closest], learnedSimilarity(closest))
+    }
+
+    /// A learned shape's similarity to the last stroke matched, from their point-cloud
+    /// distance d and the shape's spread s: 1 − d / 12s, so 0.75 is 3 spreads away (0 to 1).
+    func learnedSimilarity(_ shape: Int) -> Double {
+        guard cloud[shape].isFinite else { return 0 }
+        return max(0, 1 - Double(cloud[shape] / (12 * spread[shape])))
+    }
+
     private static func angular(_ cosine: Float) -> Double {
         1 - Double.acos(min(1, max(-1, Double(cosine)))) * 2 / Double.pi
     }
@@ -153,6 +238,7 @@ public final class StrokeMatcher {
         matched = key
         let points = stroke.points
         for i in best.indices { best[i] = Self.noTemplate }
+        for i in cloud.indices { cloud[i] = .infinity }
         guard StrokeShape.resample(points, into: &resampled) != nil else { return }
         StrokeTemplate.normalize(resampled, into: &candidate)
         for i in Swift.stride(from: 0, to: candidate.count, by: 2) {
@@ -162,6 +248,25 @@ public final class StrokeMatcher {
         let builtInCount = builtInVectors.count / candidate.count
         scan(builtInVectors, templates: 0..<builtInCount)
         scan(learnedVectors, templates: builtInCount..<templateShape.count)
+        measureClouds(from: builtInCount)
+    }
+
+    /// Each learned shape's point-cloud distance to the candidate (its closest template).
+    private func measureClouds(from builtInCount: Int) {
+        let size = candidate.count, shapeOf = templateShape, personOf = templatePerson, leftOut = leftOut
+        candidate.withUnsafeBufferPointer { c in
+            learnedVectors.withUnsafeBufferPointer { v in
+                taken.withUnsafeMutableBufferPointer { taken in
+                    cloud.withUnsafeMutableBufferPointer { cloud in
+                        for t in 0..<(v.count / size) where personOf[builtInCount + t] != leftOut {
+                            let shape = shapeOf[builtInCount + t]
+                            let d = PointCloud.distance(c.baseAddress!, v.baseAddress! + t * size, taken: taken.baseAddress!, stopAt: cloud[shape])
+                            if d < cloud[shape] { cloud[shape] = d }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Scores `templates`, whose vectors are `vectors` end to end, against the candidate.

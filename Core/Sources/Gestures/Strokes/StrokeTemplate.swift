@@ -23,7 +23,7 @@ public struct StrokeTemplate: Equatable, Codable, Sendable {
         self.init(shape: shape, person: person, vector: vector)
     }
 
-    init(shape: String, person: String, vector: [Float]) {
+    public init(shape: String, person: String, vector: [Float]) {
         self.shape = shape
         self.person = person
         self.vector = vector
