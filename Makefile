@@ -92,7 +92,7 @@ check-data: build
 	scripts/check-strokes ../shared/data $(BIN)
 	scripts/check-learn ../shared/data $(BIN)
 
-# Installation (see the README for the file list). PREFIX and DESTDIR are honoured.
+# Installation (see docs/guide.md for the file list). PREFIX and DESTDIR are honoured.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 # gestured finds its TOML parser's process in ../libexec/gestured from its own directory.
@@ -118,7 +118,7 @@ install: build install-common
 	$(SUBST) systemd/gestured-agent.service > $(DESTDIR)$(USERUNITDIR)/gestured-agent.service
 
 # Isolation, keys, clicks and scrolling for the system service: its user may write to
-# /dev/uinput (see README). The Debian package gestured-uinput holds these files.
+# /dev/uinput (see docs/guide.md). The Debian package gestured-uinput holds these files.
 install-isolation:
 	install -D -m 644 udev/72-gestured-isolate.rules $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules
 	install -D -m 644 modules-load.d/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf

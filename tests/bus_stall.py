@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stalled bus under a streaming pan: the README's figures for "D-Bus interface".
+"""A stalled bus under a streaming pan: the guide's figures for "D-Bus interface" (docs/guide.md).
 
     tests/bus_stall.py GESTURED [SECONDS]      (default 300)
 

@@ -303,7 +303,7 @@ class ReloadOffTheBus(Harness):
 
 class GateAtOnce(Harness):
     """Pause and SetMode on the bus while a finger rests or a double tap waits for its
-    second tap: no gesture of the old gate fires afterwards (README: "Modes, pauses and
+    second tap: no gesture of the old gate fires afterwards (docs/guide.md: "Modes, pauses and
     the lock"). Without the call, the same recording fires (replay says so)."""
     KIOSK = """[daemon]
 bus = "session"

@@ -12,7 +12,7 @@ systemd-sysusers
 systemctl daemon-reload
 udevadm control --reload
 dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/monitor.txt 2>&1 &
-# A listener that is not root, with the README's match rule but not the sender: what
+# A listener that is not root, with the guide's match rule (docs/guide.md) but not the sender: what
 # any desktop program would see.
 setpriv --reuid=nobody --regid=nogroup --clear-groups dbus-monitor --system \
   "type='signal',interface='org.gestured.Gestured1'" > /tmp/listener.txt 2>&1 &

@@ -30,7 +30,7 @@ public enum PanelPolicy {
     }
 
     /// What isolation and gestured's keyboard and pointer need, and how each way of
-    /// running gestured gets it (README, "Access to /dev/uinput").
+    /// running gestured gets it (docs/guide.md, "Isolation").
     public static let uinputAccess = "write access to /dev/uinput: for the system service, install the package gestured-uinput "
         + "(from source: make install-isolation); for a user's own service, that user must be given it"
 
