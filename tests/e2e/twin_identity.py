@@ -10,7 +10,7 @@ import os, re, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fixtures import HEADER, PEN_HEADER  # noqa: E402
-from uinput_panel import Panel, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, check, failures, isolated_twin, start_daemon, wait_for  # noqa: E402
 
 gestured = os.path.abspath(sys.argv[1])
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -45,18 +45,8 @@ subprocess.run(["udevadm", "settle"])
 check("the user's rule gives the panel its calibration, output and group",
       udev(panel.node).get("LIBINPUT_CALIBRATION_MATRIX") == CALIBRATION and udev(panel.node).get("WL_OUTPUT") == "HDMI-A-1"
       and udev(panel.node).get("LIBINPUT_DEVICE_GROUP") == "test-bus-1-group")
-log = open(os.path.join(work, "daemon.log"), "a+")
-daemon = subprocess.Popen([gestured, "run", "--config", config_path, "--verbose"], stdout=log, stderr=log)
-
-
-def text():
-    return open(log.name).read()
-
-
-check("the daemon isolates the panel", wait_for(30, lambda: twins_in(text(), panel)))
-if not twins_in(text(), panel):
-    sys.exit("--- daemon log\n" + text())
-twin = twins_in(text(), panel)[-1]
+daemon, text = start_daemon(gestured, config_path, work)
+twin = isolated_twin(text, panel)
 subprocess.run(["udevadm", "settle"])
 for key in ["LIBINPUT_CALIBRATION_MATRIX", "WL_OUTPUT", "LIBINPUT_DEVICE_GROUP"]:
     check("udevadm info: the twin's %s is the panel's (%r, %r)" % (key, udev(twin).get(key), udev(panel.node).get(key)),

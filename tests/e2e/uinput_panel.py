@@ -1,7 +1,7 @@
 """A touchscreen made with /dev/uinput from an evemu description, played through its own
 uinput fd. evemu-play writes to the event node instead, which the kernel ignores while
 another reader holds the grab (EVIOCGRAB): an isolated panel needs this."""
-import fcntl, os, re, struct, subprocess, threading, time
+import fcntl, os, re, struct, subprocess, sys, threading, time
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
 UI_SET_MSCBIT = 0x40045568
@@ -188,3 +188,20 @@ class Twin:
         self.libinput.wait()
 
 
+
+
+def start_daemon(gestured, config_path, work):
+    """`gestured run --verbose` with its log in WORK/daemon.log: (the process, a function
+    that reads the log so far)."""
+    log = open(os.path.join(work, "daemon.log"), "a+")
+    process = subprocess.Popen([gestured, "run", "--config", config_path, "--verbose"], stdout=log, stderr=log)
+    return process, lambda: open(log.name).read()
+
+
+def isolated_twin(text, panel):
+    """The twin the daemon (whose log `text` reads) makes for `panel`; the suite ends with
+    the log when none comes within 30 s."""
+    check("the daemon isolates the panel", wait_for(30, lambda: twins_in(text(), panel)))
+    if not twins_in(text(), panel):
+        sys.exit("--- daemon log\n" + text())
+    return twins_in(text(), panel)[-1]

@@ -11,7 +11,7 @@ import os, re, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fixtures import HEADER, three_finger_swipe_down  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, read_events, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, isolated_twin, read_events, start_daemon, wait_for  # noqa: E402
 
 gestured = os.path.abspath(sys.argv[1])
 work = tempfile.mkdtemp(prefix="wake.")
@@ -59,18 +59,8 @@ check("Xorg runs on the modesetting driver and says its monitor is on", wait_for
 
 configure()
 panel = Panel(HEADER)
-log = open(os.path.join(work, "daemon.log"), "a+")
-daemon = subprocess.Popen([gestured, "run", "--config", config_path, "--verbose"], stdout=log, stderr=log)
-
-
-def text():
-    return open(log.name).read()
-
-
-check("the daemon isolates the panel", wait_for(30, lambda: twins_in(text(), panel)))
-if not twins_in(text(), panel):
-    sys.exit("--- daemon log\n" + text())
-twin = Twin(twins_in(text(), panel)[-1])
+daemon, text = start_daemon(gestured, config_path, work)
+twin = Twin(isolated_twin(text, panel))
 # X adds the twin and gestured's keyboard as they appear (udev): wait until it has both
 # (the panel itself, grabbed, is added too and gets nothing).
 check("X reads the twin and gestured's keyboard",

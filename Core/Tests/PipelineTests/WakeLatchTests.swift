@@ -49,16 +49,7 @@ import TouchCore
 
     /// A one-finger tap of `SeatTests().panel` at `seconds`, lifting 50 ms later.
     static func tap(at seconds: Double, node: String = "a") -> [SeatInput] {
-        var w = EventWriter(at: seconds)
-        w.abs(AbsCode.mtSlot, 0)
-        w.abs(AbsCode.mtTrackingID, 7)
-        w.abs(AbsCode.mtPositionX, 1000)
-        w.abs(AbsCode.mtPositionY, 1000)
-        w.syn()
-        w.time = Timestamp(seconds: seconds + 0.05)
-        w.abs(AbsCode.mtTrackingID, -1)
-        w.syn()
-        return w.events.map { .event(node: node, $0) }
+        SeatTests().tap(at: seconds, id: 7).map { .event(node: node, $0) }
     }
 
     static func lit(_ on: Bool, at seconds: Double, name: String = "eDP-1") -> SeatInput {
