@@ -574,7 +574,8 @@ class Daemon(Harness):
         self.assertEqual(r.returncode, 78, r.stderr)
         lines = [l for l in r.stderr.splitlines() if l.strip()]
         self.assertEqual(len(lines), 1, r.stderr)
-        self.assertIn("gestured.toml: error: the TOML parser crashed reading this file", lines[0])
+        # toml++ aborts on this header: the parsing helper finds its line and column.
+        self.assertIn("gestured.toml:1:2: error: a [table] header needs a key here", lines[0])
         r = self.run_daemon('[[gesture]]\nname = "x"\ntype = "tapp"\n', checkmark())
         self.assertEqual(r.returncode, 78, r.stderr)
         self.assertIn('gestured.toml:3: error: gesture[1].type: expected one of', r.stderr)
@@ -701,8 +702,9 @@ class Daemon(Harness):
             self.assertEqual(f.read().split(), ["tap"] * 4)
         return stderr
 
-    def test_a_reload_that_would_crash_the_parser_keeps_the_running_configuration(self):
-        self.assertIn("the TOML parser crashed", self.reload_is_rejected(lambda cfg: self.write("gestured.toml", '[.gesture]]\nname = "x"\n')))
+    def test_a_reload_that_would_crash_the_parser_is_located_and_keeps_the_running_configuration(self):
+        self.assertIn("gestured.toml:1:2: error: a [table] header needs a key here",
+                      self.reload_is_rejected(lambda cfg: self.write("gestured.toml", '[.gesture]]\nname = "x"\n')))
 
     def test_sigterm_stops_promptly_with_status_zero(self):
         r = Recording()
