@@ -59,7 +59,7 @@ struct Learn: ParsableCommand {
     var recordings: [String] = []
 
     func validate() throws {
-        guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
+        guard (1...GestureSpec.mostTemplates).contains(keep) else { throw ValidationError("--keep must be from 1 to \(GestureSpec.mostTemplates)") }
         guard (0...1).contains(minSimilarity) else { throw ValidationError("--min-similarity must be from 0 to 1") }
         guard (1...100).contains(count) else { throw ValidationError("--count must be from 1 to 100") }
         guard recordings.isEmpty != (device == nil) else {

@@ -114,6 +114,10 @@ extension Configuration {
             return
         }
         if texts.isEmpty { t.report("templates", "empty; \(owner) needs at least one example (run `gestured learn`)") }
+        if texts.count > GestureSpec.mostTemplates {
+            t.report("templates", "\(texts.count) examples; at most \(GestureSpec.mostTemplates) (`gestured learn --keep N` keeps the most typical)")
+            return
+        }
         for (n, text) in texts.enumerated() {
             guard let template = StrokeTemplate(shape: spec.name, text: Substring(text)) else {
                 t.report("templates", "example \(n + 1) is not a template: expected 128 hex digits as `gestured learn` writes them")
@@ -121,6 +125,7 @@ extension Configuration {
             }
             spec.templates.append(template)
         }
+        spec.templateSpread = StrokeMatcher.spread(of: spec.templates)
         if let similarity = t.number("min_similarity", allowingZero: true, atMost: Limit(1, "1, a perfect match")) {
             spec.minSimilarity = similarity
         }

@@ -60,6 +60,12 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     /// (1 − angle / 90°, 1 for the same shape; see `StrokeMatcher`).
     public var templates: [StrokeTemplate] = []
     public var minSimilarity = 0.75
+    /// The spread of `templates` (`StrokeMatcher.spread(of:)`), found once when the
+    /// configuration is read: every arbiter's matcher takes it from here.
+    public var templateSpread: Double?
+    /// A learned stroke's examples, at most: matching is linear in them, their spread
+    /// quadratic.
+    public static let mostTemplates = 20
 
     /// The mode a gesture without `modes` fires in, and the one the daemon starts in.
     public static let defaultMode = "default"

@@ -77,6 +77,16 @@ func projectFile(_ path: String) throws -> String {
         #expect(errors("[[gesture]]\nname = \"x\"\ntype = \n") == ["test.toml:3:8: error: Error while parsing key-value pair: expected value, saw '\\n'"])
     }
 
+    /// A learned stroke's examples are bounded: their spread is found pairwise.
+    @Test func aLearnedStrokeTakesAtMost20Examples() {
+        let example = "\"" + String(repeating: "7f00", count: 32) + "\""
+        func config(_ n: Int) -> String {
+            "[[gesture]]\nname = \"s\"\ntype = \"stroke\"\ntemplates = [\(Array(repeating: example, count: n).joined(separator: ", "))]\n"
+        }
+        #expect(errors(config(20)).isEmpty)
+        #expect(errors(config(21)).first?.hasPrefix("test.toml:4: error: gesture[1].templates: 21 examples; at most 20") == true)
+    }
+
     /// Valid TOML whose key has a NUL (TOMLKit cuts such a key short): parsed, and refused.
     @Test func aKeyWithANulParsesAndIsRefused() {
         guard case .document(let table) = ParseOutcome(parsing: "\"\\u0000\" = 1\n[\"a\\u0000b\"]\n") else {

@@ -97,8 +97,9 @@ public final class StrokeMatcher {
 
     /// `builtIn`: templates of built-in shapes, `bound` those the configuration has
     /// recognizers for (the others only keep those from firing on what they resemble);
-    /// `learned`: the learned gestures' templates.
-    public init(builtIn: StrokeTemplateSet, bound: Set<String>, learned: [StrokeTemplate]) {
+    /// `learned`: the learned gestures' templates; `spreads`: each learned shape's, when
+    /// known (found here otherwise).
+    public init(builtIn: StrokeTemplateSet, bound: Set<String>, learned: [StrokeTemplate], spreads: [String: Double] = [:]) {
         shapes = builtIn.shapeNames.map { Shape(name: $0, kind: bound.contains($0) ? .builtIn : .contrast) }
         persons = builtIn.personNames
         templateShape = builtIn.shapeOf
@@ -113,12 +114,16 @@ public final class StrokeMatcher {
         self.learnedVectors = learnedVectors
         best = [Float](repeating: Self.noTemplate, count: shapes.count)
         cloud = [Float](repeating: .infinity, count: shapes.count)
-        spread = Self.spreads(of: learned, shapes: shapes, count: templateShape.count - learned.count, shapeOf: templateShape,
-                              vectors: learnedVectors, taken: &taken)
+        let middle = Double(Self.spreadRange.lowerBound + Self.spreadRange.upperBound) / 2
+        spread = shapes.map { shape in
+            guard shape.kind == .learned else { return Float(middle) }
+            let found = spreads[shape.name] ?? Self.spread(of: learned.filter { $0.shape == shape.name }) ?? middle
+            return min(max(Float(found), Self.spreadRange.lowerBound), Self.spreadRange.upperBound)
+        }
     }
 
-    /// The spread of one shape's examples as `learn` says it: how far the farthest lies
-    /// from the nearest other (before `spreadRange` bounds it); nil for fewer than two.
+    /// The spread of one shape's examples: how far the farthest lies from the nearest
+    /// other (before `spreadRange` bounds it); nil for fewer than two.
     public static func spread(of examples: [StrokeTemplate]) -> Double? {
         guard examples.count >= 2 else { return nil }
         var taken = [Bool](repeating: false, count: StrokeTemplate.pointCount)
@@ -135,35 +140,14 @@ public final class StrokeMatcher {
         }
     }
 
-    /// Each learned shape's spread: how far its farthest template lies from the nearest
-    /// other of the shape, kept within `spreadRange`.
-    private static func spreads(of learned: [StrokeTemplate], shapes: [Shape], count builtIn: Int, shapeOf: [Int],
-                                vectors: [Float], taken: inout [Bool]) -> [Float] {
-        var spread = [Float](repeating: (spreadRange.lowerBound + spreadRange.upperBound) / 2, count: shapes.count)
-        var farthest = [Float](repeating: -1, count: shapes.count)
-        let size = 2 * StrokeTemplate.pointCount
-        vectors.withUnsafeBufferPointer { v in
-            taken.withUnsafeMutableBufferPointer { taken in
-                for t in learned.indices {
-                    var nearest = Float.infinity
-                    for u in learned.indices where u != t && shapeOf[builtIn + u] == shapeOf[builtIn + t] {
-                        nearest = min(nearest, PointCloud.distance(v.baseAddress! + t * size, v.baseAddress! + u * size, taken: taken.baseAddress!))
-                    }
-                    if nearest.isFinite { farthest[shapeOf[builtIn + t]] = max(farthest[shapeOf[builtIn + t]], nearest) }
-                }
-            }
-        }
-        for i in shapes.indices where farthest[i] >= 0 { spread[i] = min(max(farthest[i], spreadRange.lowerBound), spreadRange.upperBound) }
-        return spread
-    }
-
     /// The matcher for a configuration's gestures; nil when none matches strokes.
     public convenience init?(for specs: [GestureSpec]) {
         guard specs.contains(where: { $0.type == .checkmark || $0.type == .chevron || $0.type == .stroke }) else { return nil }
         self.init(builtIn: BuiltInStrokes.templates, bound: Set(specs.compactMap(\.builtInShape)),
                   learned: specs.filter { $0.type == .stroke }.flatMap { spec in
                       spec.templates.map { StrokeTemplate(shape: spec.name, person: "", vector: $0.vector) }
-                  })
+                  },
+                  spreads: Dictionary(specs.compactMap { spec in spec.templateSpread.map { (spec.name, $0) } }, uniquingKeysWith: { a, _ in a }))
     }
 
     public func index(of name: String, kind: Shape.Kind) -> Int? { shapes.firstIndex(of: Shape(name: name, kind: kind)) }
