@@ -56,7 +56,8 @@ public struct ScreenSensor: Sendable {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// A sysfs attribute's first line, trimmed; nil when it cannot be read.
+    /// A sysfs attribute's first line without its whitespace (the kernel's words have
+    /// none: `connected`, `On`, `4`); nil when it cannot be read.
     private func attribute(_ path: String) -> String? {
         guard let bytes = try? Files.read(path, atMost: 4096) else { return nil }
         let line = bytes.prefix { $0 != 0x0a }

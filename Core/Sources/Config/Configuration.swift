@@ -48,7 +48,7 @@ public struct Configuration: Equatable, Codable, Sendable {
     /// it turns.
     public func rotation(for rule: DeviceRule?) -> RotationSetting {
         if let rotation = rule?.rotation { return rotation }
-        if daemon.rotation == .automatic, let output = rule?.output, !Screens.Screen(name: output, lit: true).isBuiltIn {
+        if daemon.rotation == .automatic, let output = rule?.output, !Screens.isBuiltIn(output) {
             return .fixed(.upright)
         }
         return daemon.rotation

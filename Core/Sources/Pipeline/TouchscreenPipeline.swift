@@ -359,7 +359,7 @@ public final class TouchscreenPipeline {
     /// changing nothing, when the new configuration does not take this device.
     public func reload(_ config: Configuration) throws(Refusal) {
         applied = try Applied(device, config)
-        screenDark = screens.isDark(forOutput: applied.rule?.output)
+        setScreens(screens)  // the new rule may put it on another screen
         stale = true
         takeChangesBetweenSequences()
     }

@@ -19,14 +19,16 @@ public struct Screens: Sendable, Equatable {
             self.inUse = inUse
         }
 
-        /// eDP, LVDS and DSI connect a panel inside the machine (what libinput and mutter
-        /// call the built-in display); everything else is plugged in.
-        public var isBuiltIn: Bool { Self.builtInPrefixes.contains { name.hasPrefix($0) } }
-        private static let builtInPrefixes = ["eDP", "LVDS", "DSI"]
+        public var isBuiltIn: Bool { Screens.isBuiltIn(name) }
 
         /// on, off (blanked), or unused; as a timeline writes it.
         public var state: String { !inUse ? "unused" : lit ? "on" : "off" }
     }
+
+    /// eDP, LVDS and DSI connect a panel inside the machine (what libinput and mutter call
+    /// the built-in display); everything else is plugged in.
+    public static func isBuiltIn(_ name: String) -> Bool { builtInPrefixes.contains { name.hasPrefix($0) } }
+    private static let builtInPrefixes = ["eDP", "LVDS", "DSI"]
 
     /// Connected screens, in the order given, at most `mostScreens`.
     public private(set) var screens: [Screen]
@@ -36,8 +38,15 @@ public struct Screens: Sendable, Equatable {
     /// A connector's name is a kernel's: longer ones are not screens.
     public static let longestName = 64
 
+    /// A name that is not a connector's (empty, over `longestName`, anything but printable
+    /// ASCII without spaces, as the kernel names them) leaves its screen out: names go into
+    /// log lines and the timeline's words.
     public init(_ screens: [Screen]) {
-        self.screens = Array(screens.lazy.filter { !$0.name.isEmpty && $0.name.utf8.count <= Self.longestName }.prefix(Self.mostScreens))
+        self.screens = Array(screens.lazy.filter { Self.isConnectorName($0.name) }.prefix(Self.mostScreens))
+    }
+
+    static func isConnectorName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= longestName && name.utf8.allSatisfy { (0x21...0x7e).contains($0) }
     }
 
     /// The screens a panel belongs to: the one `output` names (none when it is not

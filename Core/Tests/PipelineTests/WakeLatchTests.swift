@@ -32,7 +32,8 @@ import TouchCore
         for name in ["eDP-1", "LVDS-1", "DSI-1"] { #expect(Screens.Screen(name: name, lit: true).isBuiltIn) }
         for name in ["HDMI-A-1", "DP-2", "Virtual-1", "VGA-1"] { #expect(!Screens.Screen(name: name, lit: true).isBuiltIn) }
         // A peer's extremes: empty and overlong names left out, at most mostScreens kept.
-        let odd = Screens([.init(name: "", lit: false), .init(name: String(repeating: "x", count: 1_000_000), lit: false)]
+        let odd = Screens([.init(name: "", lit: false), .init(name: String(repeating: "x", count: 1_000_000), lit: false),
+                           .init(name: "DP-1\nforged: line", lit: false), .init(name: "HDMI A", lit: false), .init(name: "eDP-ü", lit: false)]
             + (0..<1000).map { .init(name: "DP-\($0)", lit: true) })
         #expect(odd.screens.count == Screens.mostScreens && odd.screens.first?.name == "DP-0")
     }

@@ -156,12 +156,17 @@ public final class StrokeMatcher {
     /// the shapes `among` accepts and the runner-up; nil when none has a template.
     func rank(_ stroke: Stroke, _ key: StrokeKey, among: (Shape) -> Bool) -> (closest: Int, runnerUp: Int?)? {
         match(stroke, key)
+        return twoBest(where: { best[$0] > Self.noTemplate && among(shapes[$0]) }, isBetter: { best[$0] > best[$1] })
+    }
+
+    /// The best of the shapes `included` by `isBetter`, and the runner-up; nil for none.
+    private func twoBest(where included: (Int) -> Bool, isBetter: (Int, Int) -> Bool) -> (closest: Int, runnerUp: Int?)? {
         var first: Int?, second: Int?
-        for i in shapes.indices where best[i] > Self.noTemplate && among(shapes[i]) {
-            if first == nil || best[i] > best[first!] {
+        for i in shapes.indices where included(i) {
+            if first == nil || isBetter(i, first!) {
                 second = first
                 first = i
-            } else if second == nil || best[i] > best[second!] {
+            } else if second == nil || isBetter(i, second!) {
                 second = i
             }
         }
@@ -175,16 +180,7 @@ public final class StrokeMatcher {
     /// runner-up; nil when no shape is learned.
     func closestLearned(strokeFor stroke: Stroke, _ key: StrokeKey) -> (closest: Int, runnerUp: Int?)? {
         match(stroke, key)
-        var first: Int?, second: Int?
-        for i in shapes.indices where shapes[i].kind == .learned && cloud[i].isFinite {
-            if first == nil || cloud[i] < cloud[first!] {
-                second = first
-                first = i
-            } else if second == nil || cloud[i] < cloud[second!] {
-                second = i
-            }
-        }
-        return first.map { ($0, second) }
+        return twoBest(where: { shapes[$0].kind == .learned && cloud[$0].isFinite }, isBetter: { cloud[$0] < cloud[$1] })
     }
 
     /// The learned shape a template (as a stroke) is closest to, and its similarity to
