@@ -419,9 +419,11 @@ class X11:
     what a window manager does (Xvfb has none): _NET_ACTIVE_WINDOW set on the root, a
     window moved and raised (tests/x11_window.c)."""
     def __init__(self, harness, classes, places=None):
-        # Xvfb picks a free display and writes its number (a fixed one may be taken, or locked by a stale file).
+        # Xvfb picks a free display and writes its number (a fixed one may be taken, or locked by a
+        # stale file). -noreset: by default the server resets when its last client leaves, and an
+        # xterm connecting just as xprop's probe leaves is refused and exits.
         read_end, write_end = os.pipe()
-        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
+        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-noreset", "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=[write_end])
         os.close(write_end)
         harness.addCleanup(self.stop)
@@ -430,17 +432,25 @@ class X11:
         self.env = dict(os.environ, DISPLAY=self.display)
         for name in ["WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"]:
             self.env.pop(name, None)
-        waited("Xvfb or xterm", lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
+        waited("Xvfb", lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
         self.clients, self.windows = [], {}
         for i, (instance, window_class) in enumerate(classes):
             place = ["-geometry", places[i]] if places else []
-            self.clients.append(subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, *place, "-e", "sleep", "600"],
-                                                 env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            self.windows[instance] = waited("Xvfb or xterm", lambda: self.window(instance))
+            client = subprocess.Popen(["xterm", "-name", instance, "-class", window_class, "-title", instance, *place, "-e", "sleep", "600"],
+                                      env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            self.clients.append(client)
+            self.windows[instance] = waited(f"xterm {instance}", lambda: self.window(instance) or self.exited(client), seconds=60)
         self.mover = None
         if places:
             self.mover = harness.path("x11_window")
             subprocess.run(["gcc", "-O2", "-o", self.mover, os.path.join(os.path.dirname(os.path.abspath(__file__)), "x11_window.c"), "-lxcb"], check=True)
+
+    @staticmethod
+    def exited(client):
+        """Fails the test with what an xterm said if it ended before showing its window."""
+        if client.poll() is not None:
+            raise AssertionError(f"xterm exited with {client.returncode}: {client.stderr.read()[-2000:]}")
+        return None
 
     def window(self, title):
         out = subprocess.run(["xwininfo", "-name", title], env=self.env, capture_output=True, text=True).stdout
@@ -460,6 +470,8 @@ class X11:
     def stop(self):
         for client in self.clients:
             client.kill()
+            client.wait(timeout=10)
+            client.stderr.close()
         self.server.terminate()
         self.server.wait(timeout=10)
 
