@@ -84,6 +84,7 @@ extension Daemon {
         guard options.mode == .service else { return }
         if let note = step.underTouch { logger.debug("\(name): \(note)") }
         if let note = step.wakes { logger.debug("\(name): \(note)") }
+        if let note = step.stillDark { logger.debug("\(name): \(note)") }
         for t in step.transitions {
             logger.debug("\(name): \(t.gesture): \(t.from.rawValue) → \(t.to.rawValue): \(t.reason)")
         }

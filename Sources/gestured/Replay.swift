@@ -28,7 +28,8 @@ struct Replay: ParsableCommand {
             --together they play on one seat, merged by time (a pen and its panel, two \
             panels), as the daemon would read them together; --timeline adds what happens \
             to that seat besides (lines of "SECONDS WHAT": mode NAME, pause SECONDS, \
-            resume, lock, unlock, rotate DEGREES [RECORDING], app APP_ID|none, reload FILE). \
+            resume, lock, unlock, rotate DEGREES [RECORDING], app APP_ID|none, \
+            windows WxH APP@X,Y,WxH ...|none, screens NAME=on|off|unused ...|none, reload FILE). \
             `run --replay` takes the same recordings and timeline and prints the same lines.
             Exits 1 when a recording or the timeline is malformed (after replaying the other \
             recordings), or a timeline's request is refused (the seat goes on, as the daemon's would).

@@ -32,6 +32,9 @@ public struct Step: Sendable {
     /// A touch sequence began that wakes the screen (see `wake_latch`), and why: it
     /// fires nothing and reaches no twin.
     public var wakes: String?
+    /// A touch sequence began on a screen still dark long after a touch woke it, and acts
+    /// (see `TouchscreenPipeline.wakeGivesUpMS`), and why.
+    public var stillDark: String?
 
     init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {
         self.input = input
@@ -40,7 +43,7 @@ public struct Step: Sendable {
 
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
     public var isQuiet: Bool {
-        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil && wakes == nil
+        frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil && wakes == nil && stillDark == nil
     }
 
     mutating func clear(for input: PipelineInput) {
@@ -56,5 +59,6 @@ public struct Step: Sendable {
         nextDeadline = nil
         underTouch = nil
         wakes = nil
+        stillDark = nil
     }
 }

@@ -40,6 +40,12 @@ public final class TouchscreenPipeline {
     @exclusivity(unchecked) public private(set) var waking = false
     /// A sequence that begins before this is a waking one too (`wake_guard_ms` after the last).
     @exclusivity(unchecked) private var wakingUntil: Timestamp?
+    /// When a sequence first woke this panel's screen, while it has not read lit since.
+    @exclusivity(unchecked) private var wokeAt: Timestamp?
+    /// A screen still read dark this long after a touch woke it is taken for lit: the wake
+    /// did not work, or the kernel's record of it is wrong (a backlight stuck at off), and a
+    /// latch that held on would leave the panel dead until the screen was lit some other way.
+    public static let wakeGivesUpMS = 5000.0
     @exclusivity(unchecked) private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -226,7 +232,9 @@ public final class TouchscreenPipeline {
         output.penNear = proximity
         output.underTouch = underTouch
         output.wakes = wakes
+        output.stillDark = stillDark
         wakes = nil
+        stillDark = nil
         let arbiter = current.arbiter
         arbiter.explaining = explaining
         switch input {
@@ -298,6 +306,8 @@ public final class TouchscreenPipeline {
 
     /// Says why a sequence that began in this step wakes the screen, for the step.
     @exclusivity(unchecked) private var wakes: String?
+    /// Says why a sequence that began in this step on a dark screen does not wake it.
+    @exclusivity(unchecked) private var stillDark: String?
 
     /// Whether a sequence beginning now may be a waking one: only then is its start looked for.
     private var mayWake: Bool { applied.config.daemon.wakeLatch && (screenDark || wakingUntil != nil) }
@@ -308,7 +318,13 @@ public final class TouchscreenPipeline {
         guard applied.config.daemon.wakeLatch else { return }
         let guarded = wakingUntil.map { time < $0 } ?? false
         if !guarded { wakingUntil = nil }
+        if screenDark, !guarded, let woke = wokeAt, time >= woke + Self.wakeGivesUpMS {
+            stillDark = "\(screenName ?? "every screen") still reads dark \(fixed(Self.wakeGivesUpMS / 1000, decimals: 0)) s after a touch woke it: "
+                + "touches act until it reads lit (set wake_command, or wake_latch = false if the kernel's record is wrong)"
+            return
+        }
         guard screenDark || guarded else { return }
+        if screenDark, wokeAt == nil { wokeAt = time }
         waking = true
         wakes = screenDark
             ? "\(screenName.map { "its screen (\($0)) is" } ?? "every screen is") dark: this touch wakes it and fires nothing"
@@ -329,6 +345,7 @@ public final class TouchscreenPipeline {
     public func setScreens(_ screens: Screens) {
         self.screens = screens
         screenDark = screens.isDark(forOutput: applied.rule?.output)
+        if !screenDark { wokeAt = nil }
     }
 
     /// The name of the screen it belongs to, when one is known (see `Screens`).

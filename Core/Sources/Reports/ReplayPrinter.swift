@@ -47,6 +47,9 @@ public struct ReplayPrinter {
         if let note = step.wakes {
             write(OutputLine(file: file, time: step.input.time, [.word("wake:"), .field("wakes", .string(note))]))
         }
+        if let note = step.stillDark {
+            write(OutputLine(file: file, time: step.input.time, [.word("wake:"), .field("still_dark", .string(note))]))
+        }
         if showTransitions { for t in step.transitions { write(line(for: t)) } }
         for event in step.events { write(line(for: event)) }
         if showActions { for action in step.actions { write(line(for: action)) } }

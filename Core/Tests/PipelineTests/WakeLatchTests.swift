@@ -53,6 +53,22 @@ import TouchCore
         SeatTests().tap(at: seconds, id: 7).map { .event(node: node, $0) }
     }
 
+    /// A finger of panel "a" put down at `from` and lifted at `to` without moving.
+    static func rest(from: Double, to: Double) -> (down: [SeatInput], up: [SeatInput]) {
+        var w = EventWriter(at: from)
+        w.abs(AbsCode.mtSlot, 0)
+        w.abs(AbsCode.mtTrackingID, 9)
+        w.abs(AbsCode.mtPositionX, 1000)
+        w.abs(AbsCode.mtPositionY, 1000)
+        w.syn()
+        let down = w.events.map { SeatInput.event(node: "a", $0) }
+        w.events = []
+        w.time = Timestamp(seconds: to)
+        w.abs(AbsCode.mtTrackingID, -1)
+        w.syn()
+        return (down, w.events.map { SeatInput.event(node: "a", $0) })
+    }
+
     static func lit(_ on: Bool, at seconds: Double, name: String = "eDP-1") -> SeatInput {
         .screens(screens([(name, on)]), why: "test", at: Timestamp(seconds: seconds))
     }
@@ -121,6 +137,23 @@ import TouchCore
         #expect(noGuard.fired == ["a:tap"])
     }
 
+    @Test func aScreenStillDarkLongAfterItWasWokenLetsTouchesAct() throws {
+        // Woken at 1 s; the screen never reads lit (the wake did not work, or a backlight's
+        // record is stuck at off): within wakeGivesUpMS a touch wakes it again, after it the
+        // touches act, said once; lit and dark again, the latch holds anew.
+        #expect(TouchscreenPipeline.wakeGivesUpMS == 5000)
+        let stuck = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + Self.tap(at: 3) + Self.tap(at: 5.5)
+                            + Self.tap(at: 6.5) + Self.tap(at: 8) + [Self.lit(true, at: 9), Self.lit(false, at: 10)] + Self.tap(at: 11))
+        #expect(stuck.wakes.count == 4 && stuck.keyboard.count == 4)
+        #expect(stuck.fired == ["a:tap", "a:tap"] && stuck.twinFrames > 0)
+        let said = stuck.logs.filter { $0.contains("still reads dark") }
+        #expect(said == ["a: eDP-1 still reads dark 5 s after a touch woke it: touches act until it reads lit (set wake_command, or wake_latch = false if the kernel's record is wrong)"])
+        // A finger resting from the waking touch past the time: still that sequence, fires nothing.
+        let (down, up) = Self.rest(from: 1, to: 8)
+        let resting = try run([Self.lit(false, at: 0.5)] + down + up + Self.tap(at: 9))
+        #expect(resting.fired == ["a:tap"] && resting.wakes.count == 1)
+    }
+
     @Test func turnedOffTheDarkScreensTouchFires() throws {
         let off = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1),
                           config: Self.config.replacingOccurrences(of: "isolate = true", with: "isolate = true\nwake_latch = false"))
@@ -156,18 +189,7 @@ import TouchCore
     /// The worst moments: the screen going dark under a resting finger, and lit again
     /// under the waking one.
     @Test func aSequenceStaysWhatItBeganAs() throws {
-        var w = EventWriter(at: 1)
-        w.abs(AbsCode.mtSlot, 0)
-        w.abs(AbsCode.mtTrackingID, 9)
-        w.abs(AbsCode.mtPositionX, 1000)
-        w.abs(AbsCode.mtPositionY, 1000)
-        w.syn()
-        let down = w.events.map { SeatInput.event(node: "a", $0) }
-        w.events = []
-        w.time = Timestamp(seconds: 5)
-        w.abs(AbsCode.mtTrackingID, -1)
-        w.syn()
-        let up = w.events.map { SeatInput.event(node: "a", $0) }
+        let (down, up) = Self.rest(from: 1, to: 5)
         // A finger resting since before the screen went dark: it wakes nothing; the next touch does.
         let resting = try run([Self.lit(true, at: 0.5)] + down + [Self.lit(false, at: 2)] + up + Self.tap(at: 6))
         #expect(resting.wakes.count == 1 && resting.bugs.isEmpty)

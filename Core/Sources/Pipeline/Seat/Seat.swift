@@ -27,6 +27,8 @@ public final class Seat {
     /// The screens as last said, and those a waking touch was last logged for.
     @exclusivity(unchecked) public private(set) var screens = Screens([])
     @exclusivity(unchecked) private var wokeFor: Screens?
+    /// The screens as they were when a panel last said its screen still read dark.
+    @exclusivity(unchecked) private var stillDarkFor: Screens?
     /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
     /// log, and whenever steps are shown.
     @exclusivity(unchecked) public var explaining = false {
@@ -195,6 +197,10 @@ public final class Seat {
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
         if let why = step.wakes { wake(panel, why, at: time, perform) }
+        if let why = step.stillDark, stillDarkFor != screens {
+            stillDarkFor = screens
+            perform(.log(.warning, "\(panel.node): \(why)"))
+        }
         if !step.events.isEmpty { control.gestureFired(at: time) }
         for action in step.actions { render(action, at: time, perform) }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
