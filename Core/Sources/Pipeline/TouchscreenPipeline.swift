@@ -40,6 +40,8 @@ public final class TouchscreenPipeline {
     @exclusivity(unchecked) public private(set) var waking = false
     /// A sequence that begins before this is a waking one too (`wake_guard_ms` after the last).
     @exclusivity(unchecked) private var wakingUntil: Timestamp?
+    /// The waking sequence under way began on a dark screen (not only within the guard).
+    @exclusivity(unchecked) private var wakingBeganDark = false
     /// When a sequence first woke this panel's screen, while it has not read lit since.
     @exclusivity(unchecked) private var wokeAt: Timestamp?
     /// A screen still read dark this long after a touch woke it is taken for lit: the wake
@@ -312,32 +314,37 @@ public final class TouchscreenPipeline {
     /// Whether a sequence beginning now may be a waking one: only then is its start looked for.
     private var mayWake: Bool { applied.config.daemon.wakeLatch && (screenDark || wakingUntil != nil) }
 
-    /// A sequence begins: a waking one when the screen is dark or the last waking one
-    /// lifted less than `wake_guard_ms` ago.
+    /// A sequence begins: a waking one when the screen is dark or the last one that began
+    /// on it dark lifted less than `wake_guard_ms` ago.
     private func startWaking(at time: Timestamp) {
         guard applied.config.daemon.wakeLatch else { return }
-        let guarded = wakingUntil.map { time < $0 } ?? false
-        if !guarded { wakingUntil = nil }
-        if screenDark, !guarded, let woke = wokeAt, time >= woke + Self.wakeGivesUpMS {
+        // Checked first: a guard renewed by taps on a screen that never lights would hold on too.
+        if screenDark, let woke = wokeAt, time >= woke + Self.wakeGivesUpMS {
+            wakingUntil = nil
             stillDark = "\(screenName ?? "every screen") still reads dark \(fixed(Self.wakeGivesUpMS / 1000, decimals: 0)) s after a touch woke it: "
                 + "touches act until it reads lit (set wake_command, or wake_latch = false if the kernel's record is wrong)"
             return
         }
+        let guarded = wakingUntil.map { time < $0 } ?? false
+        if !guarded { wakingUntil = nil }
         guard screenDark || guarded else { return }
         if screenDark, wokeAt == nil { wokeAt = time }
         waking = true
+        wakingBeganDark = screenDark
         wakes = screenDark
             ? "\(screenName.map { "its screen (\($0)) is" } ?? "every screen is") dark: this touch wakes it and fires nothing"
             : "a touch within wake_guard_ms of the one that woke the screen: it fires nothing"
         isolation?.wake(because: wakes!)
     }
 
-    /// A frame of a waking sequence: shown, not arbitrated; its last lift starts the guard.
+    /// A frame of a waking sequence: shown, not arbitrated. The last lift of one that began
+    /// on a dark screen starts the guard; one begun within the guard does not renew it, or
+    /// touches every few seconds under a long guard would never act on a lit screen.
     private func wakeOn(_ frame: TouchFrame) {
         output.frame = frame
         guard !frame.touches.contains(where: \.phase.isDown) else { return }
         waking = false
-        wakingUntil = frame.time + applied.config.daemon.wakeGuardMS
+        if wakingBeganDark { wakingUntil = frame.time + applied.config.daemon.wakeGuardMS }
     }
 
     /// The screens as the kernel (or a timeline) says now: whether the next sequence wakes

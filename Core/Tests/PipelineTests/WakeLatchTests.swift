@@ -154,6 +154,20 @@ import TouchCore
         #expect(resting.fired == ["a:tap"] && resting.wakes.count == 1)
     }
 
+    /// wake_guard_ms at its longest: a touch within it does not renew it, and a screen that
+    /// never lights does not hold the latch through it.
+    @Test func theLongestGuardEnds() throws {
+        let config = Self.config.replacingOccurrences(of: "isolate = true", with: "isolate = true\nwake_guard_ms = 10000")
+        // Woken at 1 s (lifted at 1.05: guarded until 11.05), lit at 1.5: taps at 5 and 9 are
+        // within the guard, the one at 12 acts.
+        let lit = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + [Self.lit(true, at: 1.5)] + Self.tap(at: 5) + Self.tap(at: 9) + Self.tap(at: 12),
+                          config: config)
+        #expect(lit.wakes.count == 3 && lit.fired == ["a:tap"] && lit.keyboard.count == 1)
+        // Never lit: the tap at 4 is within the guard, the one at 7 is past wakeGivesUpMS and acts.
+        let dark = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + Self.tap(at: 4) + Self.tap(at: 7), config: config)
+        #expect(dark.wakes.count == 2 && dark.fired == ["a:tap"])
+    }
+
     @Test func turnedOffTheDarkScreensTouchFires() throws {
         let off = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1),
                           config: Self.config.replacingOccurrences(of: "isolate = true", with: "isolate = true\nwake_latch = false"))
