@@ -95,10 +95,11 @@ extension Daemon {
         guard let device = panel.device else { return }
         let node = panel.node
         // The screens are read once a read, before the first event that may begin a
-        // sequence, so that the seat knows whether it wakes a dark screen.
+        // sequence, so that the seat knows whether it wakes a dark screen; a finger
+        // joining a sequence under way cannot (it stays what it began as).
         var screensRead = !seat.config.daemon.wakeLatch
         switch device.read({ event in
-            if !screensRead, Self.mayBeginATouch(event) {
+            if !screensRead, Self.mayBeginATouch(event), seat.panel(node)?.pipeline.fingersDown == false {
                 screensRead = true
                 step(.screens(screenSensor.read(), why: "the kernel's DRM connectors", at: event.time))
             }
