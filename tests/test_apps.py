@@ -5,7 +5,7 @@ every application otherwise, as each desktop says which is in front.
 
     tests/test_apps.py GESTURED
 """
-import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, unittest
+import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, unittest
 import test_daemon
 from fixtures import Recording
 from test_control import compile_peer, wait_on_the_bus
@@ -38,11 +38,14 @@ command = "sh -c 'echo firefox >> {out}'"
 """
 
 
-def swipes(count, gap_ms, tail_ms=0, starts_mm=None):
+def swipes(count, gap_ms, tail_ms=0, starts_mm=None, lead_ms=0):
     """`count` 3-finger swipes 60 mm to the left every `gap_ms` from the replay's start
-    (its first event), then a tap `tail_ms` after the last, which fires nothing. Each
-    starts 200 mm from the panel's left edge (of 295), or as `starts_mm` says."""
+    (its first event; with `lead_ms`, a frame without touches that long before the
+    first swipe), then a tap `tail_ms` after the last, which fires nothing. Each starts
+    200 mm from the panel's left edge (of 295), or as `starts_mm` says."""
     rec = Recording()
+    if lead_ms:
+        rec.frame({}, advance_ms=lead_ms)
     for i in range(count):
         start = rec.t
         for step in range(16):
@@ -210,12 +213,12 @@ class Desktop(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused"):
+    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused", lead_ms=0):
         """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start (from where `starts_mm`
-        says); `changes[i]()` runs at 1 + 2i s. Returns which binding each swipe fired,
-        and the log. With `envs`, a daemon in each environment at once (each its own
-        file): a list of both."""
-        rec = swipes(5, 2000, starts_mm=starts_mm).save(self.path("rec.evemu"))
+        says; each `lead_ms` later); `changes[i]()` runs at 1 + 2i s. Returns which
+        binding each swipe fired, and the log. With `envs`, a daemon in each environment
+        at once (each its own file): a list of both."""
+        rec = swipes(5, 2000, starts_mm=starts_mm, lead_ms=lead_ms).save(self.path("rec.evemu"))
         runs = []
         start = time.monotonic()
         for i, env in enumerate(envs or [self.env]):
@@ -289,11 +292,14 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
 
-    def hyprland(self, answers=None):
+    def hyprland(self, answers=None, stalled_s=0, hang_first=False):
         """A stand-in Hyprland's event socket; returns what sends its lines, and what
         closes it. With `answers` (question → its JSON, read at each question), its
         request socket too, which answers a question per connection and closes; the
-        questions asked are appended to `answers["asked"]`."""
+        questions asked are appended to `answers["asked"]`. With `stalled_s`, the
+        request socket accepts nothing for that long, its backlog full (the test's own
+        connections fill it); with `hang_first`, the first question is read and never
+        answered, its connection left open."""
         os.makedirs(self.path("hypr/test"), exist_ok=True)
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(self.path("hypr/test/.socket2.sock"))
@@ -305,18 +311,40 @@ class Desktop(Harness):
         if answers is not None:
             requests = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             requests.bind(self.path("hypr/test/.socket.sock"))
-            requests.listen(4)
+            requests.listen(0 if stalled_s else 4)
             self.addCleanup(requests.close)
+            fillers = []
+            while stalled_s:  # until the kernel says the backlog is full
+                filler = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                filler.setblocking(False)
+                try:
+                    filler.connect(self.path("hypr/test/.socket.sock"))
+                except BlockingIOError:
+                    filler.close()
+                    break
+                fillers.append(filler)
+            self.addCleanup(lambda: [filler.close() for filler in fillers])
+            hung = []
+            self.addCleanup(lambda: [connection.close() for connection in hung])
 
             def answer():
+                time.sleep(stalled_s)
+                for filler in fillers:  # accepted, they read as closed
+                    filler.close()
                 while True:
                     try:
                         connection = requests.accept()[0]
                     except OSError:
                         return
+                    question = connection.recv(8192).decode()
+                    if not question:  # one of the fillers
+                        connection.close()
+                        continue
+                    answers.setdefault("asked", []).append(question)
+                    if hang_first and len(answers["asked"]) == 1:
+                        hung.append(connection)
+                        continue
                     with connection:
-                        question = connection.recv(8192).decode()
-                        answers.setdefault("asked", []).append(question)
                         connection.sendall(json.dumps(answers.get(question, "unknown request")).encode())
             threading.Thread(target=answer, daemon=True).start()
 
@@ -361,7 +389,158 @@ class Desktop(Harness):
                                       starts_mm=[right, left, left, right, right], apps_window="touched")
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on firefox (hyprland); for it: browser-back", log)
-        self.assertEqual(answers["asked"][:2], ["j/monitors", "j/clients"])
+        self.assertEqual(answers["asked"][:3], ["j/activewindow", "j/monitors", "j/clients"])
+
+    def test_hyprland_says_which_window_was_in_front_before_the_daemon(self):
+        """Hyprland says `activewindow` only when the focus moves: started under firefox,
+        the daemon asks (`j/activewindow`), and its swipes are firefox's from the first
+        (half a second after the start) until the focus moves to kitty (at 3 s)."""
+        say, leave = self.hyprland({"j/activewindow": {"class": "firefox", "title": "a page", "at": [0, 0], "size": [10, 10]},
+                                    "j/monitors": [], "j/clients": []})
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
+        fired, log = self.swipes_with(self.path("fired.txt"), [lambda: None, say("activewindow>>kitty,~\n")], lead_ms=500)
+        self.assertEqual(fired, ["firefox", "firefox", "global", "global", "global"], log[-3000:])
+
+    def test_a_hyprland_answer_that_does_not_end_is_given_up_and_asked_again(self):
+        """The first question's connection is left open, unanswered: after 2 s it is
+        given up and the questions are put again a second later, so that where the
+        windows are is known (before, it stayed unknown until the next event)."""
+        answers = {"j/monitors": [{"x": 0, "y": 0, "width": 2000, "height": 1000, "focused": True, "activeWorkspace": {"id": 1}}],
+                   "j/clients": [{"at": [x, 0], "size": [1000, 1000], "workspace": {"id": 1}, "class": app}
+                                 for app, x in [("firefox", 0), ("kitty", 1000)]]}
+        say, leave = self.hyprland(answers, hang_first=True)
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
+        left = 100
+        fired, log = self.swipes_with(self.path("fired.txt"), [], starts_mm=[left] * 5, apps_window="touched")
+        self.assertEqual(fired[0], "global", log[-3000:])
+        self.assertEqual(fired[2:], ["firefox"] * 3, log[-3000:])
+        self.assertEqual(answers["asked"][:2], ["j/activewindow", "j/activewindow"])
+
+    def test_a_hyprland_that_does_not_accept_never_holds_the_loop(self):
+        """The request socket's backlog full for its first 6 s, while Hyprland's events
+        keep asking: a connect that waited (as before) held the loop until it accepted.
+        Swipes every 2 s fire 2 s apart."""
+        answers = {"j/monitors": [], "j/clients": []}
+        say, leave = self.hyprland(answers, stalled_s=6)
+        self.env["HYPRLAND_INSTANCE_SIGNATURE"] = "test"
+        out = self.path("stamps.txt")
+        config = self.write("gestured.toml", f"""[daemon]\nbus = "none"\n[[gesture]]\nname = "switch-desktop"\ntype = "swipe"
+fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", swipes(5, 2000).save(self.path("rec.evemu")),
+                                   "--verbose"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(daemon.kill)
+        for _ in range(16):
+            time.sleep(0.5)
+            say("movewindow>>55d1,1\n")()
+        log = daemon.communicate(timeout=60)[1]
+        with open(out) as f:
+            stamps = [float(line) for line in f]
+        self.assertEqual(len(stamps), 5, log[-3000:])
+        gaps = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
+        self.assertTrue(all(1.7 < gap < 2.3 for gap in gaps), f"{gaps}\n{log[-3000:]}")
+        self.assertIn("j/monitors", answers.get("asked", []), "asked once it accepts")
+
+    def sway_stand_in(self, trees):
+        """A stand-in sway's IPC socket ($SWAYSOCK): each connection is answered with
+        `trees(n, asked)`, a function of the connection's number and how many trees it
+        was asked for, giving the bytes to send for a GET_TREE (a whole message). Returns
+        the socket's path and what counts the GET_TREEs asked."""
+        path = self.path("sway-ipc.sock")
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(path)
+        server.listen(4)
+        self.addCleanup(server.close)
+        # The test's events go out on the connections in "events", between answers, never inside one.
+        asked = {"trees": 0, "connections": 0, "events": [], "sending": threading.Lock()}
+
+        def serve(connection, n):
+            with connection:
+                trees_asked = 0
+                while True:
+                    header = b""
+                    while len(header) < 14:
+                        more = connection.recv(14 - len(header))
+                        if not more:
+                            return
+                        header += more
+                    length, kind = struct.unpack("=II", header[6:14])
+                    while length:
+                        length -= len(connection.recv(length))
+                    try:
+                        with asked["sending"]:
+                            if kind == 2:
+                                connection.sendall(sway_message(2, b'{"success": true}'))
+                                asked["events"].append(connection)
+                            elif kind == 4:
+                                asked["trees"] += 1
+                                trees_asked += 1
+                                connection.sendall(trees(n, trees_asked))
+                    except OSError:
+                        return
+
+        def accept():
+            while True:
+                try:
+                    connection = server.accept()[0]
+                except OSError:
+                    return
+                asked["connections"] += 1
+                threading.Thread(target=serve, args=(connection, asked["connections"]), daemon=True).start()
+        threading.Thread(target=accept, daemon=True).start()
+        return path, asked
+
+    def test_a_bogus_sway_header_is_given_up_and_sway_connected_again(self):
+        """A header announcing some 4 GB: before, everything after it was thrown away
+        and nothing known again; now the connection is given up and made again (5 s
+        later), and the tree it then answers counts."""
+        def trees(n, _):
+            if n == 1:
+                return b"i3-ipc" + struct.pack("=II", 0xFFFF_FF00, 4) + b"{" * 1000
+            return sway_message(4, json.dumps(sway_tree("firefox")).encode())
+        path, asked = self.sway_stand_in(trees)
+        self.env["SWAYSOCK"] = path
+        fired, log = self.swipes_with(self.path("fired.txt"), [])
+        self.assertEqual(fired[0], "global", log[-3000:])
+        self.assertEqual(fired[3:], ["firefox", "firefox"], log[-3000:])
+        self.assertIn("sway: it announced a message of 4294967040 bytes", log)
+        self.assertEqual(asked["connections"], 2)
+
+    def test_huge_sway_trees_take_a_bounded_share_of_the_loop(self):
+        """Window events 20 times a second, each answered with a tree of 0.9 MB (under
+        the 1 MB a message may be) of 9,000 windows: trees are asked at most as often
+        as they leave the loop nine tenths of its time, and swipes fire. Before, every
+        event's tree was read (a 3 MB tree cost 0.29 s in a release build)."""
+        tree = sway_tree("firefox")
+        window = {"type": "con", "visible": False, "rect": {"x": 0, "y": 0, "width": 10, "height": 10}, "nodes": []}
+        tree["nodes"][0]["nodes"][0]["nodes"] += [window] * 9_000
+        payload = json.dumps(tree).encode()
+        self.assertLess(len(payload), 1 << 20)
+        self.assertGreater(len(payload), 800_000)
+
+        def trees(n, _):
+            return sway_message(4, payload)
+        path, asked = self.sway_stand_in(trees)
+        self.env["SWAYSOCK"] = path
+        event = sway_message(0x8000_0003, b'{"change": "move", "container": {"type": "con", "app_id": "kitty"}}')
+
+        def events():
+            for _ in range(9 * 20):
+                time.sleep(0.05)
+                with asked["sending"]:
+                    for connection in asked["events"]:
+                        try:
+                            connection.sendall(event)
+                        except OSError:
+                            pass
+        threading.Thread(target=events, daemon=True).start()
+        before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+        fired, log = self.swipes_with(self.path("fired.txt"), [])
+        after, elapsed = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic() - start
+        cpu_share = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / elapsed
+        self.assertEqual(fired[1:], ["firefox"] * 4, log[-3000:])  # the first may come before the first tree
+        self.assertGreater(asked["trees"], 1, "trees were asked again")
+        self.assertLess(cpu_share, 0.4, f"the daemon's CPU over its run ({asked['trees']} trees)")
+
 
     def test_the_session_agent_reports_what_the_desktop_says(self):
         """gestured agent follows the desktop (a stand-in Hyprland) and reports to the
@@ -401,6 +580,17 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("hyprland: following the application in front", log)
         self.assertIn("hyprland: it closed its socket", log)
+
+
+def sway_message(kind, payload):
+    """An i3-ipc message: the magic, the payload's length and the type, then the payload."""
+    return b"i3-ipc" + struct.pack("=II", len(payload), kind) + payload
+
+
+def sway_tree(focused):
+    """A tree whose one window, focused, is `focused`'s (no `visible`: as i3's)."""
+    window = {"type": "con", "focused": True, "app_id": focused, "nodes": []}
+    return {"type": "root", "nodes": [{"type": "output", "nodes": [{"type": "workspace", "nodes": [window]}]}]}
 
 
 def waited(what, found, seconds=20):

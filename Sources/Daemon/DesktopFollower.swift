@@ -99,9 +99,12 @@ final class DesktopFollower: BusSource {
         }
     }
 
-    var nextDeadline: Int64? { watcher?.pending == true ? monotonicMicroseconds() : retryAt }
+    var nextDeadline: Int64? {
+        guard let watcher else { return retryAt }
+        return watcher.pending ? monotonicMicroseconds() : watcher.deadline
+    }
 
-    /// Readable, or a retry due.
+    /// Readable, the watcher's deadline, or a retry due.
     func process() {
         guard let watcher else {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }

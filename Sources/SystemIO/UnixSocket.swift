@@ -3,10 +3,14 @@ import Glibc
 #endif
 import SystemPackage
 
-/// A stream socket to a peer's path (a compositor's IPC socket), non-blocking and
-/// closed on exec: connected at once or not at all, written a short request at a time.
+/// A stream socket to a peer's path (a compositor's IPC socket), non-blocking from the
+/// start and closed on exec: connected at once or not at all, written a short request at
+/// a time. A peer that does not accept (its backlog full) never holds the caller: the
+/// kernel answers a non-blocking connect to such a socket with EAGAIN at once, where a
+/// blocking one waits until the peer accepts.
 public enum UnixSocket {
-    /// Connects to `path`; the error when nothing listens there (or the path is too long).
+    /// Connects to `path`; the error when nothing listens there, when it does not accept
+    /// now (`.wouldBlock`), or when the path is too long.
     public static func connect(_ path: String) throws(Errno) -> FileDescriptor {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -17,7 +21,7 @@ public enum UnixSocket {
             raw[path.utf8.count] = 0
         }
         let fd = FileDescriptor(rawValue: try Syscall.call {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         })
         do {
             _ = try Syscall.call {
@@ -25,8 +29,6 @@ public enum UnixSocket {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
                 }
             }
-            let flags = try Syscall.call { fcntl(fd.rawValue, F_GETFL) }
-            _ = try Syscall.call { fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
         } catch {
             Syscall.release(fd)
             throw error

@@ -21,11 +21,15 @@ public protocol AppWatcher: AnyObject {
     /// their own (Hyprland's request socket, one connection per question); it changes
     /// after `read()`, and `read()` reads it too.
     var requestFD: FileDescriptor? { get }
+    /// When `read()` is due though nothing arrived (an answer late, a question to put
+    /// again), on the monotonic clock in microseconds.
+    var deadline: Int64? { get }
 }
 
 extension AppWatcher {
     public var pending: Bool { false }
     public var requestFD: FileDescriptor? { nil }
+    public var deadline: Int64? { nil }
 }
 
 /// What a desktop said in one read.

@@ -6,21 +6,25 @@ import SystemPackage
 /// Hyprland's sockets. Its event socket (`.socket2.sock`): a line per event,
 /// `EVENT>>DATA`; the application in front from `activewindow>>CLASS,TITLE` (the class is
 /// the Wayland app id, or the X11 class; an empty one is no window in front). A line
-/// over 4 KB is skipped. Until Hyprland first says, the application in front is not known.
+/// over 4 KB is skipped. Hyprland says `activewindow` only when the focus moves, so the
+/// window already in front at the start is asked for (`j/activewindow`); an event that
+/// comes before its answer stands over it.
 ///
 /// Where its windows are comes from its request socket (`.socket.sock`, beside it): one
 /// connection per question, answered and closed. `j/monitors`, then `j/clients`, are
 /// asked at the start and after any event that can move a window, one question out at a
-/// time; an answer over 4 MB, or one that is no JSON, leaves only the focused window
-/// known until the next event. Where there is no request socket (a stand-in, a Hyprland
-/// that refuses it), only the focused window is known.
+/// time; an answer that is no JSON leaves only the focused window known until the next
+/// event. A question that cannot be put (the socket's backlog full: it is never waited
+/// for), an answer over 4 MB or one that has not ended within 2 s leave only the focused
+/// window known, and the questions are put again after a second, doubling to 30 s. Where there is no request socket (a stand-in, a Hyprland that
+/// refuses it), only the focused window is known.
 public final class HyprlandWatcher: AppWatcher {
     public let source = "hyprland"
     public let fd: FileDescriptor
     private var events = SocketBuffer(largest: 4096)
     private let requestPath: String
-    /// The question out, and what has come of its answer.
-    private var asked: (fd: FileDescriptor, question: Question)?
+    /// The question out, when it went out, and what has come of its answer.
+    private var asked: (fd: FileDescriptor, question: Question, at: Int64)?
     private var answer = SocketBuffer(largest: 4 << 20)
     /// The monitors' answer, kept until the clients' comes.
     private var monitors: [Monitor] = []
@@ -28,9 +32,16 @@ public final class HyprlandWatcher: AppWatcher {
     private var layoutWanted = true
     /// A layout was said, and stands until another is or it is taken back.
     private var layoutSaid = false
+    /// Hyprland has said which window is in front (an event, or the answer to `j/activewindow`).
+    private var appKnown = false
+    /// A question that could not be put, or was not answered: when to put it again.
+    private var retryAt: Int64?
+    private var backoff = Backoff(first: 1_000_000, longest: 30_000_000)
+    /// How long an answer may take to end.
+    static let answerTimeout: Int64 = 2_000_000
 
     enum Question: String {
-        case monitors = "j/monitors", clients = "j/clients"
+        case activeWindow = "j/activewindow", monitors = "j/monitors", clients = "j/clients"
     }
 
     /// Events that move no window: no question is asked for them.
@@ -48,10 +59,13 @@ public final class HyprlandWatcher: AppWatcher {
         do { fd = try UnixSocket.connect(path) } catch { throw AppWatcherError("cannot connect to \(path) (\(error))") }
         requestPath = String(path.dropLast(".socket2.sock".count)) + ".socket.sock"
         var unused = DesktopNews()
-        ask(.monitors, news: &unused)
+        ask(.activeWindow, news: &unused)
     }
 
     public var requestFD: FileDescriptor? { asked?.fd }
+
+    /// When the answer out is late, or a question is to be put again.
+    public var deadline: Int64? { asked.map { $0.at + Self.answerTimeout } ?? retryAt }
 
     public func close() {
         Syscall.release(fd)
@@ -63,11 +77,16 @@ public final class HyprlandWatcher: AppWatcher {
         var news = DesktopNews()
         try events.fill(from: fd)
         events.takeLines { line in
-            if let app = Self.app(fromLine: line) { news.app = .some(app) }
+            if let app = Self.app(fromLine: line) {
+                news.app = .some(app)
+                appKnown = true
+            }
             if !Self.inPlace.contains(Self.event(line)) { layoutWanted = true }
         }
         readAnswer(into: &news)
-        if asked == nil, layoutWanted { ask(.monitors, news: &news) }
+        let now = monotonicMicroseconds()
+        if let asked, now >= asked.at + Self.answerTimeout { giveUp(&news) }
+        if asked == nil, layoutWanted || retryAt != nil, now >= retryAt ?? now { ask(appKnown ? .monitors : .activeWindow, news: &news) }
         return news
     }
 
@@ -89,16 +108,24 @@ public final class HyprlandWatcher: AppWatcher {
     }
 
     private func ask(_ question: Question, news: inout DesktopNews) {
-        if question == .monitors { layoutWanted = false }
+        layoutWanted = false
+        retryAt = nil
         let socket: FileDescriptor
-        do { socket = try UnixSocket.connect(requestPath) } catch { return takeBack(&news) }
-        do { try UnixSocket.send(socket, Array(question.rawValue.utf8)) } catch {
-            Syscall.release(socket)
+        do { socket = try UnixSocket.connect(requestPath) } catch {
+            // Nothing listens there: no request socket, and nothing to put again.
+            if error != .noSuchFileOrDirectory, error != .connectionRefused { askAgainLater() }
             return takeBack(&news)
         }
-        asked = (socket, question)
+        do { try UnixSocket.send(socket, Array(question.rawValue.utf8)) } catch {
+            Syscall.release(socket)
+            askAgainLater()
+            return takeBack(&news)
+        }
+        asked = (socket, question, monotonicMicroseconds())
         answer = SocketBuffer(largest: answer.largest)
     }
+
+    private func askAgainLater() { retryAt = backoff.next(after: monotonicMicroseconds()) }
 
     /// What has come of the answer; at its end, the next question or the layout.
     private func readAnswer(into news: inout DesktopNews) {
@@ -109,8 +136,16 @@ public final class HyprlandWatcher: AppWatcher {
         guard ended else { return }
         Syscall.release(asked.fd)
         self.asked = nil
+        backoff.reset()
         let reply = Data(answer.bytes)
         switch asked.question {
+        case .activeWindow:
+            // `{}` when no window is in front; what is no object (a stand-in's refusal) says nothing.
+            if !appKnown, let window = try? JSONDecoder().decode(Client.self, from: reply) {
+                news.app = .some(window.app)
+                appKnown = true
+            }
+            ask(.monitors, news: &news)
         case .monitors:
             guard let monitors = try? JSONDecoder().decode([Monitor].self, from: reply) else { return takeBack(&news) }
             self.monitors = monitors
@@ -123,9 +158,11 @@ public final class HyprlandWatcher: AppWatcher {
         }
     }
 
+    /// An answer that went wrong, or did not end in time: asked again later.
     private func giveUp(_ news: inout DesktopNews) {
         if let asked { Syscall.release(asked.fd) }
         asked = nil
+        askAgainLater()
         takeBack(&news)
     }
 
@@ -180,8 +217,8 @@ public final class HyprlandWatcher: AppWatcher {
     struct Client: Decodable {
         var mapped: Bool?
         var hidden: Bool?
-        var at: [Int]
-        var size: [Int]
+        var at: [Int]?
+        var size: [Int]?
         var workspace: Workspace?
         var floating: Bool?
         var pinned: Bool?
@@ -189,7 +226,7 @@ public final class HyprlandWatcher: AppWatcher {
         var `class`: String?
 
         var frame: WindowLayout.Frame? {
-            guard at.count == 2, size.count == 2 else { return nil }
+            guard let at, let size, at.count == 2, size.count == 2 else { return nil }
             return WindowLayout.Frame(x: Int32(clamping: at[0]), y: Int32(clamping: at[1]),
                                       width: Int32(clamping: size[0]), height: Int32(clamping: size[1]))
         }

@@ -9,11 +9,21 @@ import SystemPackage
 /// tree also says where its windows are (`WindowLayout`); i3's has no `visible`, so in i3
 /// only the focused window is known. A window resized without another event is known
 /// at the next one. A message is `i3-ipc`, its payload's length and its type (both
-/// 32-bit, the machine's order), then JSON; one over 4 MB is skipped.
+/// 32-bit, the machine's order), then JSON; one over 1 MB is skipped (what was known
+/// stands until the next event), and a header that announces more than 64 MB is no
+/// sway's: the connection is given up (and made again by the follower).
+///
+/// A tree is read whole in one wake-up, which costs the loop about 0.1 s a megabyte:
+/// after each, the next is asked only once nine times as long has passed, so that
+/// trees take at most a tenth of the loop's time however often windows change.
 public final class SwayWatcher: AppWatcher {
     public let source: String
     public let fd: FileDescriptor
-    private var buffer = SocketBuffer(largest: 4 << 20)
+    private var buffer = SocketBuffer(largest: 1 << 20)
+    /// A message announced longer than this is taken for nonsense, not skipped.
+    static let longestSkipped = 64 << 20
+    /// Not before this is the next tree asked (see above).
+    private var treeNotBefore: Int64 = 0
     /// A GET_TREE asked and not yet answered.
     private var treeAsked = false
     /// Something changed since the last tree was made, maybe: one is asked at the end of
@@ -64,6 +74,7 @@ public final class SwayWatcher: AppWatcher {
             let header = buffer.bytes.prefix(Self.headerSize)
             guard header.prefix(Self.magic.count).elementsEqual(Self.magic) else { throw AppWatcherError("it sent what is no i3-ipc message") }
             let length = Int(word(header, at: Self.magic.count)), type = word(header, at: Self.magic.count + 4)
+            guard length <= Self.longestSkipped else { throw AppWatcherError("it announced a message of \(length) bytes") }
             guard length <= buffer.largest else {
                 buffer.skip(Self.headerSize + length)
                 continue
@@ -73,11 +84,14 @@ public final class SwayWatcher: AppWatcher {
             buffer.consume(Self.headerSize + length)
             take(Kind(rawValue: type), payload, into: &found)
         }
-        if treeWanted, !treeAsked {
+        if treeWanted, !treeAsked, monotonicMicroseconds() >= treeNotBefore {
             do { try askForTree() } catch { throw AppWatcherError("cannot ask for its tree (\(error))") }
         }
         return found
     }
+
+    /// A tree wanted and not yet asked for: when it may be.
+    public var deadline: Int64? { treeWanted && !treeAsked ? treeNotBefore : nil }
 
     private func word(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
         var value: UInt32 = 0
@@ -92,6 +106,11 @@ public final class SwayWatcher: AppWatcher {
         switch kind {
         case .getTree:
             treeAsked = false
+            let start = monotonicMicroseconds()
+            defer {
+                let end = monotonicMicroseconds()
+                treeNotBefore = end + 9 * (end - start)
+            }
             guard let tree = try? JSONDecoder().decode(Node.self, from: payload) else { return }
             news.app = .some(tree.focusedLeaf.flatMap { $0.app(source) })
             if let layout = tree.layout(source) { news.windows = .some(layout) }
