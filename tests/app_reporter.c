@@ -4,18 +4,23 @@
  *   report SOURCE APP_ID WM_CLASS INSTANCE   one report ("-" for an empty field); prints
  *                                           "done" or "error NAME"
  *   huge                                    a report whose app id is 1 MB
- *   flood RATE SECONDS                      RATE reports a second for SECONDS, two apps in
- *                                           turn, without waiting for answers; prints
- *                                           "done SENT ANSWERED REFUSED" (gestured's answers
- *                                           within 3 s of the last; refused: its errors)
- * It prints "ready" once connected: to the session bus, or with --system to the system bus. */
+ *   flood RATE SECONDS [CONNECTIONS]        RATE reports a second for SECONDS, two apps in
+ *                                           turn, without waiting for answers, from this
+ *                                           connection or round the CONNECTIONS opened for
+ *                                           it; prints "done SENT ANSWERED REFUSED"
+ *                                           (gestured's answers within 3 s of the last;
+ *                                           refused: its errors)
+ * It prints "ready" once connected: to the session bus, or with --system to the system bus.
+ * A call not answered within 2 s is an error (org.freedesktop.DBus.Error.NoReply). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <systemd/sd-bus.h>
 
 static sd_bus *bus;
+static int system_bus;
 
 static const char *field(const char *word) { return strcmp(word, "-") == 0 ? "" : word; }
 
@@ -50,38 +55,51 @@ static int answered(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     return 0;
 }
 
-/* Calls without waiting for their answers (counted as they come), at `rate` a second. */
-static void flood(int rate, int seconds) {
+#define MOST_CONNECTIONS 256
+
+/* Calls without waiting for their answers (counted as they come), at `rate` a second,
+ * round `count` connections (this one alone for 1). */
+static void flood(int rate, int seconds, int count) {
+    sd_bus *buses[MOST_CONNECTIONS] = {bus};
+    if (count < 1) count = 1;
+    if (count > MOST_CONNECTIONS) count = MOST_CONNECTIONS;
+    for (int i = 1; i < count; i++)
+        if ((system_bus ? sd_bus_open_system(&buses[i]) : sd_bus_open_user(&buses[i])) < 0) count = i;
     long long start = now_us(), end = start + seconds * 1000000LL;
     long sent = 0;
     answers = refused = 0;
     while (now_us() < end) {
         long due = (long)((now_us() - start) * rate / 1000000LL);
         while (sent < due) {
-            sd_bus_call_method_async(bus, NULL, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
-                                     "ReportApp", answered, NULL, "ssss", "flood", sent % 2 ? "kitty" : "firefox", "", "");
+            sd_bus_call_method_async(buses[sent % count], NULL, "org.gestured.Gestured1", "/org/gestured/Gestured1",
+                                     "org.gestured.Gestured1", "ReportApp", answered, NULL, "ssss", "flood",
+                                     sent % 2 ? "kitty" : "firefox", "", "");
             sent++;
         }
-        while (sd_bus_process(bus, NULL) > 0) {}
-        sd_bus_wait(bus, 1000);
+        for (int i = 0; i < count; i++)
+            while (sd_bus_process(buses[i], NULL) > 0) {}
+        usleep(1000);
     }
     long long drain = now_us() + 3000000LL;
     while (now_us() < drain) {
-        while (sd_bus_process(bus, NULL) > 0) {}
-        sd_bus_wait(bus, 10000);
+        for (int i = 0; i < count; i++)
+            while (sd_bus_process(buses[i], NULL) > 0) {}
+        usleep(10000);
     }
+    for (int i = 1; i < count; i++) sd_bus_flush_close_unref(buses[i]);
     printf("done %ld %d %d\n", sent, answers, refused);
 }
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    int system = argc > 1 && strcmp(argv[1], "--system") == 0;
-    if ((system ? sd_bus_open_system(&bus) : sd_bus_open_user(&bus)) < 0) return 1;
+    system_bus = argc > 1 && strcmp(argv[1], "--system") == 0;
+    if ((system_bus ? sd_bus_open_system(&bus) : sd_bus_open_user(&bus)) < 0) return 1;
+    sd_bus_set_method_call_timeout(bus, 2000000);
     printf("ready\n");
     char line[512];
     while (fgets(line, sizeof line, stdin)) {
         char a[128], b[128], c[128], d[128];
-        int rate, seconds;
+        int rate, seconds, connections = 1;
         if (sscanf(line, "report %127s %127s %127s %127s", a, b, c, d) == 4) {
             report(field(a), field(b), field(c), field(d));
         } else if (strncmp(line, "huge", 4) == 0) {
@@ -90,8 +108,8 @@ int main(int argc, char **argv) {
             app[(1 << 20) - 1] = 0;
             report("huge", app, "", "");
             free(app);
-        } else if (sscanf(line, "flood %d %d", &rate, &seconds) == 2) {
-            flood(rate, seconds);
+        } else if (sscanf(line, "flood %d %d %d", &rate, &seconds, &connections) >= 2) {
+            flood(rate, seconds, connections);
         }
     }
     sd_bus_flush_close_unref(bus);

@@ -1,7 +1,10 @@
 /* A stand-in for logind on a test's bus: org.freedesktop.login1 with seat0, whose
- * ActiveSession is session c1 (and user 0's Display is c1 too), whose LockedHint the
- * test sets on standard input, a command a line:
+ * ActiveSession is session c1 of user 0 (and user 0's Display is c1 too), whose
+ * LockedHint the test sets on standard input, a command a line:
  *   lock | unlock        LockedHint, announced with PropertiesChanged (with its value)
+ *   switch               seat0's ActiveSession from c1 to c2 (of user 65534, never
+ *                        locked) or back, announced with PropertiesChanged (invalidated,
+ *                        as logind does)
  *   stream | still       start or stop a stream of PropertiesChanged of the seat and the
  *                        session that change nothing, as fast as the bus takes them
  * fake_logind [locked] */
@@ -14,22 +17,33 @@
 
 #define SEAT "/org/freedesktop/login1/seat/seat0"
 #define SESSION "/org/freedesktop/login1/session/c1"
+#define OTHER_SESSION "/org/freedesktop/login1/session/c2"
 #define USER "/org/freedesktop/login1/user/_0"
+#define OTHER_USER "/org/freedesktop/login1/user/_65534"
 
 static int locked_hint = 0;
+static int other_in_front = 0;
 static int idle_hint = 0;
 static int streaming = 0;
 
 static int get_session(sd_bus *bus, const char *path, const char *interface, const char *property,
                        sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
+    (void)bus; (void)interface; (void)property; (void)userdata; (void)error;
+    if (other_in_front && strcmp(path, SEAT) == 0) return sd_bus_message_append(reply, "(so)", "c2", OTHER_SESSION);
     return sd_bus_message_append(reply, "(so)", "c1", SESSION);
 }
 
 static int get_locked(sd_bus *bus, const char *path, const char *interface, const char *property,
                       sd_bus_message *reply, void *userdata, sd_bus_error *error) {
-    (void)bus; (void)path; (void)interface; (void)property; (void)userdata; (void)error;
-    return sd_bus_message_append(reply, "b", locked_hint);
+    (void)bus; (void)interface; (void)property; (void)userdata; (void)error;
+    return sd_bus_message_append(reply, "b", strcmp(path, SESSION) == 0 && locked_hint);
+}
+
+static int get_session_user(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)interface; (void)property; (void)userdata; (void)error;
+    if (strcmp(path, SESSION) == 0) return sd_bus_message_append(reply, "(uo)", 0, USER);
+    return sd_bus_message_append(reply, "(uo)", 65534, OTHER_USER);
 }
 
 static int get_idle(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -57,6 +71,7 @@ static const sd_bus_vtable session[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_PROPERTY("LockedHint", "b", get_locked, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("IdleHint", "b", get_idle, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+    SD_BUS_PROPERTY("User", "(uo)", get_session_user, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END,
 };
 static const sd_bus_vtable manager[] = {
@@ -72,6 +87,7 @@ int main(int argc, char **argv) {
     if (sd_bus_add_object_vtable(bus, NULL, SEAT, "org.freedesktop.login1.Seat", seat, NULL) < 0 ||
         sd_bus_add_object_vtable(bus, NULL, USER, "org.freedesktop.login1.User", user, NULL) < 0 ||
         sd_bus_add_object_vtable(bus, NULL, SESSION, "org.freedesktop.login1.Session", session, NULL) < 0 ||
+        sd_bus_add_object_vtable(bus, NULL, OTHER_SESSION, "org.freedesktop.login1.Session", session, NULL) < 0 ||
         sd_bus_add_object_vtable(bus, NULL, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", manager, NULL) < 0)
         return 1;
     if (sd_bus_request_name(bus, "org.freedesktop.login1", 0) < 0) return 1;
@@ -94,6 +110,9 @@ int main(int argc, char **argv) {
         if (strncmp(line, "lock", 4) == 0 || strncmp(line, "unlock", 6) == 0) {
             locked_hint = line[0] == 'l';
             sd_bus_emit_properties_changed(bus, SESSION, "org.freedesktop.login1.Session", "LockedHint", NULL);
+        } else if (strncmp(line, "switch", 6) == 0) {
+            other_in_front = !other_in_front;
+            sd_bus_emit_properties_changed(bus, SEAT, "org.freedesktop.login1.Seat", "ActiveSession", NULL);
         } else {
             streaming = strncmp(line, "stream", 6) == 0;
         }

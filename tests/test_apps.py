@@ -8,7 +8,7 @@ every application otherwise, as each desktop says which is in front.
 import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, unittest
 import test_daemon
 from fixtures import Recording
-from test_control import compile_peer, wait_on_the_bus
+from test_control import IGNORE_PANELS, Peer, compile_peer, wait_on_the_bus
 from test_daemon import Harness
 
 
@@ -197,6 +197,117 @@ class ReportedOnTheBus(Harness):
         self.assertEqual(len(self.fired(out)), 6, log[-3000:])
         self.assertEqual(log.count("refusing reports of the application in front"), 1, log[-3000:])  # the huge name
         self.assertEqual(log.count("dropping reports of the application in front"), 1, log[-3000:])
+
+
+# A private bus any user may join, as the system bus (with none of its policy: what is
+# tested is what the daemon takes, not what the bus lets through).
+OPEN_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+  </policy>
+</busconfig>
+"""
+
+
+class ReportedOnTheSystemBus(Harness):
+    """ReportApp on a bus the daemon takes for the system bus, with a stand-in logind
+    (tests/fake_logind.c: session c1 of user 0 in front, or c2 of user 65534): only the
+    seat's session's user is taken, others cannot crowd it out, and a session that comes
+    back in front says its application again."""
+    def setUp(self):
+        super().setUp()
+        for name in DESKTOP_VARIABLES:
+            self.env.pop(name, None)
+        config = self.write("bus.conf", OPEN_BUS)
+        out = subprocess.run(["dbus-daemon", f"--config-file={config}", "--fork", "--print-address=1", "--print-pid=1"],
+                             capture_output=True, text=True, check=True).stdout.split("\n")
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"] = out[0]
+        self.addCleanup(os.kill, int(out[1]), signal.SIGTERM)
+        self.logind = Peer(self, "fake_logind")
+
+    def app(self):
+        return subprocess.run(["busctl", "--user", "get-property", "org.gestured.Gestured1", "/org/gestured/Gestured1",
+                               "org.gestured.Gestured1", "App"], capture_output=True, text=True, env=self.env).stdout.strip()
+
+    def daemon(self):
+        """The daemon, live (a replay follows no logind) and reading no panel: what it
+        takes shows in its App property."""
+        config = self.write("gestured.toml", apps_config(self.path("fired.txt"), bus="system") + IGNORE_PANELS)
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--verbose"],
+                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(daemon.kill)
+        wait_on_the_bus(self.env)
+        probe = Reporter(self)
+        waited("logind's session", lambda: probe.tell("report probe - - -") == "done", seconds=5)
+        return daemon
+
+    def stopped(self, daemon):
+        daemon.terminate()
+        return daemon.communicate(timeout=30)[1]
+
+    def test_another_user_flooding_reports_crowds_out_none_of_the_seat_users(self):
+        """nobody sends 900 reports a second over 100 connections (before, they used up
+        the ration of all callers together, and 8 of 20 of the seat user's reports were
+        dropped unanswered); the seat user's 20 reports are each answered and followed."""
+        daemon = self.daemon()
+        flooder = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", compile_peer(self, "app_reporter")],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(flooder.kill)
+        self.assertEqual(flooder.stdout.readline().strip(), "ready")
+        flooder.stdin.write("flood 900 8 100\n")
+        flooder.stdin.flush()
+        time.sleep(1)
+        reporter = Reporter(self)
+        answers, followed = [], []
+        for i in range(20):
+            app = "firefox" if i % 2 else "kitty"
+            answers.append(reporter.tell(f"report agent {app} - -"))
+            followed.append(f'"{app}"' in self.app())
+            time.sleep(0.2)
+        flood = flooder.stdout.readline().split()
+        log = self.stopped(daemon)
+        self.assertEqual(answers, ["done"] * 20, log[-3000:])
+        self.assertEqual(followed, [True] * 20, log[-3000:])
+        self.assertEqual(flood[0], "done")
+        self.assertGreater(int(flood[1]), 5000, "the flood was sent")
+        self.assertGreater(int(flood[3]), 0, "nobody was refused")
+
+    def test_a_session_back_in_front_says_its_application_again(self):
+        """The session agent (following a stand-in Hyprland) says firefox; another
+        session comes in front (no application known), then this one again: within a
+        second firefox is known again, without a change of focus (before, it stayed
+        unknown until the next one)."""
+        os.makedirs(self.path("hypr/test"))
+        hyprland = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        hyprland.bind(self.path("hypr/test/.socket2.sock"))
+        hyprland.listen(1)
+        self.addCleanup(hyprland.close)
+        daemon = self.daemon()
+        agent = subprocess.Popen([test_daemon.GESTURED, "agent", "--bus", "system", "--verbose"],
+                                 env=dict(self.env, XDG_RUNTIME_DIR=self.dir, HYPRLAND_INSTANCE_SIGNATURE="test"),
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(agent.kill)
+        desktop = hyprland.accept()[0]
+        self.addCleanup(desktop.close)
+        desktop.sendall(b"activewindow>>firefox,a page\n")
+        self.assertTrue(waited("firefox", lambda: '"firefox"' in self.app(), seconds=5))
+        self.logind.tell("switch")
+        none = '(ssss) "" "" "" ""'
+        self.assertTrue(waited("none in front", lambda: self.app() == none, seconds=5))
+        time.sleep(0.5)
+        self.assertEqual(self.app(), none, "user 0's agent is refused while c2 is in front")
+        self.logind.tell("switch")
+        back = time.monotonic()
+        self.assertTrue(waited("firefox again", lambda: '"firefox"' in self.app(), seconds=5))
+        self.assertLess(time.monotonic() - back, 1.0)
+        self.stopped(daemon)
 
 
 class Desktop(Harness):

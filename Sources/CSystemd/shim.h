@@ -2,6 +2,7 @@
 #include <string.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-login.h>
 
 // sd-bus builds its object tables with macros for constant handlers; Swift's handlers are
 // known at run time, so the table is filled then and kept (sd-bus holds on to it). One
@@ -11,12 +12,13 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[16];
+    static sd_bus_vtable vtable[17];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_SIGNAL_WITH_NAMES("Gesture", "sssa{sv}",
                                  SD_BUS_PARAM(name) SD_BUS_PARAM(type) SD_BUS_PARAM(phase) SD_BUS_PARAM(values), 0),
+        SD_BUS_SIGNAL("AppWanted", "", 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -84,4 +86,9 @@ static inline int gestured_bus_reply_empty(sd_bus_message *call) {
 
 static inline int gestured_bus_emit_changed(sd_bus *bus, const char *path, const char *interface, const char *property) {
     return sd_bus_emit_properties_changed(bus, path, interface, property, NULL);
+}
+
+// A signal without arguments (sd_bus_emit_signal is variadic).
+static inline int gestured_bus_emit_bare(sd_bus *bus, const char *path, const char *interface, const char *member) {
+    return sd_bus_emit_signal(bus, path, interface, member, NULL);
 }

@@ -62,9 +62,10 @@ public final class Daemon {
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
     /// Who said which application is in front (its unique name on the bus), and whether
     /// a refusal of a report has been said.
-    var appReporter: (name: String, source: String, uid: UInt32?)?
-    /// The user of the session logind says is in front (the system service: seat0's).
+    var appReporter: (name: String, source: String, caller: BusCaller?)?
+    /// The session logind says is in front (the system service: seat0's), and its user.
     var sessionUser: UInt32?
+    var activeSession: String?
     var saidAppRefusal = false
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []

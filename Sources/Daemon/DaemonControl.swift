@@ -50,9 +50,9 @@ extension Daemon: BusControl {
             }
             return BusControlError(name, why)
         }
-        // On the system bus, only the user in front of the seat says what is in front.
-        if bus?.kind == .system, report.caller == nil || report.caller != sessionUser {
-            throw refuse("AccessDenied", "only the user of seat0's active session reports the application in front")
+        // On the system bus, only the user and session in front of the seat say what is in front.
+        if bus?.kind == .system, !(report.caller.map(mayReport) ?? false) {
+            throw refuse("AccessDenied", "only the user of seat0's active session, from that session or their own services, reports the application in front")
         }
         guard !report.tooLong else {
             throw refuse("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes")
@@ -62,11 +62,23 @@ extension Daemon: BusControl {
         try? take(.appInFront(report.app(source: source), why: "\(source), \(printable(sender, limit: 32))", at: self.now))
     }
 
-    /// Another session in front of the seat (logind): what another user's reporter said
-    /// no longer stands.
-    func sessionUserChanged(_ uid: UInt32?) {
+    /// The user of seat0's active session, from a process of that session or of none
+    /// (the user's own services: the session agent, a desktop run by the user's
+    /// manager); a process of another session of that user is not in front.
+    public func mayReport(_ caller: BusCaller) -> Bool {
+        guard let sessionUser, caller.uid == sessionUser else { return false }
+        return caller.session == nil || caller.session == activeSession
+    }
+
+    /// Another session in front of the seat (logind): what a reporter of another user
+    /// or session said no longer stands, and every reporter is asked to say it again
+    /// (the new session's agent has not said it to us, or not since it was last in front).
+    func sessionChanged(user uid: UInt32?, session: String?) {
         sessionUser = uid
-        guard let reporter = appReporter, reporter.uid != uid, bus?.kind == .system else { return }
+        activeSession = session
+        guard bus?.kind == .system else { return }
+        bus?.wantApp()
+        guard let reporter = appReporter, !(reporter.caller.map(mayReport) ?? false) else { return }
         appReporter = nil
         try? take(.appInFront(nil, why: "another session is in front", at: now))
     }

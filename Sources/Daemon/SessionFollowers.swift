@@ -13,7 +13,7 @@ extension Daemon {
         let logind = LogindWatcher(session, logger: logger)
         watch(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
-        logind.onUserChange = { [unowned self] uid in sessionUserChanged(uid) }
+        logind.onSessionChange = { [unowned self] uid, session in sessionChanged(user: uid, session: session) }
         logind.start()
     }
 

@@ -8,10 +8,12 @@ import SystemIO
 import SystemPackage
 
 /// The session agent's side of ReportApp: says to the gestured on `kind`'s bus which
-/// application is in front, the latest only (a newer report cancels one unanswered), and
-/// says it again whenever that gestured comes on the bus (started, restarted). Its
-/// refusals (another user's session in front) are logged once until one is taken. The
-/// bus going away is tried again after 5 s, doubling to a minute.
+/// application is in front, the latest only (a newer report cancels one unanswered), at
+/// most 5 a second (within the 10 gestured takes from a caller: a burst of focus
+/// changes ends with its last said), and says it again whenever that gestured comes on
+/// the bus (started, restarted) or asks (AppWanted: another session came in front, maybe
+/// this one again). Its refusals (another user's session in front) are logged once until
+/// one is taken. The bus going away is tried again after 5 s, doubling to a minute.
 public final class AppReporter: BusSource {
     private let kind: BusService.Kind
     private let logger: Logger
@@ -22,6 +24,10 @@ public final class AppReporter: BusSource {
     private var saidRefusal = false
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
+    /// When the last report went out, and when the next is due (one waits).
+    private var sentAt: Int64?
+    private var sendAt: Int64?
+    static let spacing: Int64 = 200_000
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -34,12 +40,14 @@ public final class AppReporter: BusSource {
             let connection = try BusConnection(kind)
             connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
             try connection.followOwner(of: BusService.name) { [unowned self] owner in
-                if !owner.isEmpty { send() }
+                if !owner.isEmpty { sendSoon() }
             }
+            try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
+                                       member: "AppWanted") { [unowned self] _ in sendSoon() }
             self.connection = connection
             retryAt = nil
             backoff.reset()
-            send()
+            sendSoon()
             connection.updateWatch()
         } catch {
             retryLater("cannot connect to the \(kind) bus (\(error))")
@@ -54,11 +62,20 @@ public final class AppReporter: BusSource {
     /// The application in front now (nil: none), from `source`.
     public func report(_ app: AppInFront?, source: String) {
         current = (app, source)
-        send()
+        sendSoon()
     }
 
-    private func send() {
+    /// Now, or once `spacing` has passed since the last.
+    private func sendSoon() {
+        let now = monotonicMicroseconds()
+        guard let sentAt, now < sentAt + Self.spacing else { return send(now: now) }
+        sendAt = sentAt + Self.spacing
+    }
+
+    private func send(now: Int64) {
+        sendAt = nil
         guard let current, let connection, let bus = connection.bus else { return }
+        sentAt = now
         let app = current.app
         let fields = [app?.source ?? current.source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""]
         call.ask(bus, BusService.name, BusService.path, BusService.interface, "ReportApp", strings: fields) { [unowned self] reply in
@@ -76,13 +93,17 @@ public final class AppReporter: BusSource {
         connection.updateWatch()
     }
 
-    public var nextDeadline: Int64? { connection?.nextDeadline ?? retryAt }
+    public var nextDeadline: Int64? {
+        guard let connection else { return retryAt }
+        return [connection.nextDeadline, sendAt].compactMap { $0 }.min()
+    }
 
     public func process() {
         guard let connection else {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
+        if let sendAt, monotonicMicroseconds() >= sendAt { send(now: monotonicMicroseconds()) }
         if let error = connection.process() {
             self.connection = nil
             retryLater("the \(kind) bus went away (\(error))")

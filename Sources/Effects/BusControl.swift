@@ -27,6 +27,9 @@ public protocol BusControl: AnyObject {
     /// A desktop's report of the application in front (a KWin script, a GNOME Shell
     /// extension, gestured's session agent): `sender` is the caller's unique name.
     func reportApp(_ report: AppReport, sender: String) throws(BusControlError)
+    /// Whether this caller's reports are taken on the system bus (the user and session
+    /// in front of the seat): others are refused, within a ration of their own.
+    func mayReport(_ caller: BusCaller) -> Bool
     /// A connection left the bus (its unique name).
     func peerLeft(_ name: String)
 }
@@ -37,8 +40,8 @@ public struct AppReport: Equatable, Sendable {
     public var source, appID, windowClass, instance: String
     /// A field was longer than `AppInFront.longestName`: the fields are left empty.
     public var tooLong = false
-    /// The caller's effective user id, as the bus vouches for it; nil when it does not say.
-    public var caller: UInt32?
+    /// Who called, as the bus vouches for it (on the system bus); nil when it did not say.
+    public var caller: BusCaller?
 
     public init(source: String, appID: String, windowClass: String, instance: String) {
         self.source = source
@@ -151,14 +154,17 @@ extension BusService {
             case "ReportApp":
                 guard var report = AppReport.read(message) else { return -EINVAL }
                 let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
-                report.caller = SDBus.callerUID(message)
+                report.caller = callers.caller(sender)
                 try control.reportApp(report, sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
                 // connection meanwhile.
                 sd_bus_message_ref(message)
-                control.reload { failure in BusService.answer(message, failure) }
+                control.reload { failure in
+                    BusService.answer(message, failure)
+                    sd_bus_message_unref(message)
+                }
                 return 1
             default:
                 return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member)")
@@ -169,9 +175,8 @@ extension BusService {
         return gestured_bus_reply_empty(message)
     }
 
-    /// A deferred answer; the call's reference is let go.
+    /// A deferred answer: empty, or `failure`.
     private static func answer(_ call: OpaquePointer, _ failure: BusControlError?) {
-        defer { sd_bus_message_unref(call) }
         guard let failure else { _ = gestured_bus_reply_empty(call); return }
         failure.name.withCString { name in
             failure.message.withCString { text in
@@ -233,23 +238,52 @@ extension BusService {
     }
 
     /// A caller's Get, GetAll or Set, and ReportApp, within the callers' ration (see
-    /// `ReadAllowance`; reports have one of their own, so that readers cannot crowd out a
-    /// desktop's report); beyond it the call is dropped unanswered, which costs nothing
-    /// here, and on the system bus holds the caller to dbus-daemon's 128 calls in progress.
+    /// `ReadAllowance`; reports have rations of their own, so that readers cannot crowd
+    /// out a desktop's report, nor others the seat's session's); beyond it the call is
+    /// dropped unanswered, which costs nothing here, and on the system bus holds the
+    /// caller to dbus-daemon's 128 calls in progress. On the system bus a report from a
+    /// caller not yet known is held until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
         if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0 {
-            guard reports.admit(sender, now: monotonicMicroseconds()) else {
-                if !saidReportDrops {
-                    saidReportDrops = true
-                    logger.notice("D-Bus: dropping reports of the application in front from \(printable(sender, limit: 32)) unanswered: more than 10 a second from a caller, or 50 from all (those dropped next are counted once a minute)")
-                }
-                return false
+            guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
+            if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
+            guard let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) else {
+                return admitsReport(from: sender, ofTheSeat: false, force: false)
             }
-            return true
+            return false
         }
         guard sd_bus_message_is_method_call(call, "org.freedesktop.DBus.Properties", nil) > 0 else { return true }
         return reads.admit(sender, now: monotonicMicroseconds())
+    }
+
+    /// A report within its ration (the seat's session's, or everyone else's), else
+    /// dropped and said once; `force: false` drops it whatever the ration.
+    private func admitsReport(from sender: String, ofTheSeat: Bool, force: Bool = true) -> Bool {
+        let now = monotonicMicroseconds()
+        guard force, ofTheSeat ? reportsOfTheSeat.admit(sender, now: now) : reports.admit(sender, now: now) else {
+            if !saidReportDrops {
+                saidReportDrops = true
+                logger.notice("D-Bus: dropping reports of the application in front from \(printable(sender, limit: 32)) unanswered: more than 10 a second from a caller, or 50 from all (those dropped next are counted once a minute)")
+            }
+            return false
+        }
+        return true
+    }
+
+    /// A held report, once dbus-daemon has said who sent it (nil: it did not, in time):
+    /// handled as it would have been had the caller been known, and answered.
+    private func judged(_ call: OpaquePointer, _ caller: BusCaller?) {
+        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
+        guard let caller else {
+            return Self.answer(call, BusControlError("AccessDenied", "the bus did not say who the caller is"))
+        }
+        guard admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) else { return }
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        let rc = self.call(call, error: &error)
+        guard rc < 0 else { return }
+        if sd_bus_error_is_set(&error) != 0 { _ = sd_bus_reply_method_error(call, &error) } else { _ = sd_bus_reply_method_errno(call, rc, nil) }
     }
 
     private func appendStrings(_ m: OpaquePointer, _ strings: [String]) -> Bool {

@@ -48,7 +48,7 @@ public final class BusService {
     public let kind: Kind
     let logger: Logger
     private var connection: BusConnection?
-    private var bus: OpaquePointer? { connection?.bus }
+    var bus: OpaquePointer? { connection?.bus }
     private var reportedDown = false
     private var retryAt: Int64 = 0
     private var backoff = Backoff(first: 1_000_000)
@@ -67,8 +67,16 @@ public final class BusService {
     var properties: ControlProperties?
     /// How many reads callers may still ask for.
     var reads = ReadAllowance(now: monotonicMicroseconds())
+    /// Reports of the application in front: those of callers who may report (the seat's
+    /// session's) have a ration of their own, so that others, refused, cannot crowd
+    /// them out; on the session bus every caller is the user's.
     var reports = ReadAllowance(now: monotonicMicroseconds())
+    var reportsOfTheSeat = ReadAllowance(now: monotonicMicroseconds())
     var saidReportDrops = false
+    /// Who calls ReportApp on the system bus.
+    let callers = BusCallers()
+    /// AppWanted is to be said (the session in front changed).
+    private var owedAppWanted = false
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -151,7 +159,17 @@ public final class BusService {
 
     private func peerLeft(_ message: OpaquePointer) {
         guard let name = SDBus.readString(message), name.hasPrefix(":") else { return }
+        callers.forget(name)
         control?.peerLeft(name)
+    }
+
+    /// Asks every reporter of the application in front to say it again (the signal
+    /// AppWanted): another session came in front, whose agent has not said it to us.
+    public func wantApp() {
+        guard connection != nil else { return }
+        owedAppWanted = true
+        sendPending()
+        updateWatch()
     }
 
     private func nameAcquired(_ message: OpaquePointer) {
@@ -242,6 +260,11 @@ public final class BusService {
     /// Hands property changes, then queued signals, to sd-bus while it holds fewer than
     /// `busQueueLimit` unwritten.
     private func sendPending() {
+        if let bus, owedAppWanted, hasRoom(bus) {
+            owedAppWanted = false
+            let rc = gestured_bus_emit_bare(bus, Self.path, Self.interface, "AppWanted")
+            if rc < 0 { logger.warning("D-Bus: cannot ask for the application in front: \(Errno(rawValue: -rc))") }
+        }
         while let bus, let property = owedChanges.first, hasRoom(bus) {
             owedChanges.removeFirst()
             let rc = property.rawValue.withCString { gestured_bus_emit_changed(bus, Self.path, Self.interface, $0) }
@@ -346,6 +369,8 @@ public final class BusService {
         logger.warning("D-Bus: \(reason)")
         connection.close()  // tells the loop to stop watching it
         self.connection = nil
+        callers.forgetAll()
+        owedAppWanted = false
         waitingForName = false
         pending = SignalQueue()
         owedChanges = []

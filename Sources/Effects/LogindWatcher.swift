@@ -50,10 +50,11 @@ public final class LogindWatcher {
     private var backoff = Backoff(first: 5_000_000)
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
-    /// The followed session's user (nil: no session is active, or logind has not said).
+    /// The followed session's user and id (nil: no session is active, or logind has not said).
     public private(set) var sessionUser: UInt32?
-    /// Called when the followed session's user changes.
-    public var onUserChange: (_ uid: UInt32?) -> Void = { _ in }
+    public private(set) var sessionID: String?
+    /// Called when the followed session or its user changes.
+    public var onSessionChange: (_ uid: UInt32?, _ id: String?) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
@@ -158,7 +159,7 @@ public final class LogindWatcher {
         if found == "/" {
             sessionPath = nil
             heard(false, why: "no session is active")
-            heardUser(nil)
+            heardSession(nil, nil)
             return looked()
         }
         if found != sessionPath { logger.info("logind: following the lock of session \(id)") }
@@ -171,16 +172,17 @@ public final class LogindWatcher {
                 guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(uo)") > 0,
                       sd_bus_message_enter_container(reply, Character("r").asCChar, "uo") > 0,
                       let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
-                heardUser(uid)
+                heardSession(uid, id)
                 looked()
             }
         }
     }
 
-    private func heardUser(_ uid: UInt32?) {
-        guard uid != sessionUser else { return }
+    private func heardSession(_ uid: UInt32?, _ id: String?) {
+        guard uid != sessionUser || id != sessionID else { return }
         sessionUser = uid
-        onUserChange(uid)
+        sessionID = id
+        onSessionChange(uid, id)
     }
 
     /// The session's LockedHint is taken from the signal itself; a change of the seat or

@@ -64,16 +64,6 @@ enum SDBus {
         return peerString(value, limit: limit)
     }
 
-    /// The effective user id of a call's sender, as the bus daemon knows it (not what the
-    /// message claims); nil when it cannot be had.
-    static func callerUID(_ m: OpaquePointer) -> UInt32? {
-        var creds: OpaquePointer?
-        guard sd_bus_query_sender_creds(m, UInt64(SD_BUS_CREDS_EUID), &creds) >= 0, let creds else { return nil }
-        defer { sd_bus_creds_unref(creds) }
-        var uid: uid_t = 0
-        return sd_bus_creds_get_euid(creds, &uid) >= 0 ? uid : nil
-    }
-
     /// A string argument whole, and whether it was longer than `atMost` bytes (then
     /// nothing of it is kept: a name cut short could be another's).
     static func readWholeString(_ m: OpaquePointer, atMost: Int) -> (text: String, tooLong: Bool)? {

@@ -222,7 +222,7 @@ hyprland.bind("/tmp/desktop/hypr/kiosk/.socket2.sock")
 os.chmod("/tmp/desktop/hypr/kiosk/.socket2.sock", 0o777)
 hyprland.listen(4)
 desktops = []
-threading.Thread(target=lambda: [desktops.append(hyprland.accept()[0]) for _ in range(2)], daemon=True).start()
+threading.Thread(target=lambda: [desktops.append(hyprland.accept()[0]) for _ in range(3)], daemon=True).start()
 
 
 def agent(user):
@@ -249,6 +249,20 @@ desktops[1].sendall(b"activewindow>>kitty,~\n")
 check("another user's report is refused",
       wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-nobody.txt").read()))
 check("firefox is still in front", '"firefox"' in app_in_front())
+# The kiosk user's second session, on tty3 and not in front: its agent, a process of that
+# session, is refused though its user is the seat's.
+subprocess.run(["systemd-run", "--unit=kiosk-second", "-p", "PAMName=login", "-p", "User=kiosk", "-p", "TTYPath=/dev/tty3",
+                "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-second.txt",
+                "-E", "XDG_RUNTIME_DIR=/tmp/desktop", "-E", "HYPRLAND_INSTANCE_SIGNATURE=kiosk",
+                "gestured", "agent", "--verbose"], check=True, capture_output=True)
+check("the kiosk user's second session's agent follows its desktop", wait_for(15, lambda: len(desktops) == 3))
+second = subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "kiosk-second"], capture_output=True, text=True).stdout.strip()
+print("the second session's agent:", open(f"/proc/{second}/cgroup").read().strip() if second.isdigit() else second)
+desktops[2].sendall(b"activewindow>>kitty,~\n")
+check("the same user's session not in front is refused",
+      wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-second.txt").read()))
+check("firefox is still in front", '"firefox"' in app_in_front())
+subprocess.run(["systemctl", "stop", "kiosk-second"])
 kiosk_agent.terminate()
 kiosk_agent.wait()
 check("the kiosk user's agent gone, no application is known", wait_for(15, lambda: app_in_front() == '(ssss) "" "" "" ""'))
