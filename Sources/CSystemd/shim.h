@@ -2,7 +2,6 @@
 #include <string.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
-#include <systemd/sd-login.h>
 
 // sd-bus builds its object tables with macros for constant handlers; Swift's handlers are
 // known at run time, so the table is filled then and kept (sd-bus holds on to it). One

@@ -63,10 +63,12 @@ public final class Daemon {
     /// Who said which application is in front (its unique name on the bus), and whether
     /// a refusal of a report has been said.
     var appReporter: (name: String, source: String, caller: BusCaller?)?
-    /// The session logind says is in front (the system service: seat0's), and its user.
+    /// The session logind says is in front (the system service: seat0's; its object
+    /// path), and its user.
     var sessionUser: UInt32?
     var activeSession: String?
     var saidAppRefusal = false
+    var saidTwinsUnrecorded = false
     /// What performing a step asks of the seat next: a twin that could not be made.
     var followUps: [SeatInput] = []
     /// What a seat step said to do that waits until its signals, keys and twin's events
@@ -110,6 +112,7 @@ public final class Daemon {
             // The last signals of a replay, or those just before a stop, still go out: a
             // quarter of a second at most, which a bus flooded with calls takes whole.
             bus?.finish(within: 250_000, now: monotonicMicroseconds)
+            if servesSessions { sayWhetherTheAgentIsWanted(false) }
         } catch {
             logger.error("\(error)")
             return 1
@@ -118,6 +121,19 @@ public final class Daemon {
     }
 
     // MARK: Configuration
+
+    /// The system service, live: the sessions' agents report to it.
+    var servesSessions: Bool {
+        guard case .touchscreens = options.source, options.mode != .monitor else { return false }
+        return bus?.kind == .system
+    }
+
+    /// `AgentWanted`: said in the log when it cannot be written.
+    func sayWhetherTheAgentIsWanted(_ wanted: Bool) {
+        do { try AgentWanted.set(wanted) } catch {
+            logger.warning("cannot say whether the session agent is wanted (\(AgentWanted.path): \(error)); sessions start it only where that file is")
+        }
+    }
 
     static func loadConfig(_ path: String?, logger: Logger) throws -> Configuration {
         guard let path else { return try loadDefaultConfiguration() }
@@ -156,6 +172,7 @@ public final class Daemon {
         }
         seat.explaining = explaining
         step(.reload(config, at: time ?? now))
+        if servesSessions { sayWhetherTheAgentIsWanted(config.followsApplications) }
         if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }
     }
 

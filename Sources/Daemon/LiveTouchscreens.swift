@@ -11,7 +11,11 @@ extension Daemon {
     func startLive(only node: String?) {
         onlyNode = node
         followTheLock()
-        if options.mode == .monitor { followTheService() } else { followTheDesktop() }
+        if options.mode == .monitor { followTheService() } else {
+            followTheDesktop()
+            // Said at the first twin, if it cannot be recorded.
+            try? TwinRecords.prepare()
+        }
         do {
             let udev = try Udev()
             self.udev = udev

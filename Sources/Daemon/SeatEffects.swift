@@ -118,6 +118,12 @@ extension Daemon {
             let twin = try device.makeTwin()
             panel.twin = twin
             logger.info("\(node): '\(device.description.name)' isolated: its twin is \(twin.node ?? "a uinput device")")
+            do { try twin.recordAsTwin(of: node) } catch {
+                if !saidTwinsUnrecorded {
+                    saidTwinsUnrecorded = true
+                    logger.warning("twins take no identity of their panels (calibration, output, seat): cannot record \(twin.node ?? "the twin") in \(TwinRecords.directory) (\(error)); the system service's runtime directory holds it. Said once")
+                }
+            }
         } catch {
             device.release()
             followUps.append(.isolationFailed(node: node, error: "\(error)", at: now))

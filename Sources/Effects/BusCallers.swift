@@ -4,9 +4,9 @@ import Glibc
 #endif
 import SystemIO
 
-/// Who a caller on the bus is, as dbus-daemon vouches for it: its user, and the logind
-/// session its process belongs to (none for a user service: its process is in the
-/// user's manager, not in a session).
+/// Who a caller on the bus is: its user, as dbus-daemon vouches for it, and the logind
+/// session its process belongs to, as logind says (none for a user service: its process
+/// is in the user's manager, not in a session). The session is logind's object path.
 public struct BusCaller: Equatable, Sendable {
     public var uid: UInt32
     public var session: String?
@@ -17,16 +17,18 @@ public struct BusCaller: Equatable, Sendable {
     }
 }
 
-/// The callers of ReportApp on the system bus, each asked of dbus-daemon once
-/// (`GetConnectionCredentials`) without waiting, and kept while it stays on the bus: a
-/// caller's first report is held until the answer comes (1 s at most), later ones are
-/// judged at once. Nothing here waits for the bus: a dbus-daemon that stops answering
-/// costs the held reports, never the loop. Bounded: `mostAsked` callers asked at once
-/// (a report from one more is dropped unanswered), one report held each (a newer one
-/// replaces it), `mostKnown` remembered (past that, one is forgotten and asked again if
-/// it calls again). The session comes from the caller's process id, which dbus-daemon
-/// took when it connected, through logind's cgroup (`sd_pid_get_session`, a read of
-/// /proc): a process gone and its id reused meanwhile would also have left the bus.
+/// The callers of ReportApp on the system bus, each asked once without waiting, and kept
+/// while it stays on the bus: dbus-daemon says its user and process
+/// (`GetConnectionCredentials`), then logind the session of that process
+/// (`GetSessionByPID`; the service cannot read other users' processes itself,
+/// ProtectProc=invisible). A caller's first report is held until both have answered (1 s
+/// each at most; logind not answering, or not knowing the process, leaves it in no
+/// session), later ones are judged at once. Nothing here waits for the bus: a bus that
+/// stops answering costs the held reports, never the loop. Bounded: `mostAsked` callers
+/// asked at once (a report from one more is dropped unanswered), one report held each (a
+/// newer one replaces it), `mostKnown` remembered (past that, one is forgotten and asked
+/// again if it calls again). A caller's process gone and its id reused would also have
+/// left the bus (and been forgotten).
 final class BusCallers {
     static let mostAsked = 256
     static let mostKnown = 1024
@@ -38,9 +40,9 @@ final class BusCallers {
     /// The caller, when known.
     func caller(_ sender: String) -> BusCaller? { known[sender] }
 
-    /// Holds `call` (a ReportApp of `sender`, not yet known) until dbus-daemon says who
-    /// it is, then hands it to `judge` with what it said (nil: it did not, in time);
-    /// false when the call cannot be held (too many asked, or the question not sent).
+    /// Holds `call` (a ReportApp of `sender`, not yet known) until the bus says who it
+    /// is, then hands it to `judge` with what it said (nil: it did not, in time); false
+    /// when the call cannot be held (too many asked, or the question not sent).
     func hold(_ call: OpaquePointer, from sender: String, on bus: OpaquePointer,
               judge: @escaping (OpaquePointer, BusCaller?) -> Void) -> Bool {
         if let lookup = asked[sender] {
@@ -48,14 +50,47 @@ final class BusCallers {
             return true
         }
         guard asked.count < Self.mostAsked else { return false }
-        var question: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &question, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                             "org.freedesktop.DBus", "GetConnectionCredentials") >= 0, let question else { return false }
-        defer { sd_bus_message_unref(question) }
-        guard sender.withCString({ sd_bus_message_append_basic(question, Character("s").asCChar, $0) }) >= 0 else { return false }
         let lookup = Lookup(judge)
         lookup.hold(call)
-        let box = Unmanaged.passRetained(Answer { [weak self] reply in self?.answered(sender, reply) }).toOpaque()
+        guard ask(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
+                  { sd_bus_message_append_basic($0, Character("s").asCChar, sender) },
+                  then: { [weak self] reply in self?.credentials(of: sender, reply, on: bus) }) else {
+            lookup.drop()
+            return false
+        }
+        asked[sender] = lookup
+        return true
+    }
+
+    /// dbus-daemon's answer: the user, then logind is asked for the process's session.
+    private func credentials(of sender: String, _ reply: OpaquePointer, on bus: OpaquePointer) {
+        guard asked[sender] != nil else { return }
+        guard SDBus.error(of: reply) == nil, let (uid, pid) = Self.read(reply) else { return decided(sender, nil) }
+        guard let pid, ask(bus, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetSessionByPID",
+                           { message in var pid = pid; return sd_bus_message_append_basic(message, Character("u").asCChar, &pid) },
+                           then: { [weak self] reply in
+                               self?.decided(sender, BusCaller(uid: uid, session: SDBus.error(of: reply) == nil ? SDBus.readObjectPath(reply) : nil))
+                           }) else { return decided(sender, BusCaller(uid: uid, session: nil)) }
+    }
+
+    private func decided(_ sender: String, _ caller: BusCaller?) {
+        guard let lookup = asked.removeValue(forKey: sender) else { return }
+        if let caller {
+            if known.count >= Self.mostKnown { known.remove(at: known.startIndex) }
+            known[sender] = caller
+        }
+        lookup.judge(caller)
+    }
+
+    /// A method call whose answer (or error, or timeout) goes to `then`; false when it
+    /// could not be sent. The call's slot is the bus's: let go once answered.
+    private func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
+                     _ append: (OpaquePointer) -> Int32, then: @escaping (OpaquePointer) -> Void) -> Bool {
+        var question: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &question, destination, path, interface, member) >= 0, let question else { return false }
+        defer { sd_bus_message_unref(question) }
+        guard append(question) >= 0 else { return false }
+        let box = Unmanaged.passRetained(Answer(then)).toOpaque()
         var slot: OpaquePointer?
         guard sd_bus_call_async(bus, &slot, question, { reply, userdata, _ in
             guard let reply, let userdata else { return 0 }
@@ -63,15 +98,12 @@ final class BusCallers {
             return 0
         }, box, Self.answerTimeout) >= 0, let slot else {
             Unmanaged<Answer>.fromOpaque(box).release()
-            lookup.drop()
             return false
         }
         sd_bus_slot_set_destroy_callback(slot) { userdata in
             if let userdata { Unmanaged<Answer>.fromOpaque(userdata).release() }
         }
-        // The bus's from now on: it lets go of it once answered, timed out or closed.
         _ = sd_bus_slot_set_floating(slot, 1)
-        asked[sender] = lookup
         return true
     }
 
@@ -89,18 +121,8 @@ final class BusCallers {
         asked = [:]
     }
 
-    private func answered(_ sender: String, _ reply: OpaquePointer) {
-        guard let lookup = asked.removeValue(forKey: sender) else { return }
-        let caller = SDBus.error(of: reply) == nil ? Self.read(reply) : nil
-        if let caller {
-            if known.count >= Self.mostKnown { known.remove(at: known.startIndex) }
-            known[sender] = caller
-        }
-        lookup.judge(caller)
-    }
-
     /// GetConnectionCredentials' `a{sv}`: UnixUserID and ProcessID; nil without a user.
-    private static func read(_ reply: OpaquePointer) -> BusCaller? {
+    private static func read(_ reply: OpaquePointer) -> (uid: UInt32, pid: UInt32?)? {
         guard sd_bus_message_enter_container(reply, Character("a").asCChar, "{sv}") > 0 else { return nil }
         var uid: UInt32?, pid: UInt32?
         while sd_bus_message_enter_container(reply, Character("e").asCChar, "sv") > 0 {
@@ -119,16 +141,7 @@ final class BusCallers {
             _ = sd_bus_message_exit_container(reply)
         }
         guard let uid else { return nil }
-        return BusCaller(uid: uid, session: pid.flatMap(session(of:)))
-    }
-
-    /// The logind session a process belongs to; nil when none (or it is gone).
-    static func session(of pid: UInt32) -> String? {
-        guard pid > 0, pid <= UInt32(Int32.max) else { return nil }
-        var session: UnsafeMutablePointer<CChar>?
-        guard sd_pid_get_session(pid_t(pid), &session) >= 0, let session else { return nil }
-        defer { free(session) }
-        return SDBus.peerString(session, limit: 64)
+        return (uid, pid)
     }
 
     /// A caller's question out, and the one call of it held.

@@ -50,11 +50,12 @@ public final class LogindWatcher {
     private var backoff = Backoff(first: 5_000_000)
     /// Called when the lock changes, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
-    /// The followed session's user and id (nil: no session is active, or logind has not said).
+    /// The followed session's user and object path (nil: no session is active, or logind
+    /// has not said).
     public private(set) var sessionUser: UInt32?
-    public private(set) var sessionID: String?
+    public private(set) var followedSession: String?
     /// Called when the followed session or its user changes.
-    public var onSessionChange: (_ uid: UInt32?, _ id: String?) -> Void = { _, _ in }
+    public var onSessionChange: (_ uid: UInt32?, _ session: String?) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
@@ -172,17 +173,17 @@ public final class LogindWatcher {
                 guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(uo)") > 0,
                       sd_bus_message_enter_container(reply, Character("r").asCChar, "uo") > 0,
                       let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
-                heardSession(uid, id)
+                heardSession(uid, found)
                 looked()
             }
         }
     }
 
-    private func heardSession(_ uid: UInt32?, _ id: String?) {
-        guard uid != sessionUser || id != sessionID else { return }
+    private func heardSession(_ uid: UInt32?, _ path: String?) {
+        guard uid != sessionUser || path != followedSession else { return }
         sessionUser = uid
-        sessionID = id
-        onSessionChange(uid, id)
+        followedSession = path
+        onSessionChange(uid, path)
     }
 
     /// The session's LockedHint is taken from the signal itself; a change of the seat or

@@ -59,40 +59,13 @@ public final class Udev {
         return String(cString: path)
     }
 
-    /// The udev properties of the panel whose twin is the input device `sysname` (`event7`):
-    /// the event node whose device has the phys the twin's names and the twin's name (a
-    /// pen may share its panel's phys), or the node it names when the panel had no phys.
-    /// Nil when `sysname` is no twin or its panel is gone.
-    public static func propertiesOfPanel(ofTwin sysname: String) -> [(key: String, value: String)]? {
+    /// The udev properties of the input device `sysname` (`event7`); nil when it is gone.
+    public static func properties(ofDevice sysname: String) -> [(key: String, value: String)]? {
         guard let udev = udev_new() else { return nil }
         defer { udev_unref(udev) }
-        guard let twin = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
-        defer { udev_device_unref(twin) }
-        guard let twinParent = udev_device_get_parent(twin),
-              let phys = udev_device_get_sysattr_value(twinParent, "phys").map({ String(cString: $0) }),
-              let panelPhys = TwinPhys.panel(ofTwin: phys) else { return nil }
-        let name = udev_device_get_sysattr_value(twinParent, "name").map { String(cString: $0) } ?? ""
-        if panelPhys.hasPrefix("/dev/input/event") {
-            let panelName = String(panelPhys.dropFirst("/dev/input/".count))
-            guard let panel = udev_device_new_from_subsystem_sysname(udev, "input", panelName) else { return nil }
-            defer { udev_device_unref(panel) }
-            return properties(of: panel)
-        }
-        guard let enumerate = udev_enumerate_new(udev) else { return nil }
-        defer { udev_enumerate_unref(enumerate) }
-        guard udev_enumerate_add_match_subsystem(enumerate, "input") >= 0, udev_enumerate_add_match_sysname(enumerate, "event*") >= 0,
-              udev_enumerate_scan_devices(enumerate) >= 0 else { return nil }
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            entry = udev_list_entry_get_next(current)
-            guard let syspath = udev_list_entry_get_name(current), let device = udev_device_new_from_syspath(udev, syspath) else { continue }
-            defer { udev_device_unref(device) }
-            guard let parent = udev_device_get_parent(device),
-                  udev_device_get_sysattr_value(parent, "phys").map({ String(cString: $0) }) == panelPhys,
-                  udev_device_get_sysattr_value(parent, "name").map({ String(cString: $0) }) == name else { continue }
-            return properties(of: device)
-        }
-        return nil
+        guard let device = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
+        defer { udev_device_unref(device) }
+        return properties(of: device)
     }
 
     /// A device's udev properties, at most `TwinIdentity.mostProperties` × 4 of them.

@@ -13,6 +13,8 @@ import TouchCore
 public final class UinputDevice {
     private let device: OpaquePointer
     private let fd: FileDescriptor
+    /// Its node, when it is recorded as a twin (`TwinRecords`).
+    private var recorded: String?
 
     private init(_ device: OpaquePointer, fd: FileDescriptor) {
         self.device = device
@@ -20,8 +22,18 @@ public final class UinputDevice {
     }
 
     deinit {
+        // The record goes first: a device that takes the node next is no twin of ours.
+        if let recorded { TwinRecords.erase(twin: recorded) }
         libevdev_uinput_destroy(device)
         Syscall.release(fd)
+    }
+
+    /// Records it as the twin of the panel at `panel`, so that udev gives it the panel's
+    /// identity (`TwinRecords`); erased when it goes.
+    public func recordAsTwin(of panel: String) throws(Files.CreateError) {
+        guard let node else { throw .system(.noSuchFileOrDirectory) }
+        try TwinRecords.record(twin: node, panel: panel)
+        recorded = node
     }
 
     /// Creates a device as `description` (a libevdev handle) describes it, with `phys`

@@ -11,12 +11,15 @@ struct Agent: ParsableCommand {
         discussion: """
             The system service cannot reach a desktop session's sockets and bus, so gestures \
             with apps (gestured.toml(5)) need this agent in the session: the gestured-agent \
-            user unit starts it with the graphical session. It follows the desktop as the \
+            user unit starts it with the graphical session where the running service has \
+            such gestures (/run/gestured/agent). It follows the desktop as the \
             user service does (sway, i3, Hyprland, X11, other wlroots compositors) and takes what the KWin script and \
             the GNOME Shell extension say on the session bus (org.gestured.Agent1's \
             ReportApp), and reports the latest to gestured (org.gestured.Gestured1's \
-            ReportApp), again whenever gestured comes back on the bus. gestured takes it \
-            only from the user of seat0's active session; a refusal is logged once. \
+            ReportApp), at most 5 times a second, again whenever gestured comes back on the \
+            bus or asks (AppWanted: another session came in front). gestured takes it only \
+            from the user of seat0's active session, from that session or the user's own \
+            services; a refusal is logged once. \
             SIGTERM and SIGINT end it.
             """
     )

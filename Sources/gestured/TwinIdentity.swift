@@ -1,5 +1,6 @@
 import ArgumentParser
 import Input
+import SystemIO
 import TouchCore
 
 /// 90-gestured-twin.rules' helper: udev runs it for each new twin and imports what it
@@ -13,8 +14,10 @@ struct TwinIdentityCommand: ParsableCommand {
             what it prints, as KEY=VALUE lines: the panel's LIBINPUT_* properties (its \
             calibration matrix, device group, hwdb's attributes; not LIBINPUT_IGNORE_DEVICE), \
             WL_OUTPUT, WL_SEAT, ID_SEAT, ID_PATH and ID_PATH_TAG, which rules written for \
-            the panel by where it is plugged in cannot give a virtual device. Prints nothing \
-            for a device that is no twin, or whose panel is gone.
+            the panel by where it is plugged in cannot give a virtual device. Only a twin \
+            gestured recorded as its own (/run/gestured/twins, the system service's runtime \
+            directory) takes one: a device another holder of /dev/uinput names and phys's \
+            like a twin prints nothing, as does one whose panel is gone.
             """
     )
 
@@ -23,7 +26,9 @@ struct TwinIdentityCommand: ParsableCommand {
 
     func run() {
         let sysname = String(twin.split(separator: "/").last ?? "")
-        guard let properties = Udev.propertiesOfPanel(ofTwin: sysname) else { return }
+        let daemonUser = (try? Users.lookUp("gestured")).flatMap { $0 }?.uid
+        guard let panel = TwinRecords.panel(ofTwin: sysname, daemonUser: daemonUser),
+              let properties = Udev.properties(ofDevice: panel) else { return }
         for line in TwinIdentity.lines(properties) { print(line) }
     }
 }

@@ -250,15 +250,27 @@ check("another user's report is refused",
       wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-nobody.txt").read()))
 check("firefox is still in front", '"firefox"' in app_in_front())
 # The kiosk user's second session, on tty3 and not in front: its agent, a process of that
-# session, is refused though its user is the seat's.
+# session, is refused though its user is the seat's. PAM gives it its own XDG_RUNTIME_DIR:
+# it finds the stand-in where Hyprland before 0.40 put its sockets, /tmp/hypr.
+os.symlink("/tmp/desktop/hypr", "/tmp/hypr")
 subprocess.run(["systemd-run", "--unit=kiosk-second", "-p", "PAMName=login", "-p", "User=kiosk", "-p", "TTYPath=/dev/tty3",
                 "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-second.txt",
                 "-E", "XDG_RUNTIME_DIR=/tmp/desktop", "-E", "HYPRLAND_INSTANCE_SIGNATURE=kiosk",
                 "gestured", "agent", "--verbose"], check=True, capture_output=True)
-check("the kiosk user's second session's agent follows its desktop", wait_for(15, lambda: len(desktops) == 3))
 second = subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "kiosk-second"], capture_output=True, text=True).stdout.strip()
-print("the second session's agent:", open(f"/proc/{second}/cgroup").read().strip() if second.isdigit() else second)
-desktops[2].sendall(b"activewindow>>kitty,~\n")
+
+
+def cgroup():
+    path = f"/proc/{second}/cgroup"
+    return open(path).read().strip() if second.isdigit() and os.path.exists(path) else "gone"
+
+
+# logind moves a PAMName= service's process into its session's scope once it has made it.
+moved = wait_for(15, lambda: "/session-" in cgroup())
+check(f"the kiosk user's second session's agent is in its session ({cgroup()})", moved)
+check("and follows its desktop", wait_for(15, lambda: len(desktops) == 3))
+if len(desktops) == 3:
+    desktops[2].sendall(b"activewindow>>kitty,~\n")
 check("the same user's session not in front is refused",
       wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-second.txt").read()))
 check("firefox is still in front", '"firefox"' in app_in_front())

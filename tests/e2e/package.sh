@@ -75,6 +75,7 @@ journal_since() { journalctl -u gestured --no-pager -o cat | tail -n +"$mark"; }
 in_journal() { journal_since | grep -q -- "$1"; }
 next_mark() { mark=$(($(journalctl -u gestured --no-pager -o cat | wc -l) + 1)); }
 check "and it reads the touchscreen, thanks to the package's udev rule" wait_for 15 in_journal "$node: 'gestured test panel'"
+check "no gesture is for an application: the session agent is not wanted (no /run/gestured/agent)" test ! -e /run/gestured/agent
 
 phase "(a) the daemon alone"
 # (a) The daemon alone: /dev/uinput is not the service's, so the chord cannot be typed;
@@ -116,6 +117,33 @@ udevadm settle
 check "and takes its panel's output through the package's 90-gestured-twin.rules" \
     bash -c "udevadm info '$twin' | grep -q 'E: WL_OUTPUT=HDMI-A-1'"
 
+phase "removing gestured-uinput while the service uses it"
+# Removing gestured-uinput takes the access away, and what the running service made with
+# it goes: the package restarts it, and it makes neither keyboard nor twin again.
+before=$(systemctl show -p MainPID --value gestured)
+next_mark
+dpkg --remove gestured-uinput > /tmp/remove-uinput.log 2>&1
+check "removing gestured-uinput takes /dev/uinput away from the service's user at once" \
+    bash -c "! getfacl -p /dev/uinput 2>/dev/null | grep -q '^user:gestured:'"
+after=$(systemctl show -p MainPID --value gestured)
+check "and restarts the running service (pid $before, then $after)" test "$(systemctl is-active gestured)" = active -a "$after" != "$before"
+check "which reads the panel again" wait_for 15 in_journal "$node: 'gestured test panel'"
+made_by_gestured() { grep -l 'gestured-twin\|gestured-virtual' /sys/class/input/input*/phys 2>/dev/null; }
+none_made_by_gestured() { ! made_by_gestured > /dev/null; }
+check "no twin, virtual keyboard or pointer of gestured's is left ($(made_by_gestured | tr '\n' ' '))" none_made_by_gestured
+grabbable() { python3 -c "import fcntl, os; fd = os.open('$node', os.O_RDONLY); fcntl.ioctl(fd, 0x40044590, 1)"; }
+check "the panel is no longer grabbed (EVIOCGRAB succeeds)" grabbable
+libinput debug-events --show-keycodes > /tmp/after-uinput.log 2>&1 &
+reader=$!
+sleep 2
+evemu-play "$node" < "$dir/swipe3.evemu"
+sleep 2
+kill "$reader" 2>/dev/null
+check "a three-finger swipe types nothing on any device" bash -c "! grep -q 'KEY_RIGHT' /tmp/after-uinput.log"
+dpkg -i "$dir/gestured-uinput.deb" > /tmp/install-uinput-again.log 2>&1
+check "gestured-uinput installs again" test $? = 0
+systemctl restart gestured
+
 phase "an upgrade"
 # An upgrade keeps the integrator's configuration.
 echo '# changed by the integrator' >> /etc/gestured/gestured.toml
@@ -125,7 +153,11 @@ check "the upgrade installs" test "$(dpkg-query -W -f='${Version}' gestured)" = 
 check "and keeps the changed configuration" grep -q '^# changed by the integrator' /etc/gestured/gestured.toml
 after=$(systemctl show -p MainPID --value gestured)
 check "the enabled service was restarted by it (pid $before, then $after)" test "$(systemctl is-active gestured)" = active -a "$after" != "$before"
+printf '\n[[gesture]]\nname = "back"\ntype = "swipe"\nfingers = 3\ndirection = "left"\napps = ["firefox"]\nkeys = "alt+Left"\n' >> /etc/gestured/gestured.toml
+systemctl reload gestured
+check "a gesture for an application: the session agent is wanted (/run/gestured/agent)" wait_for 10 test -e /run/gestured/agent
 systemctl stop gestured  # the panel is the user's service's now
+check "the service stopped, its runtime directory goes, and with it /run/gestured/agent" test ! -e /run/gestured/agent
 
 phase "(c) gestured-user"
 # (c) gestured-user: the user service, for a user who may open the touchscreen.
@@ -156,6 +188,9 @@ evemu-play "$node" < "$dir/checkmark.evemu"
 check "and a checkmark runs her command" wait_for 15 test -e /home/alice/confirmed
 check "as her" test "$(stat -c %U /home/alice/confirmed 2>/dev/null)" = alice
 systemctl --user -M alice@ stop gestured.service
+systemctl --user -M alice@ start gestured-agent.service
+check "the session agent does not start where the system service does not want it" \
+    test "$(systemctl --user -M alice@ show -p ConditionResult --value gestured-agent.service)" = no
 loginctl disable-linger alice
 
 # Removing and purging each package leaves nothing of it behind; gestured last, as the
@@ -173,14 +208,12 @@ purge() {  # purge PACKAGE [PATH...]: what else it may have made
   check "and leaves no file of it behind${left:+ (left: $left)}" test -z "$left"
 }
 phase "removal and purge"
-dpkg --remove gestured-uinput > /tmp/remove-uinput.log 2>&1
-check "removing gestured-uinput takes /dev/uinput away from the service's user at once" \
-    bash -c "! getfacl -p /dev/uinput 2>/dev/null | grep -q '^user:gestured:'"
 purge gestured-uinput
 purge gestured-user /etc/systemd/user/graphical-session.target.wants/gestured.service
 purge gestured /etc/gestured /etc/systemd/system/multi-user.target.wants/gestured.service \
     /var/lib/systemd/deb-systemd-helper-enabled/gestured.service.dsh-also
 check "the service is gone" bash -c "! systemctl cat gestured >/dev/null 2>&1"
+check "no input node keeps an ACL for the gestured user" bash -c "! getfacl -p /dev/input/event* /dev/uinput 2>/dev/null | grep -q '^user:gestured:'"
 check "the gestured user stays, as Debian keeps system users" id gestured
 phase "done"
 kill %1 2>/dev/null

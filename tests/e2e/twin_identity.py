@@ -3,7 +3,8 @@ usual way gives a panel (a uinput device with a physical path) a calibration, an
 and a device group by ATTRS{phys}; its pen shares the group. Isolated, the twin has the
 same values in `udevadm info` (the shipped 90-gestured-twin.rules and `gestured
 twin-identity`), and `libinput list-devices` shows the same Calibration, Size and Group
-for the panel and its twin, and the pen in that group.
+for the panel and its twin, and the pen in that group. Devices another holder of uinput
+names and phys's like the twin take nothing.
     python3 tests/e2e/twin_identity.py GESTURED"""
 import os, re, subprocess, sys, tempfile
 
@@ -54,6 +55,17 @@ for key in ["LIBINPUT_CALIBRATION_MATRIX", "WL_OUTPUT", "LIBINPUT_DEVICE_GROUP"]
 check("the pen keeps the panel's group", udev(pen.node).get("LIBINPUT_DEVICE_GROUP") == udev(twin).get("LIBINPUT_DEVICE_GROUP"))
 check("gestured still tells its twin: it does not read it",
       wait_for(5, lambda: twin + ": a gestured twin" in text()) and twin + ": '" not in text())
+
+# Another holder of /dev/uinput makes devices named and phys'd as the panel's twin (by its
+# phys, and by its node as a panel without a phys would have it): gestured did not
+# record them as its twins, so they take nothing of the panel.
+clones = [Panel(HEADER, phys="gestured-twin/test-bus-1/input0"), Panel(HEADER, phys="gestured-twin/" + panel.node)]
+subprocess.run(["udevadm", "settle"])
+for clone in clones:
+    taken = {key: udev(clone.node).get(key) for key in ["LIBINPUT_CALIBRATION_MATRIX", "WL_OUTPUT", "ID_PATH"]}
+    check("a look-alike twin gestured did not make takes no identity (%s: %r)" % (clone.node, taken),
+          taken["LIBINPUT_CALIBRATION_MATRIX"] is None and taken["WL_OUTPUT"] is None)
+    clone.destroy()
 
 
 def listed():

@@ -37,6 +37,12 @@ public struct Configuration: Equatable, Codable, Sendable {
         daemon.wakeLatch && daemon.wakeCommand == nil && (daemon.isolate || devices.contains { $0.isolate == true })
     }
 
+    /// Whether some gesture is for some applications only, or not for some: the
+    /// application in front is then wanted (from the session agent, for the system service).
+    public var followsApplications: Bool {
+        gestures.contains { !$0.apps.isEverywhere }
+    }
+
     /// Whether some panel's rotation follows the accelerometer.
     public var followsAccelerometer: Bool {
         daemon.rotation == .automatic || devices.contains { $0.rotation == .automatic }

@@ -12,12 +12,6 @@ public enum TwinPhys {
         prefix + (phys.flatMap { $0.isEmpty ? nil : $0 } ?? node)
     }
 
-    /// The panel's phys (or node) a twin's phys names; nil for any other device's.
-    public static func panel(ofTwin phys: String) -> String? {
-        guard phys.hasPrefix(prefix), phys.count > prefix.count else { return nil }
-        return String(phys.dropFirst(prefix.count))
-    }
-
     /// Whether gestured made the device with this phys: never one to read.
     public static func marks(_ phys: String?) -> Bool {
         guard let phys else { return false }
