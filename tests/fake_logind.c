@@ -3,8 +3,8 @@
  * LockedHint the test sets on standard input, a command a line:
  *   lock | unlock        LockedHint, announced with PropertiesChanged (with its value)
  *   switch               seat0's ActiveSession from c1 to c2 (of user 65534, never
- *                        locked) or back, announced with PropertiesChanged (invalidated,
- *                        as logind does)
+ *                        locked) or back, announced with PropertiesChanged (with its
+ *                        value), and the sessions' Active with it
  *   stream | still       start or stop a stream of PropertiesChanged of the seat and the
  *                        session that change nothing, as fast as the bus takes them
  * fake_logind [locked] */
@@ -37,6 +37,12 @@ static int get_locked(sd_bus *bus, const char *path, const char *interface, cons
                       sd_bus_message *reply, void *userdata, sd_bus_error *error) {
     (void)bus; (void)interface; (void)property; (void)userdata; (void)error;
     return sd_bus_message_append(reply, "b", strcmp(path, SESSION) == 0 && locked_hint);
+}
+
+static int get_active(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+    (void)bus; (void)interface; (void)property; (void)userdata; (void)error;
+    return sd_bus_message_append(reply, "b", (strcmp(path, SESSION) == 0) != other_in_front);
 }
 
 static int get_session_user(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -72,6 +78,7 @@ static const sd_bus_vtable session[] = {
     SD_BUS_PROPERTY("LockedHint", "b", get_locked, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("IdleHint", "b", get_idle, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_PROPERTY("User", "(uo)", get_session_user, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("Active", "b", get_active, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
     SD_BUS_VTABLE_END,
 };
 static const sd_bus_vtable manager[] = {
@@ -113,6 +120,8 @@ int main(int argc, char **argv) {
         } else if (strncmp(line, "switch", 6) == 0) {
             other_in_front = !other_in_front;
             sd_bus_emit_properties_changed(bus, SEAT, "org.freedesktop.login1.Seat", "ActiveSession", NULL);
+            sd_bus_emit_properties_changed(bus, SESSION, "org.freedesktop.login1.Session", "Active", NULL);
+            sd_bus_emit_properties_changed(bus, OTHER_SESSION, "org.freedesktop.login1.Session", "Active", NULL);
         } else {
             streaming = strncmp(line, "stream", 6) == 0;
         }

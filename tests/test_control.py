@@ -456,6 +456,36 @@ class LockFailsClosed(Harness):
         text = stopped(daemon, log)
         self.assertIn("logind left the system bus; the session stays locked until logind answers again", text)
 
+class SessionAway(Harness):
+    """A user's own daemon (bus = "session": the user service, or `gestured run` by hand)
+    follows its session's Active (tests/fake_logind.c): while another session is in front
+    of the seat it reads no touchscreen, and back in front it reads them again. Here no
+    panel is read (the systemd VM's test has one): the log says each change."""
+    def test_another_session_in_front_and_back(self):
+        self.start_bus()
+        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
+        logind = Peer(self, "fake_logind")
+        config = '[daemon]\nbus = "session"\n' + IGNORE_PANELS
+        daemon, log = started(self, ["run", "--config", self.write("gestured.toml", config)], "log")
+
+        def said(text, count=1):
+            end = time.monotonic() + 5
+            while time.monotonic() < end:
+                log.seek(0)
+                if log.read().count(text) >= count:
+                    return True
+                time.sleep(0.05)
+            return False
+        self.assertTrue(said("logind: following the lock of session c1"))
+        logind.tell("switch")
+        self.assertTrue(said("session away: another session is in front of the seat; no touchscreen is read until this one is again"))
+        logind.tell("switch")
+        self.assertTrue(said("session in front again: the touchscreens are read"))
+        logind.tell("switch")
+        self.assertTrue(said("session away:", count=2))
+        text = stopped(daemon, log)
+        self.assertEqual(text.count("session in front again"), 1, text)
+
 class HostilePeers(Harness):
     """What a peer sends is not trusted (tests/hostile_peers.c): its strings reach a
     terminal or the log as text, a rotation no display has is ignored, and it cannot

@@ -75,6 +75,8 @@ public final class Daemon {
     /// are out: the commands to start (a spawn takes milliseconds) and the steps to log.
     /// Whoever steps the seat performs them after it (`performAfterwards`).
     var afterwards: [Afterwards] = []
+    /// The seat asked for the devices present again (`SeatEffect.rescan`): done once its step is.
+    var rescanWanted = false
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -207,6 +209,10 @@ public final class Daemon {
             performAfterwards()
             while !followUps.isEmpty {
                 step(followUps.removeFirst())
+            }
+            if rescanWanted, case .touchscreens = options.source {
+                rescanWanted = false
+                enumerate()
             }
         }
         try seat.step(input) { perform($0) }

@@ -37,6 +37,8 @@ extension Daemon {
             if reason == .twin { logger.debug("\(node): \(reason)") } else { logger.info("\(node): '\(name)' \(reason)") }
         case .isolate(let node):
             if acts { isolate(node) }
+        case .rescan:
+            rescanWanted = true
         case .letGo(let node, _):
             // One to be opened anew is, by the enumeration that ends every reload.
             if let device = panels.removeValue(forKey: node)?.device { loop.unwatch(device.fd) }

@@ -14,6 +14,8 @@ extension Daemon {
         watch(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
         logind.onSessionChange = { [unowned self] uid, session in sessionChanged(user: uid, session: session) }
+        // A user's own daemon reads no panel while another session is in front.
+        logind.onActiveChange = { [unowned self] active, why in step(.sessionInFront(active, why: why, at: now)) }
         logind.start()
     }
 

@@ -8,7 +8,8 @@ import SystemPackage
 
 /// Follows whether the session in front of the touchscreen is locked: logind's
 /// `LockedHint` of seat0's active session (the system service), or of the user's own
-/// graphical session (the user service: `org.freedesktop.login1.User.Display`). A
+/// graphical session (the user service: `org.freedesktop.login1.User.Display`), and for
+/// the user's own session whether it is the one in front of its seat (`Active`). A
 /// PropertiesChanged of the session that carries LockedHint is taken as it is; one of
 /// the seat or the user (another session in front), or logind's return, makes it look
 /// again. A look under way is never cancelled by the next signal (a stream of them
@@ -56,6 +57,10 @@ public final class LogindWatcher {
     public private(set) var followedSession: String?
     /// Called when the followed session or its user changes.
     public var onSessionChange: (_ uid: UInt32?, _ session: String?) -> Void = { _, _ in }
+    /// The user's own session: whether it is in front of its seat, as logind last said.
+    public private(set) var active = true
+    /// Called when that changes, with why.
+    public var onActiveChange: (_ active: Bool, _ why: String) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
@@ -174,7 +179,13 @@ public final class LogindWatcher {
                       sd_bus_message_enter_container(reply, Character("r").asCChar, "uo") > 0,
                       let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
                 heardSession(uid, found)
-                looked()
+                guard case .ownUser = session else { return looked() }
+                get(found, "org.freedesktop.login1.Session", "Active") { [unowned self] reply in
+                    guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
+                          let active = SDBus.readBool(reply) else { return unreadable("Active") }
+                    heardActive(active, why: "logind: Active of \(found)")
+                    looked()
+                }
             }
         }
     }
@@ -191,13 +202,11 @@ public final class LogindWatcher {
     private func propertiesChanged(_ message: OpaquePointer) {
         guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }) else { return }
         if path == leadPath { return look() }
-        guard path == sessionPath, let change = SDBus.propertiesChanged(message, wanted: ["LockedHint": "b"]),
+        guard path == sessionPath, let change = SDBus.propertiesChanged(message, wanted: ["LockedHint": "b", "Active": "b"]),
               change.interface == "org.freedesktop.login1.Session" else { return }
-        if case .bool(let hint)? = change.values["LockedHint"] {
-            heard(hint, why: "logind: LockedHint of \(path)")
-        } else if !change.invalidated.isEmpty {
-            look()
-        }
+        if case .bool(let hint)? = change.values["LockedHint"] { heard(hint, why: "logind: LockedHint of \(path)") }
+        if case .bool(let active)? = change.values["Active"], case .ownUser = session { heardActive(active, why: "logind: Active of \(path)") }
+        if !change.invalidated.isEmpty { look() }
     }
 
     /// logind gone: the lock stays as it was; back: looked up again.
@@ -207,6 +216,12 @@ public final class LogindWatcher {
             return
         }
         look()
+    }
+
+    private func heardActive(_ active: Bool, why: String) {
+        guard active != self.active else { return }
+        self.active = active
+        onActiveChange(active, why)
     }
 
     /// What logind said.

@@ -28,7 +28,7 @@ struct Replay: ParsableCommand {
             --together they play on one seat, merged by time (a pen and its panel, two \
             panels), as the daemon would read them together; --timeline adds what happens \
             to that seat besides (lines of "SECONDS WHAT": mode NAME, pause SECONDS, \
-            resume, lock, unlock, rotate DEGREES [RECORDING], app APP_ID|none, \
+            resume, lock, unlock, away, back, rotate DEGREES [RECORDING], app APP_ID|none, \
             windows WxH APP@X,Y,WxH ...|none, screens NAME=on|off|unused ...|none, reload FILE). \
             `run --replay` takes the same recordings and timeline and prints the same lines.
             Exits 1 when a recording or the timeline is malformed (after replaying the other \
@@ -55,7 +55,7 @@ struct Replay: ParsableCommand {
     @Flag(help: "Play the recordings on one seat, merged by time: a pen and its panel, two panels.")
     var together = false
 
-    @Option(help: ArgumentHelp("What else happens to the seat, a line each: SECONDS mode NAME | pause SECONDS | resume | lock | unlock | rotate DEGREES [RECORDING] | reload FILE. Implies --together.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("What else happens to the seat, a line each: SECONDS mode NAME | pause SECONDS | resume | lock | unlock | away | back | rotate DEGREES [RECORDING] | reload FILE. Implies --together.", valueName: "FILE"))
     var timeline: String?
 
     @Option(help: ArgumentHelp("Draw the recording to an SVG file: the panel, each touch's trace, the gestures that fired and why the others failed.", valueName: "FILE"))

@@ -275,6 +275,55 @@ check("the same user's session not in front is refused",
       wait_for(15, lambda: "only the user of seat0's active session" in open("/tmp/agent-second.txt").read()))
 check("firefox is still in front", '"firefox"' in app_in_front())
 subprocess.run(["systemctl", "stop", "kiosk-second"])
+
+# The kiosk user's own daemon (gestured run, bus = "session": as the user service runs)
+# reads the panel while the kiosk's session is in front, lets it go while another user's
+# is, and reads it again once the kiosk's is back.
+subprocess.run(["useradd", "bob"], check=True)
+subprocess.run(["systemd-run", "--unit=bob-session", "-p", "PAMName=login", "-p", "User=bob", "-p", "TTYPath=/dev/tty4",
+                "-p", "StandardInput=tty-force", "sleep", "600"], check=True, capture_output=True)
+
+
+def session_of(user):
+    listed = subprocess.run(["loginctl", "list-sessions", "--no-legend"], capture_output=True, text=True).stdout
+    return next((line.split()[0] for line in listed.splitlines() if f" {user} " in f" {line} "), None)
+
+
+check("logind opens a session for bob on tty4", wait_for(15, lambda: session_of("bob")))
+bob_session = session_of("bob")
+subprocess.run(["setfacl", "-m", "u:kiosk:r", panel.node], check=True)  # what logind's uaccess gives the seat's user
+with open("/tmp/own.toml", "w") as f:
+    f.write('[daemon]\nbus = "session"\n[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "true"\n')
+os.chmod("/tmp/own.toml", 0o644)
+bus_out = as_user("kiosk", "dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1").stdout.split()
+own = subprocess.Popen(["setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-groups", "env", f"DBUS_SESSION_BUS_ADDRESS={bus_out[0]}",
+                        "gestured", "run", "--config", "/tmp/own.toml", "--verbose"],
+                       stdout=subprocess.DEVNULL, stderr=open("/tmp/own-daemon.txt", "w"))
+
+
+def own_reads_the_panel():
+    fds = f"/proc/{own.pid}/fd"
+    return os.path.exists(fds) and any(os.path.realpath(os.path.join(fds, fd)) == panel.node for fd in os.listdir(fds))
+
+
+def own_log():
+    return open("/tmp/own-daemon.txt").read()
+
+
+check("the kiosk user's own daemon reads the panel while its session is in front", wait_for(15, own_reads_the_panel))
+subprocess.run(["loginctl", "activate", str(bob_session)])
+check("bob's session in front, it lets the panel go",
+      wait_for(15, lambda: not own_reads_the_panel()) and "session away: another session is in front" in own_log())
+time.sleep(1)
+check("and keeps it closed", not own_reads_the_panel())
+subprocess.run(["loginctl", "activate", session or "?"])
+check("the kiosk's session back in front, it reads the panel again",
+      wait_for(15, own_reads_the_panel) and "session in front again" in own_log())
+own.terminate()
+own.wait()
+if len(bus_out) > 1:
+    os.kill(int(bus_out[1]), 15)
+subprocess.run(["systemctl", "stop", "bob-session"])
 kiosk_agent.terminate()
 kiosk_agent.wait()
 check("the kiosk user's agent gone, no application is known", wait_for(15, lambda: app_in_front() == '(ssss) "" "" "" ""'))

@@ -21,6 +21,9 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case windows(WindowLayout?)
         /// The screens lit or dark now (see `wake_latch`).
         case screens(Screens)
+        /// The session a user's own daemon serves came in front of the seat, or went away
+        /// from it (`SeatPresence`).
+        case session(inFront: Bool)
 
         /// The control interface's property it changes; nil for a panel's own rotation,
         /// a property of the panel's object.
@@ -30,7 +33,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated, .windows, .screens: nil
+            case .panelRotated, .windows, .screens, .session: nil
             case .app: .app
             }
         }
@@ -39,7 +42,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         public var changesGate: Bool {
             switch self {
             case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
-            case .rotated, .panelRotated, .screens: false
+            case .rotated, .panelRotated, .screens, .session: false
             }
         }
     }
@@ -68,6 +71,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .windows(let windows?): "windows: \(windows.description) from the next touch sequence (\(reason))"
         case .windows(nil): "windows: not known; gestures for the touched window follow the focused one (\(reason))"
         case .screens(let screens): "screens: \(screens.description) (\(reason))"
+        case .session(inFront: false): "session away: another session is in front of the seat; no touchscreen is read until this one is again (\(reason))"
+        case .session(inFront: true): "session in front again: the touchscreens are read (\(reason))"
         }
     }
 }

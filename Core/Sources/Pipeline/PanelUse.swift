@@ -19,9 +19,12 @@ public enum PanelUse: Equatable, Sendable {
         /// A `[[device]]` rule says `ignore = true`.
         case rule
         case noPositionAxes
+        /// Another session is in front of the seat (a user's own daemon; `SeatPresence`).
+        case anotherSession
 
         public var description: String {
             switch self {
+            case .anotherSession: "another session is in front of the seat: read once this one is again"
             case .twin: "a gestured twin or virtual device, not a touchscreen to read"
             case .rule: "ignored by a [[device]] rule"
             case .noPositionAxes: "no position axes, not a touchscreen"

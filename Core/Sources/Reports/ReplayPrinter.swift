@@ -83,6 +83,8 @@ public struct ReplayPrinter {
             if let windows { parts.append(.hidden("windows", .integer(windows.windows.count))) }
         case .screens(let screens):
             parts += [.hidden("control", .string("screens")), .hidden("screens", .string(screens.description))]
+        case .session(let inFront):
+            parts.append(.hidden("control", .string(inFront ? "session in front" : "session away")))
         }
         parts.append(.hidden("reason", .string(change.reason)))
         write(OutputLine(file: file, parts))

@@ -167,6 +167,58 @@ import TouchCore
         #expect(try pans(drag("b", at: 5, id: 6)) > 0)
     }
 
+    /// A user's own daemon while another session is in front of the seat: a pan under way
+    /// on a live panel ends cancelled and the panel is let go; one appearing meanwhile is
+    /// not opened; back in front, the devices present are offered again and read. Said
+    /// twice is a change once.
+    @Test func anotherSessionInFrontLetsEveryLivePanelGoUntilThisOneIsBack() throws {
+        let seat = Seat(config: try Configuration.parse("[[gesture]]\nname = \"pan\"\ntype = \"pan\"\n", file: "seat.toml"))
+        let live = SeatDevice.Live(kernelState: nil, isTwin: false, group: nil)
+        try seat.step(.appeared(SeatDevice(node: "a", description: panel, live: live), at: Timestamp(microseconds: 0))) { _ in }
+        let dragging = drag("a", at: 1, id: 1)
+        var out = try play(seat, Array(dragging.prefix(20)))
+        #expect(out.contains { $0.hasSuffix(" pan") }, "\(out)")
+        var effects: [String] = []
+        for inFront in [false, false] {
+            try seat.step(.sessionInFront(inFront, why: "logind", at: Timestamp(seconds: 1.1))) { effect in
+                switch effect {
+                case .step(_, _, let step): effects += step.events.map { "\($0.name) \($0.phase)" }
+                case .letGo(let node, _): effects.append("let go \(node)")
+                case .control(let change, _): effects.append("\(change.kind)")
+                default: break
+                }
+            }
+        }
+        #expect(effects == ["session(inFront: false)", "pan cancelled", "let go a"], "\(effects)")
+        #expect(seat.presence == .away && seat.panels.isEmpty)
+        out = try play(seat, Array(dragging.dropFirst(20)))
+        #expect(out.isEmpty, "\(out)")
+
+        var ignored: [PanelUse.IgnoredBecause] = []
+        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 2))) {
+            if case .ignored(_, let why) = $0 { ignored.append(why) }
+        }
+        #expect(ignored == [.anotherSession] && seat.panel("b") == nil)
+
+        var rescans = 0
+        try seat.step(.sessionInFront(true, why: "logind", at: Timestamp(seconds: 3))) { if case .rescan = $0 { rescans += 1 } }
+        #expect(rescans == 1 && seat.presence == .inFront)
+        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 3))) { _ in }
+        #expect(try play(seat, drag("b", at: 4, id: 2)).contains { $0.hasSuffix(" pan") })
+    }
+
+    /// A replay's panels are recordings, never let go: their touches under way are
+    /// cancelled, and those that come while another session is in front are not taken.
+    @Test func anotherSessionInFrontTakesNoTouchOfARecording() throws {
+        let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
+        try seat.step(.sessionInFront(false, why: "the timeline", at: Timestamp(seconds: 0.5))) { _ in }
+        #expect(try play(seat, tap(at: 1, id: 1).map { .event(node: "a", $0) } + [.deadline(Timestamp(seconds: 2))]).isEmpty)
+        #expect(seat.panels.count == 2)
+        try seat.step(.sessionInFront(true, why: "the timeline", at: Timestamp(seconds: 2.5))) { _ in }
+        let fired = try play(seat, tap(at: 3, id: 2).map { .event(node: "a", $0) } + [.deadline(Timestamp(seconds: 4))])
+        #expect(fired.contains { $0.hasSuffix(" tap") }, "\(fired)")
+    }
+
     @Test func aReloadThatIgnoresAPanelLetsItGoAndCancelsItsTouches() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         let down = tap(at: 0, id: 1).prefix(5).map { SeatInput.event(node: "a", $0) }
@@ -266,10 +318,11 @@ import TouchCore
 
 @Suite struct TimelineTests {
     @Test func linesAreReadInTimeOrderWithCommentsAndBlanksSkipped() throws {
-        let timeline = try Timeline(parsing: "# a seat\n2 unlock\n\n1 lock   # the screen locks\n1 mode maintenance\n3 rotate 90 panel.evemu\n4 reload b.toml\n", path: "t")
-        #expect(timeline.lines.map(\.line) == [4, 5, 2, 6, 7])
+        let timeline = try Timeline(parsing: "# a seat\n2 unlock\n\n1 lock   # the screen locks\n1 mode maintenance\n3 rotate 90 panel.evemu\n4 reload b.toml\n5 away\n6 back\n", path: "t")
+        #expect(timeline.lines.map(\.line) == [4, 5, 2, 6, 7, 8, 9])
         #expect(timeline.lines.map(\.entry) == [.locked(true), .request(.setMode("maintenance")), .locked(false),
-                                                .request(.rotatePanel(node: "panel.evemu", degrees: 90)), .reload(path: "b.toml")])
+                                                .request(.rotatePanel(node: "panel.evemu", degrees: 90)), .reload(path: "b.toml"),
+                                                .sessionInFront(false), .sessionInFront(true)])
     }
 
     @Test func eachMistakeIsLocated() {
@@ -278,6 +331,7 @@ import TouchCore
             ("1 mode\n", 1, "mode takes a mode's name"),
             ("1 pause five\n", 1, "pause takes seconds"),
             ("1 lock now\n", 1, "lock takes nothing"),
+            ("1 away now\n", 1, "away takes nothing"),
             ("-1 lock\n", 1, "is no time"),
             ("1 rotate ninety\n", 1, "rotate takes degrees"),
             ("1 fly\n", 1, "\"fly\" is not something a timeline does"),

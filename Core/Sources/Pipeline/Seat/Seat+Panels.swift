@@ -8,6 +8,7 @@ extension Seat {
     func appear(_ device: SeatDevice, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         guard panel(device.node) == nil else { return }
         let node = device.node
+        guard presence == .inFront else { return perform(.ignored(node: node, .anotherSession)) }
         let isolated: Bool
         switch PanelPolicy.use(device.description, isTwin: device.live?.isTwin ?? false, config: config, mode: mode) {
         case .ignored(let reason):
@@ -58,6 +59,18 @@ extension Seat {
         perform(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))
         perform(.letGo(node: panel.node, reopen: reopen))
         perform(.announce([.devices], rotatedPanels: []))
+    }
+
+    /// Another session came in front of the seat: every live panel is let go, a
+    /// recording's touches under way are cancelled (its events are not taken meanwhile).
+    func leavePanels(at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        for panel in panels {
+            if panel.device.live == nil {
+                if panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+            } else {
+                remove(panel, why: "let go while another session is in front", at: time, perform)
+            }
+        }
     }
 
     /// The new modes and gestures; each panel takes them at its next touch sequence, is

@@ -26,6 +26,8 @@ public final class Seat {
     @exclusivity(unchecked) public private(set) var displayRotation = QuarterTurn.upright
     /// The screens as last said, and those a waking touch was last logged for.
     @exclusivity(unchecked) public private(set) var screens = Screens([])
+    /// Whether the session served is in front of the seat (a user's own daemon).
+    @exclusivity(unchecked) public private(set) var presence = SeatPresence.inFront
     @exclusivity(unchecked) private var wokeFor: Screens?
     /// The screens as they were when a panel last said its screen still read dark.
     @exclusivity(unchecked) private var stillDarkFor: Screens?
@@ -117,6 +119,12 @@ public final class Seat {
             try take(request, why: why, at: time, perform)
         case .locked(let locked, let why, let time):
             changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+        case .sessionInFront(let inFront, let why, let time):
+            let (next, moved) = presence.taking(inFront: inFront)
+            guard moved else { break }
+            presence = next
+            changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time, perform)
+            if inFront { perform(.rescan) } else { leavePanels(at: time, perform) }
         case .appInFront(let app, let why, let time):
             guard var change = control.setApp(app, why: why) else { break }
             change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
@@ -142,6 +150,8 @@ public final class Seat {
     /// Thousands a second: the shortest way.
     private func take(_ event: InputEvent, of node: String, _ perform: (SeatEffect) -> Void) {
         if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time, perform) }
+        // Another session's touches (a recording's, live panels being let go).
+        guard presence == .inFront else { return }
         if let last = lastPanel, node == lastNode {
             return last._withUnsafeGuaranteedRef { feed(.event(event), to: $0, perform) }
         }

@@ -25,6 +25,9 @@ public enum SeatEffect {
     case letGo(node: String, reopen: Bool)
     /// The bus's properties that changed, and the panels whose Rotation did.
     case announce([ControlProperty], rotatedPanels: [String])
+    /// Offer every input device present again (`appeared`): this session came back in
+    /// front of the seat, and what it let go is to be read again.
+    case rescan
     /// The gestures that need the virtual keyboard and pointer (none: remove them).
     case virtualDevices(needing: [String])
     case log(SeatLogLevel, String)

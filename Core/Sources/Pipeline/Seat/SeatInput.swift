@@ -26,6 +26,9 @@ public enum SeatInput: Sendable {
     indirect case request(ControlRequest, why: String, at: Timestamp)
     /// logind's LockedHint.
     indirect case locked(Bool, why: String, at: Timestamp)
+    /// Whether the session a user's own daemon serves is the one in front of the seat
+    /// (logind's Active): while another is, it reads no panel (see `SeatPresence`).
+    indirect case sessionInFront(Bool, why: String, at: Timestamp)
     /// The application in front, as a desktop says it; nil when none says any more.
     indirect case appInFront(AppInFront?, why: String, at: Timestamp)
     /// Where the desktop's windows are, as it says; nil when none says any more.
@@ -43,7 +46,8 @@ public enum SeatInput: Sendable {
         case .event(_, let event): event.time
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
-             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .appInFront(_, _, let time), .windows(_, _, let time),
+             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .sessionInFront(_, _, let time),
+             .appInFront(_, _, let time), .windows(_, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),
              .followed(_, let time):
             time

@@ -9,6 +9,8 @@ import TouchCore
 ///     2 resume                    Resume
 ///     3 lock                      the session locked (logind)
 ///     4 unlock
+///     4.5 away                    another session in front of the seat (a user's own
+///                                 daemon reads no panel); "back": this one again
 ///     5 rotate 90                 the display's rotation (the accelerometer, SetRotation)
 ///     6 rotate 90 panel.evemu     one panel's (its recording), SetRotation on its object
 ///     7 reload other.toml         a new configuration (relative to the timeline's folder)
@@ -25,6 +27,7 @@ public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
         case locked(Bool)
+        case sessionInFront(Bool)
         case app(AppInFront?)
         case windows(WindowLayout?)
         case screens(Screens)
@@ -84,6 +87,9 @@ public struct Timeline: Sendable {
         case "lock", "unlock":
             try count(0...0, "nothing")
             return .locked(what == "lock")
+        case "away", "back":
+            try count(0...0, "nothing")
+            return .sessionInFront(what == "back")
         case "rotate":
             try count(1...2, "degrees clockwise (0, 90, 180 or 270) and, for one panel, its recording")
             guard let degrees = UInt32(arguments.first!) else { throw fail("rotate takes degrees clockwise: 0, 90, 180 or 270") }
@@ -102,7 +108,7 @@ public struct Timeline: Sendable {
             try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
             return .reload(path: arguments.first!)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, rotate, app, windows, screens or reload")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, away, back, rotate, app, windows, screens or reload")
         }
     }
 
