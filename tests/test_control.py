@@ -60,6 +60,25 @@ def wait_on_the_bus(env, seconds=5):
             return
         time.sleep(0.05)
 
+def beside_a_stand_in_logind(harness, bus):
+    """A private bus, taken for the system bus too, with tests/fake_logind.c on it, and
+    `gestured run` on `bus` reading no panel: (logind, the daemon, its log)."""
+    harness.start_bus()
+    harness.env["DBUS_SYSTEM_BUS_ADDRESS"] = harness.env["DBUS_SESSION_BUS_ADDRESS"]
+    logind = Peer(harness, "fake_logind")
+    config = f'[daemon]\nbus = "{bus}"\n' + IGNORE_PANELS
+    daemon, log = started(harness, ["run", "--config", harness.write("gestured.toml", config)], "log")
+    return logind, daemon, log
+
+def until(test, seconds=5):
+    """Whether `test()` comes true within `seconds`, asked every 50 ms."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
+
 def compile_peer(harness, name):
     """A test peer in C (tests/NAME.c, with sd-bus), built into the test's directory."""
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True,
@@ -423,19 +442,10 @@ class LockFailsClosed(Harness):
         return r.stdout.strip()
 
     def wait_locked(self, value, seconds=5):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if self.locked() == value:
-                return True
-            time.sleep(0.05)
-        return False
+        return until(lambda: self.locked() == value, seconds)
 
     def test_logind_away_keeps_the_lock_and_a_stream_of_its_signals_does_not_put_it_off(self):
-        self.start_bus()
-        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
-        logind = Peer(self, "fake_logind")
-        config = '[daemon]\nbus = "system"\n' + IGNORE_PANELS
-        daemon, log = started(self, ["run", "--config", self.write("gestured.toml", config)], "log")
+        logind, daemon, log = beside_a_stand_in_logind(self, "system")
         self.assertTrue(self.wait_locked("b false"), "the daemon on the bus")
         logind.tell("lock")
         self.assertTrue(self.wait_locked("b true", 2), "locked")
@@ -462,20 +472,13 @@ class SessionAway(Harness):
     of the seat it reads no touchscreen, and back in front it reads them again. Here no
     panel is read (the systemd VM's test has one): the log says each change."""
     def test_another_session_in_front_and_back(self):
-        self.start_bus()
-        self.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.env["DBUS_SESSION_BUS_ADDRESS"]
-        logind = Peer(self, "fake_logind")
-        config = '[daemon]\nbus = "session"\n' + IGNORE_PANELS
-        daemon, log = started(self, ["run", "--config", self.write("gestured.toml", config)], "log")
+        logind, daemon, log = beside_a_stand_in_logind(self, "session")
 
         def said(text, count=1):
-            end = time.monotonic() + 5
-            while time.monotonic() < end:
+            def counted():
                 log.seek(0)
-                if log.read().count(text) >= count:
-                    return True
-                time.sleep(0.05)
-            return False
+                return log.read().count(text) >= count
+            return until(counted)
         self.assertTrue(said("logind: following the lock of session c1"))
         logind.tell("switch")
         self.assertTrue(said("session away: another session is in front of the seat; no touchscreen is read until this one is again"))

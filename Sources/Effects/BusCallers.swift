@@ -90,21 +90,7 @@ final class BusCallers {
         guard sd_bus_message_new_method_call(bus, &question, destination, path, interface, member) >= 0, let question else { return false }
         defer { sd_bus_message_unref(question) }
         guard append(question) >= 0 else { return false }
-        let box = Unmanaged.passRetained(Answer(then)).toOpaque()
-        var slot: OpaquePointer?
-        guard sd_bus_call_async(bus, &slot, question, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue().answer(reply)
-            return 0
-        }, box, Self.answerTimeout) >= 0, let slot else {
-            Unmanaged<Answer>.fromOpaque(box).release()
-            return false
-        }
-        sd_bus_slot_set_destroy_callback(slot) { userdata in
-            if let userdata { Unmanaged<Answer>.fromOpaque(userdata).release() }
-        }
-        _ = sd_bus_slot_set_floating(slot, 1)
-        return true
+        return SDBus.call(bus, question, timeout: Self.answerTimeout, floating: true, then) != nil
     }
 
     /// A caller left the bus: forgotten, and what it had held dropped (the answer to
@@ -170,8 +156,4 @@ final class BusCallers {
         }
     }
 
-    private final class Answer {
-        let answer: (OpaquePointer) -> Void
-        init(_ answer: @escaping (OpaquePointer) -> Void) { self.answer = answer }
-    }
 }

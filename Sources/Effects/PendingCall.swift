@@ -22,20 +22,7 @@ final class PendingCall {
         if var uid { ok = ok && sd_bus_message_append_basic(message, Character("u").asCChar, &uid) >= 0 }
         guard ok else { return false }
         cancel()
-        let box = Unmanaged.passRetained(Answer(answer)).toOpaque()
-        var slot: OpaquePointer?
-        let rc = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue().answer(reply)
-            return 0
-        }, box, 0)
-        guard rc >= 0, let slot else {
-            Unmanaged<Answer>.fromOpaque(box).release()
-            return false
-        }
-        sd_bus_slot_set_destroy_callback(slot) { userdata in
-            if let userdata { Unmanaged<Answer>.fromOpaque(userdata).release() }
-        }
+        guard let slot = SDBus.call(bus, message, answer) else { return false }
         self.slot = slot
         return true
     }
@@ -43,10 +30,5 @@ final class PendingCall {
     func cancel() {
         if let slot { sd_bus_slot_unref(slot) }
         slot = nil
-    }
-
-    private final class Answer {
-        let answer: (OpaquePointer) -> Void
-        init(_ answer: @escaping (OpaquePointer) -> Void) { self.answer = answer }
     }
 }

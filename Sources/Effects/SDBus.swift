@@ -41,6 +41,35 @@ enum SDBus {
     static let messagesPerWakeUp = 64
     static let microsecondsPerWakeUp: Int64 = 500
 
+    /// Sends `message` without waiting; `answer` gets its reply (an error too, a timeout
+    /// after `timeout` µs, 0: sd-bus's 25 s). The slot is the caller's (unref'd, the call
+    /// is cancelled) or, `floating`, the bus's, let go once answered; the answer's closure
+    /// lives as long as the slot. Nil (and no slot) when it could not be sent.
+    @discardableResult
+    static func call(_ bus: OpaquePointer, _ message: OpaquePointer, timeout: UInt64 = 0, floating: Bool = false,
+                     _ answer: @escaping (OpaquePointer) -> Void) -> OpaquePointer? {
+        let box = Unmanaged.passRetained(Answer(answer)).toOpaque()
+        var slot: OpaquePointer?
+        guard sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
+            guard let reply, let userdata else { return 0 }
+            Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue().answer(reply)
+            return 0
+        }, box, timeout) >= 0, let slot else {
+            Unmanaged<Answer>.fromOpaque(box).release()
+            return nil
+        }
+        sd_bus_slot_set_destroy_callback(slot) { userdata in
+            if let userdata { Unmanaged<Answer>.fromOpaque(userdata).release() }
+        }
+        if floating { _ = sd_bus_slot_set_floating(slot, 1) }
+        return slot
+    }
+
+    private final class Answer {
+        let answer: (OpaquePointer) -> Void
+        init(_ answer: @escaping (OpaquePointer) -> Void) { self.answer = answer }
+    }
+
     /// Handles what is queued, within the budget above and without waiting; the error
     /// of a connection that died.
     static func process(_ bus: OpaquePointer) -> Errno? {
