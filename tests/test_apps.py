@@ -236,16 +236,20 @@ class ReportedOnTheSystemBus(Harness):
         return subprocess.run(["busctl", "--user", "get-property", "org.gestured.Gestured1", "/org/gestured/Gestured1",
                                "org.gestured.Gestured1", "App"], capture_output=True, text=True, env=self.env).stdout.strip()
 
-    def daemon(self):
+    def daemon(self, system_bus=None, probe=True):
         """The daemon, live (a replay follows no logind) and reading no panel: what it
-        takes shows in its App property."""
+        takes shows in its App property; with `probe`, once it takes reports (logind has
+        answered). `system_bus`: the address it takes for the system bus, when not the
+        test's bus itself."""
         config = self.write("gestured.toml", apps_config(self.path("fired.txt"), bus="system") + IGNORE_PANELS)
+        env = dict(self.env, DBUS_SYSTEM_BUS_ADDRESS=system_bus or self.env["DBUS_SYSTEM_BUS_ADDRESS"])
         daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--verbose"],
-                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(daemon.kill)
         wait_on_the_bus(self.env)
-        probe = Reporter(self)
-        waited("logind's session", lambda: probe.tell("report probe - - -") == "done", seconds=5)
+        if probe:
+            reporter = Reporter(self)
+            waited("logind's session", lambda: reporter.tell("report probe - - -") == "done", seconds=5)
         return daemon
 
     def stopped(self, daemon):
@@ -288,6 +292,51 @@ class ReportedOnTheSystemBus(Harness):
         self.assertEqual(flood[0], "done")
         self.assertGreater(int(flood[1]), 5000, "the flood was sent")
         self.assertGreater(int(flood[3]), 0, "nobody was refused")
+
+    def test_a_bus_that_stops_answering_who_calls_does_not_hold_the_loop(self):
+        """The daemon's own connection goes through a proxy that, once the daemon asks who
+        a caller is, passes nothing back for 4 s: a bus that stopped answering. Asked
+        without waiting, the question holds nothing: SIGTERM ends the daemon at once
+        (before, the synchronous question held the loop until the bus answered)."""
+        bus_path = re.search(r"unix:path=([^,]+)", self.env["DBUS_SYSTEM_BUS_ADDRESS"]).group(1)
+        proxy_path = self.path("proxy.sock")
+        stalled = []
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(proxy_path)
+        listener.listen(8)
+        self.addCleanup(listener.close)
+
+        def pump(source, sink, stall):
+            try:
+                while data := source.recv(65536):
+                    if stall is None and (b"GetConnectionCredentials" in data or b"GetConnectionUnixUser" in data):
+                        stalled.append(time.monotonic() + 4)
+                    while stall is not None and stalled and time.monotonic() < stalled[0]:
+                        time.sleep(0.01)
+                    sink.sendall(data)
+            except OSError:
+                pass
+
+        def serve():
+            while True:
+                try:
+                    client = listener.accept()[0]
+                except OSError:
+                    return
+                server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                server.connect(bus_path)
+                threading.Thread(target=pump, args=(client, server, None), daemon=True).start()
+                threading.Thread(target=pump, args=(server, client, True), daemon=True).start()
+        threading.Thread(target=serve, daemon=True).start()
+        daemon = self.daemon(system_bus=f"unix:path={proxy_path}", probe=False)
+        reporter = Reporter(self)
+        reporter.process.stdin.write("report agent firefox - -\n")
+        reporter.process.stdin.flush()
+        self.assertTrue(waited("the question", lambda: stalled, seconds=5))
+        daemon.terminate()
+        start = time.monotonic()
+        log = daemon.communicate(timeout=30)[1]
+        self.assertLess(time.monotonic() - start, 1.0, log[-2000:])
 
     def test_a_session_back_in_front_says_its_application_again(self):
         """The session agent (following a stand-in Hyprland) says firefox; another
