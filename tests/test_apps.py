@@ -304,7 +304,6 @@ class ReportedOnTheSystemBus(Harness):
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(proxy_path)
         listener.listen(8)
-        self.addCleanup(listener.close)
 
         def pump(source, sink, stall):
             try:
@@ -317,17 +316,14 @@ class ReportedOnTheSystemBus(Harness):
             except OSError:
                 pass
 
-        def serve():
-            while True:
-                try:
-                    client = listener.accept()[0]
-                except OSError:
-                    return
-                server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                server.connect(bus_path)
-                threading.Thread(target=pump, args=(client, server, None), daemon=True).start()
-                threading.Thread(target=pump, args=(server, client, True), daemon=True).start()
-        threading.Thread(target=serve, daemon=True).start()
+        def serve(client):
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.connect(bus_path)
+            self.addCleanup(server.close)
+            self.addCleanup(client.close)
+            threading.Thread(target=pump, args=(client, server, None), daemon=True).start()
+            threading.Thread(target=pump, args=(server, client, True), daemon=True).start()
+        accepting(self, listener, serve)
         daemon = self.daemon(system_bus=f"unix:path={proxy_path}", probe=False)
         reporter = Reporter(self)
         reporter.process.stdin.write("report agent firefox - -\n")
@@ -353,6 +349,7 @@ class ReportedOnTheSystemBus(Harness):
                                  env=dict(self.env, XDG_RUNTIME_DIR=self.dir, HYPRLAND_INSTANCE_SIGNATURE="test"),
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(agent.kill)
+        hyprland.settimeout(15)
         desktop = hyprland.accept()[0]
         self.addCleanup(desktop.close)
         desktop.sendall(b"activewindow>>firefox,a page\n")
@@ -474,15 +471,13 @@ class Desktop(Harness):
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(self.path("hypr/test/.socket2.sock"))
         server.listen(1)
-        self.addCleanup(server.close)
         accepted = []
-        threading.Thread(target=lambda: accepted.append(server.accept()[0]), daemon=True).start()
+        accepting(self, server, accepted.append)
         self.addCleanup(lambda: [connection.close() for connection in accepted])
         if answers is not None:
             requests = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             requests.bind(self.path("hypr/test/.socket.sock"))
             requests.listen(0 if stalled_s else 4)
-            self.addCleanup(requests.close)
             fillers = []
             while stalled_s:  # until the kernel says the backlog is full
                 filler = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -497,26 +492,17 @@ class Desktop(Harness):
             hung = []
             self.addCleanup(lambda: [connection.close() for connection in hung])
 
-            def answer():
-                time.sleep(stalled_s)
-                for filler in fillers:  # accepted, they read as closed
-                    filler.close()
-                while True:
-                    try:
-                        connection = requests.accept()[0]
-                    except OSError:
-                        return
-                    question = connection.recv(8192).decode()
-                    if not question:  # one of the fillers
-                        connection.close()
-                        continue
-                    answers.setdefault("asked", []).append(question)
-                    if hang_first and len(answers["asked"]) == 1:
-                        hung.append(connection)
-                        continue
-                    with connection:
-                        connection.sendall(json.dumps(answers.get(question, "unknown request")).encode())
-            threading.Thread(target=answer, daemon=True).start()
+            def answer(connection):
+                question = connection.recv(8192).decode()
+                if not question:  # one of the fillers
+                    return connection.close()
+                answers.setdefault("asked", []).append(question)
+                if hang_first and len(answers["asked"]) == 1:
+                    return hung.append(connection)
+                with connection:
+                    connection.sendall(json.dumps(answers.get(question, "unknown request")).encode())
+            # Once the stall ends the fillers go: accepted, they read as closed.
+            accepting(self, requests, answer, after_s=stalled_s, before=lambda: [filler.close() for filler in fillers])
 
         def say(text):
             def send():
@@ -619,7 +605,6 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(path)
         server.listen(4)
-        self.addCleanup(server.close)
         # The test's events go out on the connections in "events", between answers, never inside one.
         asked = {"trees": 0, "connections": 0, "events": [], "sending": threading.Lock()}
 
@@ -648,15 +633,10 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
                     except OSError:
                         return
 
-        def accept():
-            while True:
-                try:
-                    connection = server.accept()[0]
-                except OSError:
-                    return
-                asked["connections"] += 1
-                threading.Thread(target=serve, args=(connection, asked["connections"]), daemon=True).start()
-        threading.Thread(target=accept, daemon=True).start()
+        def accepted(connection):
+            asked["connections"] += 1
+            threading.Thread(target=serve, args=(connection, asked["connections"]), daemon=True).start()
+        accepting(self, server, accepted)
         return path, asked
 
     def test_a_bogus_sway_header_is_given_up_and_sway_connected_again(self):
@@ -750,6 +730,37 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("hyprland: following the application in front", log)
         self.assertIn("hyprland: it closed its socket", log)
+
+
+def accepting(harness, server, each, after_s=0, before=lambda: None):
+    """Hands each connection `server` accepts to `each`, on a thread of its own, from
+    `after_s` on (`before` runs then) until the test ends, when the thread stops before
+    the socket is closed: a socket closed under a thread blocked in its accept does not
+    wake it, and the next test's socket, given the same number, would be accepted there."""
+    stop = threading.Event()
+    server.settimeout(0.1)
+
+    def loop():
+        if stop.wait(after_s):
+            return
+        before()
+        while not stop.is_set():
+            try:
+                connection = server.accept()[0]
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            connection.settimeout(None)
+            each(connection)
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+
+    def end():
+        stop.set()
+        thread.join()
+        server.close()
+    harness.addCleanup(end)
 
 
 def sway_message(kind, payload):
