@@ -6,9 +6,9 @@ import SystemIO
 import SystemPackage
 
 /// Reads and validates a configuration file; every problem is a located error, whatever
-/// the bytes (see `ConfigParse` for where they are parsed).
-public func loadConfiguration(_ path: String) throws(ConfigErrors) -> Configuration {
-    try ConfigParse.run(try readConfiguration(path), file: path)
+/// the bytes (see `ConfigParse` for where they are parsed). `scope`: a user's own file.
+public func loadConfiguration(_ path: String, scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
+    try ConfigParse.run(try readConfiguration(path), file: path, scope: scope)
 }
 
 /// The built-in configuration (`Configuration.defaultText`), parsed as a file is.

@@ -19,6 +19,8 @@ public struct ConfigParse {
     public let file: String
     /// The text parsed: the errors' lines are found in it.
     let text: String
+    /// Whose file it is (a user's has the machine's settings refused).
+    var scope = ConfigScope.machine
     private var received: [UInt8] = []
 
     public static let timeoutMicroseconds: Int64 = 10_000_000
@@ -69,12 +71,13 @@ public struct ConfigParse {
         guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
             throw refuse("cannot be read: gestured's parsing helper ended with \(status): \(String(decoding: received.prefix(512), as: UTF8.self))")
         }
-        return try Configuration.check(outcome, text: text, file: file, keyCodes: .libevdev)
+        return try Configuration.check(outcome, text: text, file: file, keyCodes: .libevdev, scope: scope)
     }
 
     /// Parses `bytes` in a helper and waits for it, at most 10 s.
-    public static func run(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> Configuration {
+    public static func run(_ bytes: [UInt8], file: String, scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
         var parse = try start(bytes, file: file)
+        parse.scope = scope
         defer { Syscall.release(parse.output) }
         let deadline = monotonicMicroseconds() + timeoutMicroseconds
         var done = false

@@ -10,9 +10,15 @@ struct Check: ParsableCommand {
             Errors name the file, the line and the key (gesture[3] is the third [[gesture]]). \
             The checks are those of `gestured run`: as root, the file and every directory \
             on the way to it (symbolic links too) must be root's and not writable by \
-            others, and [daemon] user must exist.
+            others, and [daemon] user must exist. With --user, each file is a user's own \
+            (~/.config/gestured/gestured.toml, for the session agent): gestures, regions \
+            and modes; what belongs to the machine's configuration ([daemon] settings but \
+            mode, modes and mode_timeout_s; [[device]] rules; when_locked) is refused at its line.
             """
     )
+
+    @Flag(help: "Check the files as users' own configurations, not the machine's.")
+    var user = false
 
     @Argument(help: ArgumentHelp("Configuration files.", valueName: "FILE"))
     var files: [String]
@@ -21,7 +27,7 @@ struct Check: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let (config, warnings) = try loadDaemonConfiguration(file)
+                let (config, warnings) = user ? (try loadConfiguration(file, scope: .user), []) : try loadDaemonConfiguration(file)
                 for warning in warnings { printError(warning) }
                 print("\(file): ok (\(config.gestures.count) gestures, \(config.regions.count) regions, \(config.devices.count) devices)")
             } catch {

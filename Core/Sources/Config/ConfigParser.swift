@@ -20,10 +20,13 @@ extension Configuration {
     /// Checks `root`, what the TOML parser made of `text` (see `ParseOutcome`); `file`
     /// names it in errors, `text` gives their lines. Reports every problem found.
     /// `keyCodes`: the names `keys` may use (libevdev's, from the OS edge), asked for only
-    /// when a binding names a key.
+    /// when a binding names a key. `scope`: a user's file also has the machine's settings
+    /// refused, each at its line (see `ConfigScope`).
     public static func check(_ root: ConfigTable, text: String, file: String,
-                             keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
+                             keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes(),
+                             scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
         let diagnostics = Diagnostics(file: file, text: text)
+        if scope == .user { refuseTheMachines(root, diagnostics) }
         let keyNames = KeyNames(keyCodes)
         var config = Configuration()
         let sections = ["daemon", "region", "device", "gesture"]

@@ -7,8 +7,9 @@ import ConfigSyntax
 /// (gestured parses in its helper: see `ParseOutcome`).
 extension Configuration {
     /// Parses and checks `text` in this process.
-    public static func parse(_ text: String, file: String, keyCodes: KeyCodes = KeyCodes()) throws(ConfigErrors) -> Configuration {
-        try check(ParseOutcome(parsing: text), text: text, file: file, keyCodes: keyCodes)
+    public static func parse(_ text: String, file: String, keyCodes: KeyCodes = KeyCodes(),
+                             scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
+        try check(ParseOutcome(parsing: text), text: text, file: file, keyCodes: keyCodes, scope: scope)
     }
 
     /// Parses and checks a file's bytes in this process, refusing first what is not text.
