@@ -788,6 +788,16 @@ class AsRoot(Harness):
         self.assertEqual(r.returncode, 1, r.stdout)
         self.assertIn(f"{cfg}: error: the configuration file is writable by group or others", r.stderr)
 
+    def test_check_user_refuses_the_machines_settings_in_a_users_file(self):
+        """`check --user`: a user's file; the same file is good as the machine's."""
+        cfg = self.write("gestured.toml", '[daemon]\nmodes = ["reading"]\nisolate = true\n\n'
+                         '[[gesture]]\nname = "read"\ntype = "tap"\nmode = "reading"\ncommand = "true"\n')
+        r = subprocess.run([GESTURED, "check", "--user", cfg], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn(f"{cfg}:3: error: daemon.isolate: the machine's setting", r.stderr)
+        self.assertEqual(r.stderr.count("error:"), 1, r.stderr)
+        self.assertEqual(self.check(cfg).returncode, 0)
+
     def test_every_directory_above_the_config_counts_and_so_do_symlinks(self):
         open_dir = os.path.join(self.dir, "open")  # anyone may write here (no sticky bit)
         inner = os.path.join(open_dir, "inner")
