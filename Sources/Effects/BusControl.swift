@@ -248,8 +248,10 @@ extension BusService {
         if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0 {
             guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
             if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
-            guard let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) else {
-                return admitsReport(from: sender, ofTheSeat: false, force: false)
+            if let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) { return false }
+            if !saidUnknownCallers {
+                saidUnknownCallers = true
+                logger.notice("D-Bus: dropping reports of the application in front unanswered: \(BusCallers.mostAsked) callers are being asked about already (said once)")
             }
             return false
         }
@@ -258,10 +260,10 @@ extension BusService {
     }
 
     /// A report within its ration (the seat's session's, or everyone else's), else
-    /// dropped and said once; `force: false` drops it whatever the ration.
-    private func admitsReport(from sender: String, ofTheSeat: Bool, force: Bool = true) -> Bool {
+    /// dropped and said once.
+    private func admitsReport(from sender: String, ofTheSeat: Bool) -> Bool {
         let now = monotonicMicroseconds()
-        guard force, ofTheSeat ? reportsOfTheSeat.admit(sender, now: now) : reports.admit(sender, now: now) else {
+        guard ofTheSeat ? reportsOfTheSeat.admit(sender, now: now) : reports.admit(sender, now: now) else {
             if !saidReportDrops {
                 saidReportDrops = true
                 logger.notice("D-Bus: dropping reports of the application in front from \(printable(sender, limit: 32)) unanswered: more than 10 a second from a caller, or 50 from all (those dropped next are counted once a minute)")

@@ -73,6 +73,7 @@ public final class BusService {
     var reports = ReadAllowance(now: monotonicMicroseconds())
     var reportsOfTheSeat = ReadAllowance(now: monotonicMicroseconds())
     var saidReportDrops = false
+    var saidUnknownCallers = false
     /// Who calls ReportApp on the system bus.
     let callers = BusCallers()
     /// AppWanted is to be said (the session in front changed).
