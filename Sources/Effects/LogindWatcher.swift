@@ -54,11 +54,11 @@ public final class LogindWatcher {
     /// The followed session's user and object path (nil: no session is active, or logind
     /// has not said).
     public private(set) var sessionUser: UInt32?
-    public private(set) var followedSession: String?
+    private var followedSession: String?
     /// Called when the followed session or its user changes.
     public var onSessionChange: (_ uid: UInt32?, _ session: String?) -> Void = { _, _ in }
     /// The user's own session: whether it is in front of its seat, as logind last said.
-    public private(set) var active = true
+    private var active = true
     /// Called when that changes, with why.
     public var onActiveChange: (_ active: Bool, _ why: String) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.

@@ -16,8 +16,9 @@ import SystemPackage
 /// time; an answer that is no JSON leaves only the focused window known until the next
 /// event. A question that cannot be put (the socket's backlog full: it is never waited
 /// for), an answer over 4 MB or one that has not ended within 2 s leave only the focused
-/// window known, and the questions are put again after a second, doubling to 30 s. Where there is no request socket (a stand-in, a Hyprland that
-/// refuses it), only the focused window is known.
+/// window known, and the questions are put again after a second, doubling to 30 s.
+/// Where there is no request socket (a stand-in, a Hyprland that refuses it), only the
+/// focused window is known.
 public final class HyprlandWatcher: AppWatcher {
     public let source = "hyprland"
     public let fd: FileDescriptor

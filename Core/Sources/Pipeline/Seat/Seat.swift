@@ -120,8 +120,8 @@ public final class Seat {
         case .locked(let locked, let why, let time):
             changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
         case .sessionInFront(let inFront, let why, let time):
-            let (next, moved) = presence.taking(inFront: inFront)
-            guard moved else { break }
+            let next = SeatPresence(inFront: inFront)
+            guard next != presence else { break }
             presence = next
             changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time, perform)
             if inFront { perform(.rescan) } else { leavePanels(at: time, perform) }

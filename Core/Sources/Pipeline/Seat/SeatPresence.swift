@@ -9,12 +9,6 @@ public enum SeatPresence: Equatable, Sendable {
     case inFront
     case away
 
-    /// What logind says: the next state, and whether it is a change.
-    func taking(inFront: Bool) -> (next: SeatPresence, changed: Bool) {
-        switch (self, inFront) {
-        case (.inFront, false): (.away, true)
-        case (.away, true): (.inFront, true)
-        case (.inFront, true), (.away, false): (self, false)
-        }
-    }
+    /// As logind says it.
+    init(inFront: Bool) { self = inFront ? .inFront : .away }
 }
