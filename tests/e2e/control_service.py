@@ -303,7 +303,17 @@ own = subprocess.Popen(["setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-gro
 
 def own_reads_the_panel():
     fds = f"/proc/{own.pid}/fd"
-    return os.path.exists(fds) and any(os.path.realpath(os.path.join(fds, fd)) == panel.node for fd in os.listdir(fds))
+    try:
+        names = os.listdir(fds)
+    except FileNotFoundError:
+        return False
+    for fd in names:
+        try:  # an fd listed may be closed before it is read: the daemon opens and closes while it looks
+            if os.readlink(os.path.join(fds, fd)) == panel.node:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
 
 
 def own_log():
