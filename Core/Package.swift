@@ -41,7 +41,7 @@ let package = Package(
         // What the uinput twin of an isolated panel gets: UIKit's touch delivery.
         .target(name: "Delivery", dependencies: ["TouchCore", "Gestures"]),
         // The one step: a touchscreen's input → what happened and what to do.
-        .target(name: "Pipeline", dependencies: ["TouchCore", "Gestures", "Bindings", "Config", "Delivery"]),
+        .target(name: "Pipeline", dependencies: ["TouchCore", "Gestures", "Bindings", "Config", "ConfigDocument", "Delivery"]),
         // Replay lines, JSON lines, evaluation tables.
         .target(name: "Reports", dependencies: ["TouchCore", "Gestures", "Bindings", "Pipeline", "Config", "Delivery"]),
 

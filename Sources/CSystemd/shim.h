@@ -11,18 +11,21 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[17];
+    static sd_bus_vtable vtable[19];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_SIGNAL_WITH_NAMES("Gesture", "sssa{sv}",
                                  SD_BUS_PARAM(name) SD_BUS_PARAM(type) SD_BUS_PARAM(phase) SD_BUS_PARAM(values), 0),
         SD_BUS_SIGNAL("AppWanted", "", 0),
+        SD_BUS_SIGNAL_WITH_NAMES("Act", "sas", SD_BUS_PARAM(binding) SD_BUS_PARAM(environment), 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Reload", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("ReportApp", "ssss", SD_BUS_PARAM(source) SD_BUS_PARAM(app_id) SD_BUS_PARAM(wm_class) SD_BUS_PARAM(instance),
+                                 "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("SetUserConfiguration", "ssay", SD_BUS_PARAM(file) SD_BUS_PARAM(text) SD_BUS_PARAM(document),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Mode", "s", property, 0, changes),
         SD_BUS_PROPERTY("Modes", "as", property, 0, changes),

@@ -60,13 +60,7 @@ public final class Daemon {
     /// The control interface's Reload calls, answered when it is applied or rejected.
     var reloadCallers: [(BusControlError?) -> Void] = []
     var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
-    /// Who said which application is in front (its unique name on the bus), and whether
-    /// a refusal of a report has been said.
-    var appReporter: (name: String, source: String, caller: BusCaller?)?
-    /// The session logind says is in front (the system service: seat0's; its object
-    /// path), and its user.
-    var sessionUser: UInt32?
-    var activeSession: String?
+    /// A refusal of a report of the application in front has been said.
     var saidAppRefusal = false
     var saidTwinsUnrecorded = false
     /// What performing a step asks of the seat next: a twin that could not be made.
@@ -85,7 +79,7 @@ public final class Daemon {
         // (systemctl reload right after start) waits for the loop instead of killing.
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         config = try Self.loadConfig(options.configPath, logger: logger)
-        seat = Seat(config: config, mode: options.mode)
+        seat = Seat(config: config, mode: options.mode, keyCodes: { KeyCodes.libevdev })
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
         runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)

@@ -40,53 +40,52 @@ extension Daemon: BusControl {
 
     /// The application in front, from whoever says: the latest report stands until its
     /// reporter says another, or leaves the bus (then none is known). The bus's filter
-    /// rations reports (`BusService.admitsRead`); a name too long, or a caller who is not
-    /// the user in front of the seat, is refused, said once.
+    /// rations reports (`BusService.admitsRead`); on the system bus the seat takes it only
+    /// from one who acts for the session in front (`SeatSessions`). A name too long, or a
+    /// caller refused, is said once.
     public func reportApp(_ report: AppReport, sender: String) throws(BusControlError) {
-        func refuse(_ name: String, _ why: String) -> BusControlError {
-            if !saidAppRefusal {
-                saidAppRefusal = true
-                logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(why); this is said once")
-            }
-            return BusControlError(name, why)
-        }
-        // On the system bus, only the user and session in front of the seat say what is in front.
-        if bus?.kind == .system, !(report.caller.map(mayReport) ?? false) {
-            throw refuse("AccessDenied", "only the user of seat0's active session, from that session or their own services, reports the application in front")
-        }
         guard !report.tooLong else {
-            throw refuse("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes")
+            throw refusingReports(sender, BusControlError("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes"))
         }
         let source = printable(report.source.isEmpty ? "the bus" : report.source, limit: 32)
-        appReporter = (sender, source, report.caller)
-        try? take(.appInFront(report.app(source: source), why: "\(source), \(printable(sender, limit: 32))", at: self.now))
+        let app = report.app(source: source)
+        let why = "\(source), \(printable(sender, limit: 32))"
+        let peer = bus?.kind == .system ? peer(sender, report.caller) : BusPeer(onTheSessionBus: sender)
+        do { try take(.reportedApp(app, by: peer, why: why, at: now)) } catch {
+            throw refusingReports(sender, BusControlError(Self.errorName(error), "\(error)"))
+        }
     }
 
-    /// The user of seat0's active session, from a process of that session or of none
-    /// (the user's own services: the session agent, a desktop run by the user's
-    /// manager); a process of another session of that user is not in front.
+    private func refusingReports(_ sender: String, _ error: BusControlError) -> BusControlError {
+        if !saidAppRefusal {
+            saidAppRefusal = true
+            logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(error.message); this is said once")
+        }
+        return error
+    }
+
+    /// A user's configuration from their session's agent: the seat takes it or says why
+    /// not (each error at its line), in the call's answer and the log.
+    public func setUserConfiguration(_ push: UserPush, caller: BusCaller?, sender: String) throws(BusControlError) {
+        guard bus?.kind == .system else {
+            throw BusControlError("NotSupported", "a user's configuration is handed to the system service; this gestured reads its own file")
+        }
+        do { try take(.push(push, by: peer(sender, caller), at: now)) } catch {
+            throw BusControlError(Self.errorName(error), "\(error)")
+        }
+    }
+
+    /// A caller as the seat judges it; one the bus did not say is nobody's (uid nobody, no session).
+    private func peer(_ sender: String, _ caller: BusCaller?) -> BusPeer {
+        BusPeer(name: sender, uid: caller?.uid ?? UInt32.max, session: caller.map { $0.session } ?? "unknown")
+    }
+
     public func mayReport(_ caller: BusCaller) -> Bool {
-        guard let sessionUser, caller.uid == sessionUser else { return false }
-        return caller.session == nil || caller.session == activeSession
-    }
-
-    /// Another session in front of the seat (logind): what a reporter of another user
-    /// or session said no longer stands, and every reporter is asked to say it again
-    /// (the new session's agent has not said it to us, or not since it was last in front).
-    func sessionChanged(user uid: UInt32?, session: String?) {
-        sessionUser = uid
-        activeSession = session
-        guard bus?.kind == .system else { return }
-        bus?.wantApp()
-        guard let reporter = appReporter, !(reporter.caller.map(mayReport) ?? false) else { return }
-        appReporter = nil
-        try? take(.appInFront(nil, why: "another session is in front", at: now))
+        seat.actsForTheActive(BusPeer(name: "", uid: caller.uid, session: caller.session))
     }
 
     public func peerLeft(_ name: String) {
-        guard let reporter = appReporter, reporter.name == name else { return }
-        appReporter = nil
-        try? take(.appInFront(nil, why: "\(reporter.source) left the bus", at: now))
+        try? take(.peerLeft(name: name, at: now))
     }
 
     /// A call, as the seat takes it; a refusal is the call's error, named for the bus.
@@ -102,6 +101,10 @@ extension Daemon: BusControl {
         case .pauseOutOfRange, .rotationOutOfRange: "OutOfRange"
         case .unknownDevice: "UnknownDevice"
         case .fixedRotation: "FixedRotation"
+        case .notTheActiveSession: "AccessDenied"
+        case .tooManyPushes: "LimitsExceeded"
+        case .configurationTooLarge: "TooLarge"
+        case .configurationRefused: "Refused"
         }
     }
 

@@ -18,6 +18,11 @@ extension Daemon {
             if acts { afterwards.append(.run(command)) }
         case .signal(let event, let device, let step):
             if acts { bus?.emit(event, device: device, step: step, now: monotonicMicroseconds()) }
+        case .toAgent(let action):
+            if acts { bus?.act(action) }
+            options.show?(effect)
+        case .wantAgents:
+            if acts { bus?.wantApp() }
         case .write(let target, let events):
             if acts { write(events, to: target) }
             options.show?(effect)

@@ -13,7 +13,10 @@ extension Daemon {
         let logind = LogindWatcher(session, logger: logger)
         watch(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
-        logind.onSessionChange = { [unowned self] uid, session in sessionChanged(user: uid, session: session) }
+        logind.onSessionChange = { [unowned self] uid, session in
+            let inFront = uid.flatMap { uid in session.map { SeatSession(id: $0, user: uid) } }
+            step(.activeSession(inFront, why: "logind", at: now))
+        }
         // A user's own daemon reads no panel while another session is in front.
         logind.onActiveChange = { [unowned self] active, why in step(.sessionInFront(active, why: why, at: now)) }
         logind.start()

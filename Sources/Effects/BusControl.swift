@@ -27,6 +27,9 @@ public protocol BusControl: AnyObject {
     /// A desktop's report of the application in front (a KWin script, a GNOME Shell
     /// extension, gestured's session agent): `sender` is the caller's unique name.
     func reportApp(_ report: AppReport, sender: String) throws(BusControlError)
+    /// A user's configuration from their session's agent (SetUserConfiguration, the
+    /// system bus): `caller` as the bus and logind say who called.
+    func setUserConfiguration(_ push: UserPush, caller: BusCaller?, sender: String) throws(BusControlError)
     /// Whether this caller's reports are taken on the system bus (the user and session
     /// in front of the seat): others are refused, within a ration of their own.
     func mayReport(_ caller: BusCaller) -> Bool
@@ -156,6 +159,10 @@ extension BusService {
                 let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
                 report.caller = callers.caller(sender)
                 try control.reportApp(report, sender: sender)
+            case "SetUserConfiguration":
+                guard let push = Self.readUserPush(message) else { return -EINVAL }
+                let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+                try control.setUserConfiguration(push, caller: callers.caller(sender), sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
@@ -237,7 +244,7 @@ extension BusService {
         return ok ? 1 : -ENOMEM
     }
 
-    /// A caller's Get, GetAll or Set, and ReportApp, within the callers' ration (see
+    /// A caller's Get, GetAll or Set, ReportApp and SetUserConfiguration, within the callers' ration (see
     /// `ReadAllowance`; reports have rations of their own, so that readers cannot crowd
     /// out a desktop's report, nor others the seat's session's); beyond it the call is
     /// dropped unanswered, which costs nothing here, and on the system bus holds the
@@ -245,13 +252,14 @@ extension BusService {
     /// caller not yet known is held until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
         let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
-        if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0 {
+        if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0
+            || sd_bus_message_is_method_call(call, Self.interface, "SetUserConfiguration") > 0 {
             guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
             if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
             if let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) { return false }
             if !saidUnknownCallers {
                 saidUnknownCallers = true
-                logger.notice("D-Bus: dropping reports of the application in front unanswered: \(BusCallers.mostAsked) callers are being asked about already (said once)")
+                logger.notice("D-Bus: dropping reports and configurations from sessions unanswered: \(BusCallers.mostAsked) callers are being asked about already (said once)")
             }
             return false
         }

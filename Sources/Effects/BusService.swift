@@ -78,6 +78,8 @@ public final class BusService {
     let callers = BusCallers()
     /// AppWanted is to be said (the session in front changed).
     private var owedAppWanted = false
+    /// Actions to agents the bus had no room for, since the last one it took (said once).
+    var saidActionDrops = false
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -321,11 +323,11 @@ public final class BusService {
     }
 
     /// Tells the loop what to watch now: the descriptor, and room to write while output is queued.
-    private func updateWatch() {
+    func updateWatch() {
         connection?.updateWatch()
     }
 
-    private func hasRoom(_ bus: OpaquePointer) -> Bool {
+    func hasRoom(_ bus: OpaquePointer) -> Bool {
         var queued: UInt64 = 0
         return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued < Self.busQueueLimit
     }

@@ -103,6 +103,15 @@ enum SDBus {
         return (String(cString: value), false)
     }
 
+    /// An array of bytes (`ay`), copied.
+    static func readBytes(_ m: OpaquePointer) -> [UInt8]? {
+        var pointer: UnsafeRawPointer?
+        var size = 0
+        guard sd_bus_message_read_array(m, Character("y").asCChar, &pointer, &size) >= 0 else { return nil }
+        guard let pointer, size > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: size))
+    }
+
     static func readObjectPath(_ m: OpaquePointer) -> String? {
         var value: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(m, Character("o").asCChar, &value) > 0, let value else { return nil }

@@ -1,5 +1,6 @@
 import Config
 import ConfigDocument
+import Pipeline
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,6 +63,12 @@ public struct ConfigParse {
 
     /// The configuration, from what the helper wrote and how it ended.
     public func finish(_ status: Spawn.ExitStatus) throws(ConfigErrors) -> Configuration {
+        try Configuration.check(try outcome(status), text: text, file: file, keyCodes: .libevdev, scope: scope)
+    }
+
+    /// What the helper made of the text, not checked: a session agent hands it to the
+    /// system service, which checks it itself.
+    func outcome(_ status: Spawn.ExitStatus) throws(ConfigErrors) -> ParseOutcome {
         func refuse(_ message: String) -> ConfigErrors { ConfigErrors(errors: [ConfigError(file: file, message: message)]) }
         if let signal = status.signal {
             let stderr = String(decoding: received.prefix(4096), as: UTF8.self)
@@ -71,13 +78,26 @@ public struct ConfigParse {
         guard status.code == 0, let outcome = ParseOutcome(decoding: received) else {
             throw refuse("cannot be read: gestured's parsing helper ended with \(status): \(String(decoding: received.prefix(512), as: UTF8.self))")
         }
-        return try Configuration.check(outcome, text: text, file: file, keyCodes: .libevdev, scope: scope)
+        return outcome
     }
 
     /// Parses `bytes` in a helper and waits for it, at most 10 s.
     public static func run(_ bytes: [UInt8], file: String, scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
-        var parse = try start(bytes, file: file)
+        var (parse, status) = try parsed(bytes, file: file)
         parse.scope = scope
+        return try parse.finish(status)
+    }
+
+    /// A user's file as their session agent hands it over, and as a replay's timeline
+    /// pushes it: its text and the helper's document, not checked (the seat checks it;
+    /// a file that is not TOML is a document saying where, refused with its line there).
+    public static func userPush(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> UserPush {
+        let (parse, status) = try parsed(bytes, file: file)
+        return UserPush(file: file, text: parse.text, document: try parse.outcome(status).encoded)
+    }
+
+    private static func parsed(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> (ConfigParse, Spawn.ExitStatus) {
+        var parse = try start(bytes, file: file)
         defer { Syscall.release(parse.output) }
         let deadline = monotonicMicroseconds() + timeoutMicroseconds
         var done = false
@@ -92,7 +112,7 @@ public struct ConfigParse {
         guard let status = try? Spawn.wait(parse.pid) else {
             throw ConfigErrors(errors: [ConfigError(file: file, message: "cannot be read: gestured's parsing helper was lost")])
         }
-        return try parse.finish(status)
+        return (parse, status)
     }
 }
 

@@ -30,10 +30,19 @@ extension SeatScript {
         let timeline = try Timeline.load(timelinePath)
         let folder = timelinePath.lastIndex(of: "/").map { String(timelinePath[...$0]) } ?? ""
         var configurations: [String: Configuration] = [:]
+        var pushes: [String: UserPush] = [:]
         for line in timeline.lines {
-            guard case .reload(let path) = line.entry, configurations[path] == nil else { continue }
-            configurations[path] = try loadConfiguration(path.hasPrefix("/") ? path : folder + path)
+            switch line.entry {
+            case .reload(let path) where configurations[path] == nil:
+                configurations[path] = try loadConfiguration(path.hasPrefix("/") ? path : folder + path)
+            case .push(_, _, let path) where pushes[path] == nil:
+                let file = path.hasPrefix("/") ? path : folder + path
+                pushes[path] = try ConfigParse.userPush(try readConfiguration(file), file: path)
+            default:
+                break
+            }
         }
-        return SeatScript(recordings: recordings, inputs: try SeatScript.inputs(of: timeline, recordings: recordings, configurations: configurations))
+        return SeatScript(recordings: recordings, inputs: try SeatScript.inputs(of: timeline, recordings: recordings, configurations: configurations,
+                                                                               pushes: pushes))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bindings
 import Input
 import Pipeline
 import Reports
@@ -112,6 +113,7 @@ struct Replay: ParsableCommand {
         let config = try config.load()
         var playback = Playback(config: config)
         playback.explain = explain
+        playback.keyCodes = { KeyCodes.libevdev }
         let output = OutputBuffer()
         var printer = SeatPrinter(format: printing.format) { output.write(line: $0) }
         show(&printer.base)

@@ -21,10 +21,11 @@ extension Configuration {
     /// names it in errors, `text` gives their lines. Reports every problem found.
     /// `keyCodes`: the names `keys` may use (libevdev's, from the OS edge), asked for only
     /// when a binding names a key. `scope`: a user's file also has the machine's settings
-    /// refused, each at its line (see `ConfigScope`).
+    /// refused, each at its line (see `ConfigScope`); `machineGestures`, the names of the
+    /// machine's gestures, are not a user's gesture's.
     public static func check(_ root: ConfigTable, text: String, file: String,
                              keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes(),
-                             scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
+                             scope: ConfigScope = .machine, machineGestures: Set<String> = []) throws(ConfigErrors) -> Configuration {
         let diagnostics = Diagnostics(file: file, text: text)
         if scope == .user { refuseTheMachines(root, diagnostics) }
         let keyNames = KeyNames(keyCodes)
@@ -62,10 +63,18 @@ extension Configuration {
                 table.report("name", "\"\(spec.name)\" is already the name of another gesture (\(first.path))")
                 continue
             }
+            if machineGestures.contains(spec.name) {
+                table.report("name", "\"\(spec.name)\" is the name of one of the machine's gestures (/etc/gestured/gestured.toml); name yours otherwise")
+                continue
+            }
             byName[spec.name] = table
             config.gestures.append(spec)
             config.bindings.append(binding)
             parsed.append((spec, table))
+        }
+        if scope == .user, gestureTables.count > mostUserGestures {
+            diagnostics.report("a user's configuration has at most \(mostUserGestures) gestures; remove some", array: "gesture",
+                               index: mostUserGestures + 1, key: nil)
         }
         checkReferences(parsed, declared: declared)
         checkModesEntered(config, parsed.map(\.1))

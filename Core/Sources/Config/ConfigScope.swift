@@ -1,4 +1,5 @@
 import ConfigDocument
+import Gestures
 
 /// Whose configuration a file is. The machine's (`/etc/gestured/gestured.toml`) says
 /// everything. A user's (`~/.config/gestured/gestured.toml`, which the session agent
@@ -31,5 +32,38 @@ extension Configuration {
         for (i, gesture) in (root["gesture"]?.array ?? []).enumerated() where gesture.table?["when_locked"] != nil {
             diagnostics.report("\(machines): what fires on the lock screen is the machine's choice; remove it", array: "gesture", index: i + 1, key: "when_locked")
         }
+    }
+}
+
+extension Configuration {
+    /// A user's gestures at most: each is a recognizer on every panel.
+    public static let mostUserGestures = 64
+
+    /// The configuration in force while a user's session is in front of the seat: the
+    /// machine's, then the user's gestures after its own. Where a gesture of each takes the
+    /// same touches, the machine's fires (the earlier of two gestures wins, as in one
+    /// file). A user's gesture named as one of the machine's is left out (`leftOut`; a
+    /// push is refused for it, but the machine's file may change since). A user's
+    /// `require_failure_of` and `simultaneous_with` name only their own gestures (their
+    /// file is checked alone); the machine's only the machine's. Modes are both's; the
+    /// user's `[daemon] mode` and `mode_timeout_s`, where given, are the ones in force.
+    public func merging(_ user: Configuration) -> (config: Configuration, leftOut: [String]) {
+        var merged = self
+        let machineNames = Set(gestures.map(\.name))
+        var leftOut: [String] = []
+        for (gesture, binding) in zip(user.gestures, user.bindings) {
+            guard !machineNames.contains(gesture.name) else {
+                leftOut.append(gesture.name)
+                continue
+            }
+            merged.gestures.append(gesture)
+            merged.bindings.append(binding)
+        }
+        let regionNames = Set(regions.map(\.name))
+        merged.regions += user.regions.filter { !regionNames.contains($0.name) }
+        merged.daemon.modes += user.daemon.modes.filter { !daemon.modes.contains($0) }
+        if user.daemon.mode != GestureSpec.defaultMode { merged.daemon.mode = user.daemon.mode }
+        if let timeout = user.daemon.modeTimeoutSeconds { merged.daemon.modeTimeoutSeconds = timeout }
+        return (merged, leftOut)
     }
 }

@@ -30,10 +30,10 @@ extension Configuration {
     /// The configuration `text` is, from what the TOML parser made of it.
     public static func check(_ outcome: ParseOutcome, text: String, file: String,
                              keyCodes: @autoclosure @escaping () -> KeyCodes = KeyCodes(),
-                             scope: ConfigScope = .machine) throws(ConfigErrors) -> Configuration {
+                             scope: ConfigScope = .machine, machineGestures: Set<String> = []) throws(ConfigErrors) -> Configuration {
         switch outcome {
         case .document(let root):
-            return try check(root, text: text, file: file, keyCodes: keyCodes(), scope: scope)
+            return try check(root, text: text, file: file, keyCodes: keyCodes(), scope: scope, machineGestures: machineGestures)
         case .notTOML(let line, let column, let message):
             throw ConfigErrors(errors: [ConfigError(file: file, line: line, column: column, keyPath: nil, message: message)])
         }

@@ -24,6 +24,16 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// The session a user's own daemon serves came in front of the seat, or went away
         /// from it (`SeatPresence`).
         case session(inFront: Bool)
+        /// The system service: another session in front of seat0 (nil: none), and how many
+        /// of its user's gestures are in force with the machine's (nil: none handed over).
+        case activeSession(SeatSession?, userGestures: Int?)
+        /// The session in front's user's configuration taken: its file, as their agent
+        /// names it, its gestures in force, and those left out for a name of the machine's.
+        case userGestures(user: UInt32, file: String, count: Int, leftOut: [String])
+        /// It was refused (`ControlRefusal`'s words).
+        case userGesturesRefused(user: UInt32, why: String)
+        /// The agent of the session in front left the bus: its user's commands are skipped.
+        case agentLeft(SeatSession)
 
         /// The control interface's property it changes; nil for a panel's own rotation,
         /// a property of the panel's object.
@@ -33,7 +43,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated, .windows, .screens, .session: nil
+            case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .agentLeft: nil
+            case .activeSession, .userGestures: .gestures
             case .app: .app
             }
         }
@@ -42,7 +53,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         public var changesGate: Bool {
             switch self {
             case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
-            case .rotated, .panelRotated, .screens, .session: false
+            case .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft: false
             }
         }
     }
@@ -73,6 +84,20 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .screens(let screens): "screens: \(screens.description) (\(reason))"
         case .session(inFront: false): "session away: another session is in front of the seat; no touchscreen is read until this one is again (\(reason))"
         case .session(inFront: true): "session in front again: the touchscreens are read (\(reason))"
+        case .activeSession(let session?, let count?):
+            "\(session) in front: its user's \(gestures(count)) in force with the machine's from the next touch sequence (\(reason))"
+        case .activeSession(let session?, nil):
+            "\(session) in front: the machine's gestures alone until its agent hands over its user's (\(reason))"
+        case .activeSession(nil, _): "no session in front: the machine's gestures alone (\(reason))"
+        case .userGestures(let user, let file, let count, let leftOut):
+            "uid \(user)'s configuration taken (\(printable(file, limit: 128))): \(gestures(count)) in force with the machine's from the next touch sequence"
+                + (leftOut.isEmpty ? "" : "; left out for a name of the machine's: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))")
+                + " (\(reason))"
+        case .userGesturesRefused(let user, let why): "uid \(user)'s configuration refused: \(why) (\(reason))"
+        case .agentLeft(let session):
+            "the agent of \(session) left the bus: its user's commands are skipped until it is back (\(reason))"
         }
     }
+
+    private func gestures(_ count: Int) -> String { count == 1 ? "1 gesture" : "\(count) gestures" }
 }

@@ -1,3 +1,4 @@
+import Bindings
 import Config
 import TouchCore
 
@@ -15,6 +16,8 @@ public struct Playback {
     /// Each change of mode, pause, lock or rotation, with its time, as the daemon makes
     /// them (on the recordings' clock).
     public var onControl: (Timestamp, ControlChange) -> Void = { _, _ in }
+    /// The key names a user's configuration handed over may use (libevdev's, from the edge).
+    public var keyCodes: () -> KeyCodes = { KeyCodes() }
 
     public init(config: Configuration) {
         self.config = config
@@ -43,7 +46,7 @@ public struct Playback {
     @discardableResult
     public func play(_ script: SeatScript, _ perform: (SeatEffect) -> Void,
                      refused: (SeatInput, ControlRefusal) -> Void = { _, _ in }) throws(FileError) -> Bool {
-        let seat = Seat(config: config)
+        let seat = Seat(config: config, keyCodes: keyCodes)
         seat.explaining = explain
         var notTouchscreen: Recording?
         /// Touches cancelled because a recording ended with them down, by node.

@@ -85,9 +85,27 @@ public struct ReplayPrinter {
             parts += [.hidden("control", .string("screens")), .hidden("screens", .string(screens.description))]
         case .session(let inFront):
             parts.append(.hidden("control", .string(inFront ? "session in front" : "session away")))
+        case .activeSession(let session, let count):
+            parts.append(.hidden("control", .string("active session")))
+            if let session { parts += [.hidden("session", .string(session.id)), .hidden("uid", .integer(Int(session.user)))] }
+            if let count { parts.append(.hidden("user_gestures", .integer(count))) }
+        case .userGestures(let user, let file, let count, let leftOut):
+            parts += [.hidden("control", .string("user gestures")), .hidden("uid", .integer(Int(user))), .hidden("file", .string(file)),
+                      .hidden("user_gestures", .integer(count)), .hidden("left_out", .string(leftOut.joined(separator: ",")))]
+        case .userGesturesRefused(let user, _):
+            parts += [.hidden("control", .string("user gestures refused")), .hidden("uid", .integer(Int(user)))]
+        case .agentLeft(let session):
+            parts += [.hidden("control", .string("agent left")), .hidden("session", .string(session.id))]
         }
         parts.append(.hidden("reason", .string(change.reason)))
         write(OutputLine(file: file, parts))
+    }
+
+    /// A command of the session in front's user's gesture, told to their agent (by its
+    /// bus name): the binding, never the command.
+    public func print(_ action: AgentAction) {
+        write(OutputLine(file: file, [.word("agent"), .field("agent", .string(action.binding), after: ":"), .word("to"),
+                                      .field("to", .string(action.agent))]))
     }
 
     /// One line per frame one of gestured's uinput devices gets (`device`: twin, keyboard

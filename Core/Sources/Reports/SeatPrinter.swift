@@ -27,6 +27,8 @@ public struct SeatPrinter {
         case .control(let change, _):
             if nodes.isEmpty { base.print(change) }
             for node in nodes { printers[node]!.print(change) }
+        case .toAgent(let action) where base.showActions:
+            base.print(action)
         case .write(.keyboard, let events) where base.showTwin:
             base.print(events, to: "keyboard")
         case .write(.pointer, let events) where base.showTwin:

@@ -1,6 +1,8 @@
 import Bindings
 import Config
+import ConfigDocument
 import ConfigParsing
+import ConfigSyntax
 import Foundation
 import Pipeline
 import Reports
@@ -38,21 +40,32 @@ import TouchCore
         if files.contains("timeline") {
             let timeline = try Timeline(parsing: try Self.text(folder.appendingPathComponent("timeline")), path: "timeline")
             var configurations: [String: Configuration] = [:]
+            var pushes: [String: UserPush] = [:]
             for line in timeline.lines {
-                if case .reload(let path) = line.entry {
+                switch line.entry {
+                case .reload(let path):
                     configurations[path] = try Configuration.parse(try Self.text(folder.appendingPathComponent(path)), file: path,
                                                                    keyCodes: GateAtOnceTests.keyCodes)
+                case .push(_, _, let path):
+                    let text = try Self.text(folder.appendingPathComponent(path))
+                    pushes[path] = UserPush(file: path, text: text, document: ParseOutcome(parsing: text).encoded)
+                default:
+                    break
                 }
             }
-            inputs = try SeatScript.inputs(of: timeline, recordings: recordings, configurations: configurations)
+            inputs = try SeatScript.inputs(of: timeline, recordings: recordings, configurations: configurations, pushes: pushes)
         }
         var lines: [String] = []
-        var printer = SeatPrinter(format: .text) { lines.append($0) }
+        var printer = SeatPrinter(format: .text) { lines += $0.split(separator: "\n").map(String.init) }
         printer.base.showTransitions = false
         printer.base.showActions = true
         printer.base.showTwin = true
         var refusals: [String] = []
-        try Playback(config: config).play(SeatScript(recordings: recordings, inputs: inputs), { printer.print($0) }) { _, refusal in
+        var playback = Playback(config: config)
+        playback.keyCodes = { GateAtOnceTests.keyCodes }
+        try playback.play(SeatScript(recordings: recordings, inputs: inputs), { printer.print($0) }) { input, refusal in
+            // A user's configuration refused is said in the output; a request refused is a fixture's mistake.
+            if case .push = input { return }
             refusals.append("\(refusal)")
         }
         #expect(refusals.isEmpty)

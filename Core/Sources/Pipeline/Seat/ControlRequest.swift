@@ -21,6 +21,14 @@ public enum ControlRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownDevice(String)
     /// Its `[[device]]` rule mounts it at a fixed rotation.
     case fixedRotation(device: String, QuarterTurn)
+    /// The caller does not act for the session in front of the seat.
+    case notTheActiveSession
+    /// The session's agent hands over its configuration faster than the seat checks them.
+    case tooManyPushes
+    /// A user's configuration larger than any is (its text, or the parser's document).
+    case configurationTooLarge(what: String, bytes: Int, most: Int)
+    /// Its errors, each at its line.
+    case configurationRefused(String)
 
     public var description: String {
         switch self {
@@ -34,6 +42,14 @@ public enum ControlRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             "no touchscreen \(node)"
         case .fixedRotation(let device, let turn):
             "\(device) is mounted at \(turn) by the configuration; give its [[device]] rule rotation = \"external\" to set it on the bus"
+        case .notTheActiveSession:
+            "only the user of seat0's active session, from that session or their own services, may hand over a configuration or say the application in front"
+        case .tooManyPushes:
+            "a configuration a second at most (4 at once); this one is not taken, the one in force stays"
+        case .configurationTooLarge(let what, let bytes, let most):
+            "its \(what) is \(bytes) bytes, more than a user's configuration may be (\(most)); the one in force stays"
+        case .configurationRefused(let errors):
+            "the one in force stays:\n\(errors)"
         }
     }
 }

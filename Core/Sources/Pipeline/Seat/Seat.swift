@@ -17,7 +17,22 @@ import TouchCore
 /// another of them holds it: the run-time exclusivity checks are left out of its stored
 /// properties (`@exclusivity(unchecked)`), where they cost a storm's events 30 % of their time.
 public final class Seat {
+    /// The configuration in force: the machine's, with the session in front's user's
+    /// gestures (`Configuration.merging`).
     @exclusivity(unchecked) public internal(set) var config: Configuration
+    /// The machine's configuration (the daemon's file), as last given.
+    @exclusivity(unchecked) public private(set) var machine: Configuration
+    /// The session in front and what each session's agent handed over (the system service).
+    @exclusivity(unchecked) var sessions = SeatSessions()
+    /// The gestures in force that are the session in front's user's: their commands go
+    /// to that session's agent.
+    @exclusivity(unchecked) var usersGestures: Set<String> = []
+    /// The session in front is changing: its user's gestures cancelled now run no command.
+    @exclusivity(unchecked) var leaving = false
+    /// Who reported the application in front on the system bus, while it stands.
+    @exclusivity(unchecked) var appReporter: BusPeer?
+    /// The key names a user's `keys` may use (libevdev's, from the OS edge).
+    let keyCodes: () -> KeyCodes
     /// What the seat reads for: the service acts; a monitor reads beside it.
     public let mode: ReadingMode
     @exclusivity(unchecked) public internal(set) var control: ModeController
@@ -56,9 +71,11 @@ public final class Seat {
     @exclusivity(unchecked) private var due: Timestamp?
     @exclusivity(unchecked) private var dueKnown = false
 
-    public init(config: Configuration, mode: ReadingMode = .service) {
+    public init(config: Configuration, mode: ReadingMode = .service, keyCodes: @escaping () -> KeyCodes = { KeyCodes() }) {
         self.config = config
+        machine = config
         self.mode = mode
+        self.keyCodes = keyCodes
         control = ModeController(config)
         virtualEvents.reserveCapacity(64)
     }
@@ -114,7 +131,8 @@ public final class Seat {
         case .ended(let node, let time):
             if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
         case .reload(let next, let time):
-            reload(next, at: time, perform)
+            machine = next
+            putInForce(at: time, perform)
         case .request(let request, let why, let time):
             try take(request, why: why, at: time, perform)
         case .locked(let locked, let why, let time):
@@ -126,9 +144,23 @@ public final class Seat {
             changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time, perform)
             if inFront { perform(.rescan) } else { leavePanels(at: time, perform) }
         case .appInFront(let app, let why, let time):
-            guard var change = control.setApp(app, why: why) else { break }
-            change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
-            changed([change], at: time, perform)
+            setApp(app, why: why, at: time, perform)
+        case .reportedApp(let app, let peer, let why, let time):
+            guard peer.ofTheUser || sessions.actsForTheActive(peer) else { throw .notTheActiveSession }
+            appReporter = peer
+            setApp(app, why: why, at: time, perform)
+        case .activeSession(let session, let why, let time):
+            if session != sessions.active { switchSession(to: session, why: why, at: time, perform) }
+        case .push(let push, let peer, let time):
+            try take(push, by: peer, at: time, perform)
+        case .peerLeft(let name, let time):
+            if appReporter?.name == name {
+                appReporter = nil
+                setApp(nil, why: "its reporter left the bus", at: time, perform)
+            }
+            if sessions.peerLeft(name), let active = sessions.active {
+                changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time, perform)
+            }
         case .windows(let windows, let why, let time):
             changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
         case .screens(let screens, let why, let time):
@@ -221,8 +253,13 @@ public final class Seat {
     /// keyboard or pointer.
     private func render(_ action: Action, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         switch action {
+        case .run(let command) where usersGestures.contains(command.binding):
+            toAgent(command, perform)
         case .run(let command):
             perform(.run(command))
+        case .signal(let event, _, _) where usersGestures.contains(event.name):
+            // The session bus is the agent's; the system bus says nothing of a user's gestures.
+            break
         case .signal(let event, let device, let step):
             perform(.signal(event, device: device, step: step))
         case .keys(let binding, let keys):

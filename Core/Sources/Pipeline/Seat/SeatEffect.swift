@@ -25,6 +25,12 @@ public enum SeatEffect {
     case letGo(node: String, reopen: Bool)
     /// The bus's properties that changed, and the panels whose Rotation did.
     case announce([ControlProperty], rotatedPanels: [String])
+    /// A command of a gesture of the session in front's user: for their session's agent
+    /// to run as them, in their session. Never the command: the binding and the gesture.
+    case toAgent(AgentAction)
+    /// Ask every session's agent to say itself again (its application in front, its
+    /// configuration): another session is in front.
+    case wantAgents
     /// Offer every input device present again (`appeared`): this session came back in
     /// front of the seat, and what it let go is to be read again.
     case rescan
@@ -43,4 +49,19 @@ public enum VirtualDevice: Equatable, Sendable {
 
 public enum SeatLogLevel: Sendable {
     case debug, info, warning, error
+}
+
+/// What a session's agent is told when one of its user's gestures fires: the binding's
+/// name (the agent finds its command in its own user's file) and the gesture's
+/// `GESTURE_*` variables. `agent`: its unique name on the system bus.
+public struct AgentAction: Equatable, Sendable {
+    public var agent: String
+    public var binding: String
+    public var environment: [String]
+
+    public init(agent: String, binding: String, environment: [String]) {
+        self.agent = agent
+        self.binding = binding
+        self.environment = environment
+    }
 }

@@ -31,6 +31,17 @@ public enum SeatInput: Sendable {
     indirect case sessionInFront(Bool, why: String, at: Timestamp)
     /// The application in front, as a desktop says it; nil when none says any more.
     indirect case appInFront(AppInFront?, why: String, at: Timestamp)
+    /// The application in front, as a caller on the system bus reports it (a session's
+    /// agent): taken only from one who acts for the session in front (`SeatSessions`).
+    indirect case reportedApp(AppInFront?, by: BusPeer, why: String, at: Timestamp)
+    /// The session in front of seat0 (logind's ActiveSession; nil: none). The system
+    /// service's: its user's gestures are in force with the machine's, from now.
+    indirect case activeSession(SeatSession?, why: String, at: Timestamp)
+    /// A user's configuration, handed over by a caller on the system bus (their session's
+    /// agent): taken only from one who acts for the session in front.
+    indirect case push(UserPush, by: BusPeer, at: Timestamp)
+    /// A caller left the system bus (a reporter, an agent).
+    indirect case peerLeft(name: String, at: Timestamp)
     /// Where the desktop's windows are, as it says; nil when none says any more.
     indirect case windows(WindowLayout?, why: String, at: Timestamp)
     /// The screens and whether each is lit, as the kernel's DRM connectors say: read when
@@ -47,7 +58,8 @@ public enum SeatInput: Sendable {
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
              .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .sessionInFront(_, _, let time),
-             .appInFront(_, _, let time), .windows(_, _, let time),
+             .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
+             .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),
              .followed(_, let time):
             time

@@ -91,9 +91,10 @@ public struct SeatScript: Sendable {
 
     /// A timeline's lines as the seat's inputs, each saying its line as why. A panel is
     /// named by its recording's path, or its file name; `configurations` holds each
-    /// configuration a `reload` names, by the path as written there.
+    /// configuration a `reload` names, by the path as written there; `pushes` each file a
+    /// `push` names, parsed, not checked.
     public static func inputs(of timeline: Timeline, recordings: [Recording],
-                              configurations: [String: Configuration]) throws(FileError) -> [SeatInput] {
+                              configurations: [String: Configuration], pushes: [String: UserPush] = [:]) throws(FileError) -> [SeatInput] {
         var inputs: [SeatInput] = []
         for line in timeline.lines {
             let why = "\(timeline.path):\(line.line)"
@@ -122,6 +123,16 @@ public struct SeatScript: Sendable {
                     throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")
                 }
                 inputs.append(.reload(config, at: line.time))
+            case .activeSession(let session):
+                inputs.append(.activeSession(session, why: why, at: line.time))
+            case .push(let session, let uid, let path):
+                guard let push = pushes[path] else {
+                    throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")
+                }
+                let name = Timeline.agentName(session: session, uid: uid)
+                inputs.append(.push(push, by: BusPeer(name: name, uid: uid, session: session), at: line.time))
+            case .agentLeft(let session, let uid):
+                inputs.append(.peerLeft(name: Timeline.agentName(session: session, uid: uid), at: line.time))
             }
         }
         return inputs

@@ -23,6 +23,12 @@ import TouchCore
 ///                                 the screens and whether each is lit (on), blanked (off)
 ///                                 or not in use (unused), as the kernel's connectors say
 ///                                 ("screens none": none known)
+///    11 session c2 1001           the system service's: session c2 of uid 1001 is in front
+///                                 of the seat (logind's ActiveSession; "session none": none)
+///    12 push c2 1001 bob.toml     the agent in session c2, of uid 1001, hands over its
+///                                 user's configuration ("-" for no session: the user's own
+///                                 services); relative to the timeline's folder
+///    13 leave c2 1001             that agent leaves the bus
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
@@ -32,7 +38,14 @@ public struct Timeline: Sendable {
         case windows(WindowLayout?)
         case screens(Screens)
         case reload(path: String)
+        case activeSession(SeatSession?)
+        /// An agent's caller: its session (nil: none) and user.
+        case push(session: String?, uid: UInt32, path: String)
+        case agentLeft(session: String?, uid: UInt32)
     }
+
+    /// The bus name a timeline gives the agent in a session (or none) of a user.
+    public static func agentName(session: String?, uid: UInt32) -> String { "agent:\(session ?? "-"):\(uid)" }
 
     public struct Line: Sendable, Equatable {
         public var time: Timestamp
@@ -107,8 +120,21 @@ public struct Timeline: Sendable {
         case "reload":
             try count(1...1, "a configuration file, as in \"7 reload other.toml\"")
             return .reload(path: arguments.first!)
+        case "session":
+            try count(1...2, "a session's id and its user's uid, as in \"11 session c2 1001\", or none")
+            if arguments == ["none"] { return .activeSession(nil) }
+            guard arguments.count == 2, let uid = UInt32(arguments.last!) else { throw fail("session takes a session's id and its user's uid, as in \"11 session c2 1001\", or none") }
+            return .activeSession(SeatSession(id: arguments.first!, user: uid))
+        case "push", "leave":
+            let usage = what == "push" ? "the agent's session (- for none), its uid and a configuration file, as in \"12 push c2 1001 bob.toml\""
+                : "the agent's session (- for none) and its uid, as in \"13 leave c2 1001\""
+            try count(what == "push" ? 3...3 : 2...2, usage)
+            let words = Array(arguments)
+            guard let uid = UInt32(words[1]) else { throw fail("\(what) takes \(usage)") }
+            let session = words[0] == "-" ? nil : words[0]
+            return what == "push" ? .push(session: session, uid: uid, path: words[2]) : .agentLeft(session: session, uid: uid)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, away, back, rotate, app, windows, screens or reload")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, away, back, rotate, app, windows, screens, reload, session, push or leave")
         }
     }
 

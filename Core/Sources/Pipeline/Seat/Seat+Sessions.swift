@@ -1,0 +1,114 @@
+import Bindings
+import Config
+import ConfigDocument
+import Gestures
+import TouchCore
+
+/// The system service's sessions: whose gestures are in force (the machine's, and those
+/// of the session in front's user), who may hand them over or say the application in
+/// front, and where that user's commands go (their session's agent). A change of session
+/// is a gate: touches under way are cancelled (a held or stepped output ends with its
+/// gesture) and the new user's gestures take the next touch sequence.
+extension Seat {
+    /// Whether a caller acts for the session in front (its reports, its pushes).
+    public func actsForTheActive(_ peer: BusPeer) -> Bool { sessions.actsForTheActive(peer) }
+
+    /// The session in front, its user's configuration's file and gestures in force (nil:
+    /// none handed over), and whether its agent is on the bus: what `status` says.
+    public var sessionInFront: (session: SeatSession, file: String?, gestures: Int, agent: Bool)? {
+        guard let active = sessions.active else { return nil }
+        let given = sessions.activeGiven
+        return (active, given?.config == nil ? nil : given?.file, usersGestures.count, given?.agent != nil)
+    }
+
+    func setApp(_ app: AppInFront?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard var change = control.setApp(app, why: why) else { return }
+        change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
+        changed([change], at: time, perform)
+    }
+
+    /// Touches under way are cancelled first, with the leaving user's gestures still in
+    /// force: what they hold (keys, a pan's wheel) ends; their commands, for the leaving
+    /// session, are not sent.
+    func switchSession(to session: SeatSession?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        leaving = true
+        for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+        leaving = false
+        _ = sessions.setActive(session, at: time)
+        // What the leaving session's reporter said is not the new one's application.
+        if let reporter = appReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
+            appReporter = nil
+            setApp(nil, why: "another session is in front", at: time, perform)
+        }
+        let given = sessions.activeGiven?.config
+        changed([ControlChange(kind: .activeSession(sessions.active, userGestures: given.map { $0.gestures.count }), reason: why)], at: time, perform)
+        putInForce(at: time, perform)
+        perform(.wantAgents)
+    }
+
+    /// The machine's configuration with the session in front's user's gestures.
+    func putInForce(at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        var next = machine
+        usersGestures = []
+        if let user = sessions.activeGiven?.config {
+            let (merged, leftOut) = machine.merging(user)
+            next = merged
+            usersGestures = Set(user.gestures.map(\.name)).subtracting(leftOut)
+            if !leftOut.isEmpty {
+                perform(.log(.warning, "the session in front's gestures named as the machine's are left out: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))"))
+            }
+        }
+        reload(next, at: time, perform)
+    }
+
+    /// A user's configuration from a caller: refused unless the caller acts for the session
+    /// in front, faster than `PushPace`, larger than a user's may be, or with errors (each
+    /// at its line); else in force from each panel's next touch sequence.
+    func take(_ push: UserPush, by peer: BusPeer, at time: Timestamp, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+        func refuse(_ refusal: ControlRefusal) -> ControlRefusal {
+            changed([ControlChange(kind: .userGesturesRefused(user: peer.uid, why: refusal.description), reason: printable(peer.name, limit: 64))],
+                    at: time, perform)
+            return refusal
+        }
+        guard sessions.actsForTheActive(peer) else { throw refuse(.notTheActiveSession) }
+        guard sessions.admitPush(at: time) else { throw refuse(.tooManyPushes) }
+        guard push.text.utf8.count <= UserPush.longestText else {
+            throw refuse(.configurationTooLarge(what: "text", bytes: push.text.utf8.count, most: UserPush.longestText))
+        }
+        guard push.document.count <= UserPush.longestDocument else {
+            throw refuse(.configurationTooLarge(what: "parsed document", bytes: push.document.count, most: UserPush.longestDocument))
+        }
+        let file = printable(push.file, limit: 256)
+        guard let outcome = ParseOutcome(decoding: push.document) else {
+            throw refuse(.configurationRefused("\(file): not a parsed configuration; is the agent of another version than gestured? Restart it"))
+        }
+        let user: Configuration
+        do {
+            user = try Configuration.check(outcome, text: push.text, file: file, keyCodes: self.keyCodes(), scope: .user,
+                                           machineGestures: Set(machine.gestures.map(\.name)))
+        } catch {
+            throw refuse(.configurationRefused("\(error)"))
+        }
+        sessions.take(user, file: file, from: peer.name, at: time)
+        let leftOut = user.gestures.map(\.name).filter { name in machine.gestures.contains { $0.name == name } }
+        changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count - leftOut.count, leftOut: leftOut),
+                               reason: printable(peer.name, limit: 64))], at: time, perform)
+        putInForce(at: time, perform)
+    }
+
+    /// A command of the session in front's user's gesture, to their agent; with none, it is
+    /// skipped, said once until an agent is back.
+    func toAgent(_ command: CommandAction, _ perform: (SeatEffect) -> Void) {
+        if leaving {
+            if explaining { perform(.log(.debug, "\(command.binding): not run: its user's session is leaving the seat")) }
+            return
+        }
+        guard let agent = sessions.activeGiven?.agent else {
+            if sessions.sayNoAgent() {
+                perform(.log(.warning, "\(command.binding): skipped: no agent in the session in front runs its user's commands (said once until one is back)"))
+            }
+            return
+        }
+        perform(.toAgent(AgentAction(agent: agent, binding: command.binding, environment: command.environment)))
+    }
+}
