@@ -11,7 +11,7 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[19];
+    static sd_bus_vtable vtable[20];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -35,6 +35,7 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_PROPERTY("Devices", "a(ssb)", property, 0, changes),
         SD_BUS_WRITABLE_PROPERTY("Rotation", "u", property, set, 0, changes | SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("App", "(ssss)", property, 0, changes),
+        SD_BUS_PROPERTY("Session", "(subus)", property, 0, changes),
         SD_BUS_VTABLE_END,
     };
     _Static_assert(sizeof filled == sizeof vtable, "the table's size");

@@ -168,7 +168,7 @@ public final class Daemon {
         }
         seat.explaining = explaining
         step(.reload(config, at: time ?? now))
-        if servesSessions { sayWhetherTheAgentIsWanted(config.followsApplications) }
+        if servesSessions { sayWhetherTheAgentIsWanted(true) }
         if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }
     }
 

@@ -17,7 +17,10 @@ extension Daemon: BusControl {
             mode: gate.mode, modes: seat.control.modes, paused: gate.paused, locked: gate.locked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: deviceNodes.compactMap(device),
-            rotation: seat.displayRotation.degrees, app: gate.app)
+            rotation: seat.displayRotation.degrees, app: gate.app,
+            session: seat.sessionInFront.map {
+                .init(id: $0.session.name, uid: $0.session.user, agent: $0.agent, userGestures: $0.gestures, file: $0.file ?? "")
+            })
     }
 
     public var deviceNodes: [String] { seat.panels.map(\.node) }

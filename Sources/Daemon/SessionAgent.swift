@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bindings
+import Config
 import Effects
 import Gestures
 import Logging
@@ -8,39 +10,50 @@ import SystemIO
 import SystemPackage
 import TouchCore
 
-/// `gestured agent`: the session's voice for a gestured that cannot hear the session
-/// (the system service, on the system bus): it follows the desktop as the user service
-/// would (`DesktopFollower`: sway, i3, Hyprland, X11), takes what the KWin script and the
-/// GNOME Shell extension say on the session bus (`AgentRelay`), and reports the latest to
-/// gestured (`AppReporter`), which takes it only while this user's session is the one in
-/// front. One epoll loop; SIGTERM and SIGINT end it.
+/// `gestured agent`: the session's hands for the system service, which reads the
+/// touchscreens but cannot reach a session. It hands gestured its user's configuration
+/// (`UserConfigFollower`, `ConfigHandOver`) and runs that user's commands when gestured
+/// says one of their gestures fired (Act: the binding and the gesture's variables), as
+/// the user, in this session's environment (`CommandRunner`). It says which application
+/// is in front: it follows the desktop as the user service would (`DesktopFollower`:
+/// sway, i3, Hyprland, X11), takes what the KWin script and the GNOME Shell extension say
+/// on the session bus (`AgentRelay`), and reports the latest (`AppReporter`). gestured
+/// takes all of it only while this user's session is the one in front. One epoll loop;
+/// SIGHUP reads the configuration again at once; SIGTERM and SIGINT end it.
 public final class SessionAgent {
     private let logger: Logger
     private let loop: EventLoop
     private let timer: FileDescriptor
     private let signals: FileDescriptor
     private let reporter: AppReporter
+    private let runner: CommandRunner
+    private var follower: UserConfigFollower?
     private var sources: [BusSource] = []
     private var armedAt: Int64?
     /// --verbose's lines of each change: a caller flooding the relay cannot fill the log
     /// (20 at once, then 2 a second; those left out counted once a minute).
     private var changeLines = Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: monotonicMicroseconds())
 
-    public init(reportingTo kind: BusService.Kind, verbose: Bool) throws(Errno) {
+    /// `$XDG_CONFIG_HOME/gestured/gestured.toml`, else under `$HOME/.config`.
+    public static var defaultConfigPath: String? {
+        if let config = Environment.value("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/gestured/gestured.toml" }
+        guard let home = Environment.value("HOME"), home.hasPrefix("/") else { return nil }
+        return home + "/.config/gestured/gestured.toml"
+    }
+
+    /// `configPath`: the user's configuration (nil: none to hand over).
+    public init(reportingTo kind: BusService.Kind, configPath: String?, verbose: Bool) throws(Errno) {
         var logger = Logger(label: "gestured-agent") { _ in StderrLogHandler() }
         logger.logLevel = verbose ? .debug : .info
         self.logger = logger
         loop = try EventLoop(logger: logger)
         timer = try TimerFD.create()
-        signals = try SignalFD.create([SIGTERM, SIGINT])
+        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         reporter = AppReporter(kind, logger: logger)
+        runner = CommandRunner(timeoutMilliseconds: Int64(DaemonSettings().commandTimeoutMS), logger: logger)
+        runner.onOutputClosed = { [unowned self] fd in loop.unwatch(fd) }
         try loop.watch(timer) { [unowned self] in try? TimerFD.drain(timer) }
-        try loop.watch(signals) { [unowned self] in
-            while let signal = try? SignalFD.next(signals) {
-                logger.info("stopping (signal \(signal))")
-                loop.running = false
-            }
-        }
+        try loop.watch(signals) { [unowned self] in handleSignals() }
         watch(reporter, "the \(kind) bus")
         reporter.start()
         if kind == .system {
@@ -48,10 +61,48 @@ public final class SessionAgent {
             watch(relay, "the session bus")
             relay.onReport = { [unowned self] app, source in said(app, by: source) }
             relay.start()
+            if let configPath {
+                let handOver = ConfigHandOver(logger: logger)
+                let notifier = Notifier(logger: logger)
+                watch(handOver, "the system bus")
+                watch(notifier, "the session bus")
+                handOver.onAct = { [unowned self] binding, environment in act(binding, environment) }
+                handOver.start()
+                follower = UserConfigFollower(path: configPath, handOver: handOver, notifier: notifier, logger: logger)
+            }
         }
         // Where the windows are stays with the user service: ReportApp carries the application alone.
         DesktopFollower.followThisSession(logger: logger, watch: watch, onApp: { [unowned self] app, source in said(app, by: source) },
                                           onWindows: { _, _ in })
+    }
+
+    private func handleSignals() {
+        while let signal = try? SignalFD.next(signals) {
+            switch signal {
+            case SIGCHLD:
+                while let (pid, status) = (try? Spawn.reap()) ?? nil { runner.exited(pid: pid, status: status, now: monotonicMicroseconds()) }
+            case SIGHUP:
+                follower?.look(now: monotonicMicroseconds(), force: true)
+            default:
+                logger.info("stopping (signal \(signal))")
+                loop.running = false
+            }
+        }
+    }
+
+    /// gestured says one of this user's gestures fired: its command, from the
+    /// configuration gestured took, runs as the user with the gesture's variables.
+    private func act(_ binding: String, _ environment: [String]) {
+        guard let config = follower?.taken, let index = config.bindings.firstIndex(where: { $0.gesture == binding }) else {
+            return logger.warning("gestured says \(printable(binding, limit: 64)) fired, which is no gesture of the configuration it took; nothing is run")
+        }
+        let bound = config.bindings[index]
+        guard let command = bound.actions.commandForm else { return }
+        let action = CommandAction(binding: bound.gesture, command: command, environment: environment, maxRunning: bound.maxRunning)
+        guard let output = runner.start(action, now: monotonicMicroseconds()) else { return }
+        do { try loop.watch(output) { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) } } catch {
+            logger.error("cannot watch \(binding)'s output: \(error)")
+        }
     }
 
     private func said(_ app: AppInFront?, by source: String) {
@@ -82,10 +133,13 @@ public final class SessionAgent {
 
     private func afterWakeUp() {
         let now = monotonicMicroseconds()
+        follower?.look(now: now)
+        runner.enforceTimeouts(now: now)
         for source in sources {
             if let deadline = source.nextDeadline, deadline <= now { source.process() }
         }
-        do { try TimerFD.rearm(timer, at: sources.compactMap(\.nextDeadline).min(), now: now, armedAt: &armedAt) } catch {
+        let due = (sources.compactMap(\.nextDeadline) + [follower?.nextDeadline, runner.nextDeadline].compactMap { $0 }).min()
+        do { try TimerFD.rearm(timer, at: due, now: now, armedAt: &armedAt) } catch {
             logger.error("timerfd: cannot arm: \(error)")
         }
     }

@@ -125,9 +125,29 @@ public struct ControlProperties {
     public var rotation: Int
     /// The application in front; nil when none is known.
     public var app: AppInFront?
+    /// The system service's: the session in front of seat0; nil when none is known.
+    public var session: Session?
+
+    public struct Session: Equatable {
+        /// logind's id of it, and its user.
+        public var id: String
+        public var uid: UInt32
+        /// Whether its agent is on the bus, and how many of its user's gestures are in force.
+        public var agent: Bool
+        public var userGestures: Int
+        /// The file its agent handed over ("" for none).
+        public var file: String
+        public init(id: String, uid: UInt32, agent: Bool, userGestures: Int, file: String) {
+            self.id = id
+            self.uid = uid
+            self.agent = agent
+            self.userGestures = userGestures
+            self.file = file
+        }
+    }
 
     public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device], rotation: Int,
-                app: AppInFront?) {
+                app: AppInFront?, session: Session? = nil) {
         self.mode = mode
         self.modes = modes
         self.paused = paused
@@ -136,6 +156,7 @@ public struct ControlProperties {
         self.devices = devices
         self.rotation = rotation
         self.app = app
+        self.session = session
     }
 }
 
@@ -230,6 +251,14 @@ extension BusService {
                 && appendString(reply, app?.source ?? "") && appendString(reply, app?.appID ?? "")
                 && appendString(reply, app?.windowClass ?? "") && appendString(reply, app?.instance ?? "")
                 && sd_bus_message_close_container(reply) >= 0
+        case .session:
+            let session = values.session
+            var uid = session?.uid ?? 0, agent: Int32 = session?.agent == true ? 1 : 0, count = UInt32(clamping: session?.userGestures ?? 0)
+            ok = sd_bus_message_open_container(reply, Character("r").asCChar, "subus") >= 0
+                && appendString(reply, session?.id ?? "") && sd_bus_message_append_basic(reply, Character("u").asCChar, &uid) >= 0
+                && sd_bus_message_append_basic(reply, Character("b").asCChar, &agent) >= 0
+                && sd_bus_message_append_basic(reply, Character("u").asCChar, &count) >= 0
+                && appendString(reply, session?.file ?? "") && sd_bus_message_close_container(reply) >= 0
         case .devices:
             ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssb)") >= 0
             for d in values.devices where ok {

@@ -34,7 +34,9 @@ public enum ControlClient {
             devices: try devices(bus, display: rotation),
             rotation: rotation,
             // A gestured from before App, or a stand-in without it: none known.
-            app: (try? get(bus, "App", "(ssss)", readApp)) ?? nil)
+            app: (try? get(bus, "App", "(ssss)", readApp)) ?? nil,
+            // The user service's, or a gestured from before Session: none.
+            session: (try? get(bus, "Session", "(subus)", readSession)) ?? nil)
     }
 
     /// The App property: its source, app id, WM_CLASS class and instance; nil when all
@@ -44,6 +46,14 @@ public enum ControlClient {
         let source = try readString(m), appID = try readString(m), windowClass = try readString(m), instance = try readString(m)
         _ = sd_bus_message_exit_container(m)
         return AppReport(source: source, appID: appID, windowClass: windowClass, instance: instance).app(source: source)
+    }
+
+    /// The Session property; nil when its id is empty (none known).
+    private static func readSession(_ m: OpaquePointer) throws(Failure) -> ControlProperties.Session? {
+        guard sd_bus_message_enter_container(m, Character("r").asCChar, "subus") > 0 else { throw Failure(description: "an unreadable answer") }
+        let id = try readString(m), uid = try readUnsigned(m), agent = try readBool(m), count = try readUnsigned(m), file = try readString(m)
+        _ = sd_bus_message_exit_container(m)
+        return id.isEmpty ? nil : .init(id: id, uid: uid, agent: agent, userGestures: Int(count), file: file)
     }
 
     /// The devices, each with its own rotation from its object (the display's for one

@@ -103,6 +103,21 @@ enum SDBus {
         return (String(cString: value), false)
     }
 
+    /// An array of strings (`as`), at most `most` of at most `limit` bytes each (nil
+    /// for more, or a longer one).
+    static func readStrings(_ m: OpaquePointer, most: Int, limit: Int) -> [String]? {
+        guard sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 else { return nil }
+        var strings: [String] = []
+        while true {
+            var value: UnsafePointer<CChar>?
+            let rc = sd_bus_message_read_basic(m, Character("s").asCChar, &value)
+            guard rc > 0, let value else { break }
+            guard strings.count < most, strnlen(value, limit + 1) <= limit else { return nil }
+            strings.append(String(cString: value))
+        }
+        return sd_bus_message_exit_container(m) >= 0 ? strings : nil
+    }
+
     /// An array of bytes (`ay`), copied.
     static func readBytes(_ m: OpaquePointer) -> [UInt8]? {
         var pointer: UnsafeRawPointer?

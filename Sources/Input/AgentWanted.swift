@@ -4,12 +4,11 @@ import Glibc
 import SystemIO
 
 /// Whether the session agent is wanted: `/run/gestured/agent`, in the system service's
-/// runtime directory, exists while the service's configuration has gestures for some
-/// applications only (the application in front is then wanted), and the agent's user
-/// unit starts only where it exists (ConditionPathExists), so that a session where the
-/// service is not used, or does not need it, runs no agent (and in KDE Plasma loads no
-/// KWin script). Outside the service (no runtime directory: `gestured run` by hand, the
-/// user service) nothing is written.
+/// runtime directory, exists while the service runs (each session's agent hands it its
+/// user's gestures and runs their commands), and the agent's user unit starts only
+/// where it exists (ConditionPathExists), so that a session on a machine where the
+/// service is not running runs no agent (and in KDE Plasma loads no KWin script).
+/// Outside the service (no runtime directory: `gestured run` by hand) nothing is written.
 public enum AgentWanted {
     public static let path = "/run/gestured/agent"
 

@@ -10,6 +10,8 @@ public struct FileStatus: Sendable {
     public var mode: mode_t
     /// Which file it is: the same pair is the same file.
     public var identity: [UInt64]
+    /// What writing it changes: its size, and when its contents and its inode last changed.
+    public var version: [Int64]
 
     public init(_ path: String) throws(Errno) {
         var info = stat()
@@ -27,6 +29,7 @@ public struct FileStatus: Sendable {
         owner = info.st_uid
         mode = info.st_mode
         identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        version = [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec)]
     }
 
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }

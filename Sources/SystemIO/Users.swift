@@ -30,4 +30,13 @@ public enum Users {
             return result == nil ? nil : Account(uid: entry.pw_uid, gid: entry.pw_gid)
         }
     }
+
+    /// A uid's user name; nil when none has it (or the lookup fails).
+    public static func name(of uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else { return nil }
+        return String(cString: name)
+    }
 }

@@ -27,6 +27,9 @@ struct Agent: ParsableCommand {
     @Option(help: "The bus of the gestured to report to: system or session.")
     var bus: DaemonSettings.Bus = .system
 
+    @Option(help: ArgumentHelp("This user's configuration, handed to the system service (default: $XDG_CONFIG_HOME/gestured/gestured.toml, else ~/.config/gestured/gestured.toml).", valueName: "FILE"))
+    var config: String?
+
     @Flag(help: "Log every application change.")
     var verbose = false
 
@@ -36,7 +39,8 @@ struct Agent: ParsableCommand {
 
     func run() throws {
         let agent: SessionAgent
-        do { agent = try SessionAgent(reportingTo: bus == .session ? .session : .system, verbose: verbose) } catch {
+        let path = config ?? SessionAgent.defaultConfigPath
+        do { agent = try SessionAgent(reportingTo: bus == .session ? .session : .system, configPath: path, verbose: verbose) } catch {
             printError("gestured agent: \(error)")
             throw ExitCode.failure
         }

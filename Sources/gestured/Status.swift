@@ -49,6 +49,16 @@ struct Status: ParsableCommand {
         throw ExitCode.failure
     }
 
+    /// The session in front of seat0, its agent, and whose gestures are in force.
+    static func lines(_ session: ControlProperties.Session, gestures: Int) -> [String] {
+        let user = Users.name(of: session.uid).map { "\(printable($0, limit: 64)) (uid \(session.uid))" } ?? "uid \(session.uid)"
+        let owner = Users.name(of: session.uid).map { "\(printable($0, limit: 64))'s" } ?? "its user's"
+        return ["session:  \(printable(session.id, limit: 64)) of \(user), in front of seat0",
+                "agent:    " + (session.agent ? "there (\(session.file.isEmpty ? "no file" : printable(session.file, limit: 256))): runs its user's commands"
+                    : "none: its user's commands are skipped (start gestured agent in the session)"),
+                "in force: the machine's \(gestures - session.userGestures) gestures and \(owner) \(session.userGestures)"]
+    }
+
     static func text(_ p: ControlProperties, on kind: BusService.Kind) -> String {
         var lines = ["gestured on the \(kind) bus",
                      "mode:     \(p.mode) (modes: \(p.modes.joined(separator: ", ")))",
@@ -57,6 +67,7 @@ struct Status: ParsableCommand {
                      "rotation: \(p.rotation)° clockwise (the display's, for panels whose rotation is auto or external)",
                      "app:      \(p.app.map { "\($0.description) (from \($0.source))" } ?? "not known (no desktop says; gestures with apps do not fire)")",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]
+        if let session = p.session { lines.insert(contentsOf: Self.lines(session, gestures: p.gestures.count), at: 1) }
         for device in p.devices {
             lines.append("  \(device.node)  \(device.name)  \(device.rotation)°\(device.isolated ? "  (isolated)" : "")\(device.screen.isEmpty ? "" : "  screen: \(printable(device.screen))")")
         }

@@ -11,6 +11,13 @@ in_journal() { journal | grep -q -- "$1"; }
 systemd-sysusers
 systemctl daemon-reload
 udevadm control --reload
+# One suite alone (tests/e2e/run-service SUITE), for working on it.
+if [ -n "${1:-}" ]; then
+  udevadm trigger --action=add --subsystem-match=misc --sysname-match=uinput
+  udevadm settle
+  python3 "$(dirname "$0")/$1"
+  exit $?
+fi
 dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/monitor.txt 2>&1 &
 # A listener that is not root, with the guide's match rule (docs/guide.md) but not the sender: what
 # any desktop program would see.
@@ -104,6 +111,8 @@ python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
 python3 "$(dirname "$0")/pen_service.py" || failures=$((failures + 1))
 # Readers flooding the properties as nobody, under the shipped policy (writes its own configuration).
 python3 "$(dirname "$0")/bus_flood_service.py" || failures=$((failures + 1))
+# Two users' sessions on seat0, each with its agent: whose gestures and commands, and who may hand them over.
+python3 "$(dirname "$0")/sessions_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null

@@ -43,8 +43,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .agentLeft: nil
-            case .activeSession, .userGestures: .gestures
+            case .panelRotated, .windows, .screens, .session, .userGesturesRefused: nil
+            case .activeSession, .userGestures, .agentLeft: .session
             case .app: .app
             }
         }

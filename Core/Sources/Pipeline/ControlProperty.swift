@@ -2,5 +2,5 @@
 /// what the daemon announces with PropertiesChanged when they change.
 public enum ControlProperty: String, CaseIterable, Sendable {
     case mode = "Mode", modes = "Modes", paused = "Paused", locked = "Locked", gestures = "Gestures", devices = "Devices"
-    case rotation = "Rotation", app = "App"
+    case rotation = "Rotation", app = "App", session = "Session"
 }

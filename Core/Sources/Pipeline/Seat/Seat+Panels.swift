@@ -100,6 +100,8 @@ extension Seat {
         perform(.announce([.modes, .gestures], rotatedPanels: []))
         var needing = next.bindings.filter(\.needsVirtualDevices).map(\.gesture)
         if next.wakesWithKeyboard { needing.append("wake_latch") }
+        // Another session's user's too: their keyboard is there when their session is in front again.
+        needing += sessions.neededByOthers.filter { !needing.contains($0) }
         perform(.virtualDevices(needing: mode == .service ? needing : []))
     }
 }

@@ -40,11 +40,11 @@ public struct SeatSession: Sendable, Equatable, CustomStringConvertible {
         self.user = user
     }
 
-    public var description: String { "session \(printable(Self.shortID(id), limit: 64)) of uid \(user)" }
+    public var description: String { "session \(printable(name, limit: 64)) of uid \(user)" }
 
-    /// logind's object path ends with the session's id, its leading digit escaped
-    /// (`_312` for "12").
-    static func shortID(_ id: String) -> String {
+    /// The session's id as loginctl says it: logind's object path ends with it, its
+    /// leading digit escaped (`_312` for "12").
+    public var name: String {
         let last = id.split(separator: "/").last.map(String.init) ?? id
         guard last.hasPrefix("_3"), last.count >= 3 else { return last }
         return String(last.dropFirst(2))
@@ -108,6 +108,12 @@ struct SeatSessions {
         active = session
         if let id = session?.id, given[id] != nil { given[id]!.usedAt = time }
         return true
+    }
+
+    /// The gestures of the users of sessions not in front that need gestured's keyboard
+    /// or pointer.
+    var neededByOthers: [String] {
+        given.filter { $0.key != active?.id }.values.flatMap { $0.config?.bindings.filter(\.needsVirtualDevices).map(\.gesture) ?? [] }.sorted()
     }
 
     /// What the active session's agent gave, if anything.

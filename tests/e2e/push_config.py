@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Hands gestured a configuration as a session agent would (SetUserConfiguration on the
+system bus), as whoever runs it, and prints each answer: "taken", or the error's name and
+message on one line.
+
+    push_config.py FILE                   once
+    push_config.py --size BYTES           once, a text of that many bytes
+    push_config.py --flood RATE SECONDS FILE   FILE's text RATE times a second; prints
+                                          how many were sent and the answers heard
+    push_config.py --in-session FILE      once this process is in a logind session's scope
+"""
+import sys, time
+
+import dbus
+import dbus.lowlevel
+
+OBJECT = ("org.gestured.Gestured1", "/org/gestured/Gestured1")
+
+
+def push(bus, text):
+    try:
+        bus.get_object(*OBJECT).SetUserConfiguration("pushed.toml", text, dbus.ByteArray(b""),
+                                                     dbus_interface="org.gestured.Gestured1", timeout=5)
+        return "taken"
+    except dbus.DBusException as error:
+        return f"{error.get_dbus_name()}: {error.get_dbus_message()}".replace("\n", " | ")
+
+
+def main(args):
+    bus = dbus.SystemBus()
+    if args[0] == "--size":
+        print(push(bus, "#" * int(args[1])), flush=True)
+    elif args[0] == "--flood":
+        # Sent without waiting for answers (the bus drops what is over a caller's ration
+        # unanswered), one asked for a second: what a caller flooding hears.
+        rate, seconds = float(args[1]), float(args[2])
+        text = open(args[3]).read()
+        sent, answers = 0, []
+        start = time.monotonic()
+        while time.monotonic() < start + seconds:
+            message = dbus.lowlevel.MethodCallMessage(OBJECT[0], OBJECT[1], "org.gestured.Gestured1", "SetUserConfiguration")
+            message.append("pushed.toml", text, dbus.ByteArray(b""), signature="ssay")
+            message.set_no_reply(True)
+            bus.send_message(message)
+            sent += 1
+            if sent % int(rate) == 0:
+                answers.append(push(bus, text).split(":")[0])
+            time.sleep(max(0, start + sent / rate - time.monotonic()))
+        print(f"sent={sent} answers={','.join(answers)}", flush=True)
+    elif args[0] == "--in-session":
+        end = time.monotonic() + 15
+        while "/session-" not in open("/proc/self/cgroup").read() and time.monotonic() < end:
+            time.sleep(0.1)
+        print(push(bus, open(args[1]).read()), flush=True)
+    else:
+        print(push(bus, open(args[0]).read()), flush=True)
+
+
+main(sys.argv[1:])
