@@ -23,7 +23,7 @@ RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/lean/rodata.ld
 
-.PHONY: deps build docs deb run test check-data install install-user install-user-unit install-isolation install-common uninstall check-units
+.PHONY: deps build docs deb run test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -107,15 +107,13 @@ MODULESLOADDIR ?= $(SYSCONFDIR)/modules-load.d
 CONFIG = $(DESTDIR)$(SYSCONFDIR)/gestured/gestured.toml
 SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
-# The system service, for kiosks: the service's user reads touchscreens, and only them.
+# The seat daemon, the system service: the service's user reads touchscreens, and only them.
 install: build install-common
 	install -d $(DESTDIR)$(UNITDIR)
 	$(SUBST) systemd/gestured.service > $(DESTDIR)$(UNITDIR)/gestured.service
 	install -D -m 644 systemd/gestured.sysusers $(DESTDIR)$(SYSUSERSDIR)/gestured.conf
 	install -D -m 644 udev/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules
 	install -D -m 644 dbus/org.gestured.Gestured1.conf $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf
-	install -d $(DESTDIR)$(USERUNITDIR)
-	$(SUBST) systemd/gestured-agent.service > $(DESTDIR)$(USERUNITDIR)/gestured-agent.service
 
 # Isolation, keys, clicks and scrolling for the system service: its user may write to
 # /dev/uinput (see docs/guide.md). The Debian package gestured-uinput holds these files.
@@ -123,11 +121,19 @@ install-isolation:
 	install -D -m 644 udev/72-gestured-isolate.rules $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules
 	install -D -m 644 modules-load.d/gestured-uinput.conf $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf
 
-# The user service, for a laptop's session: the user at the seat reads the touchscreen.
+# The session agent, for a laptop's users (with `install`): each graphical session hands
+# the service its user's gestures and runs their commands.
 install-user: build install-common install-user-unit
 
-# The user service's own files, without the binary: the Debian package gestured-user.
+# The session agent's user unit, without the binary: the Debian package gestured-user.
 install-user-unit:
+	install -d $(DESTDIR)$(USERUNITDIR)
+	$(SUBST) systemd/gestured-agent.service > $(DESTDIR)$(USERUNITDIR)/gestured-agent.service
+
+# Development, or a machine where the system service cannot be installed: gestured run
+# as the user, in the session, reading the touchscreen through logind's uaccess (the
+# seat's rule). Not packaged: no package lets session users read touchscreens.
+install-own-daemon: build install-common
 	install -d $(DESTDIR)$(USERUNITDIR)
 	$(SUBST) systemd/gestured-user.service > $(DESTDIR)$(USERUNITDIR)/gestured.service
 	install -D -m 644 udev/71-gestured-seat.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules
@@ -152,7 +158,7 @@ install-common: build docs
 	install -D -m 644 desktop/gnome-shell/extension.js $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/extension.js
 	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
 
-# Removes what install and install-user put there; the configuration only if it is
+# Removes what the install targets put there; the configuration only if it is
 # still the example.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels \

@@ -7,20 +7,26 @@ import SystemIO
 struct Agent: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent",
-        abstract: "Say which application is in front of this session to the gestured system service.",
+        abstract: "Hand this user's gestures to the gestured system service, run their commands, say the application in front.",
         discussion: """
-            The system service cannot reach a desktop session's sockets and bus, so gestures \
-            with apps (gestured.toml(5)) need this agent in the session: the gestured-agent \
-            user unit starts it with the graphical session where the running service has \
-            such gestures (/run/gestured/agent). It follows the desktop as the \
-            user service does (sway, i3, Hyprland, X11, other wlroots compositors) and takes what the KWin script and \
-            the GNOME Shell extension say on the session bus (org.gestured.Agent1's \
-            ReportApp), and reports the latest to gestured (org.gestured.Gestured1's \
-            ReportApp), at most 5 times a second, again whenever gestured comes back on the \
-            bus or asks (AppWanted: another session came in front). gestured takes it only \
-            from the user of seat0's active session, from that session or the user's own \
-            services; a refusal is logged once. \
-            SIGTERM and SIGINT end it.
+            The session's hands for the system service, which reads the touchscreens but \
+            cannot reach a session: the gestured-agent user unit (package gestured-user) \
+            starts it with every graphical session where the service runs \
+            (/run/gestured/agent); elsewhere start it from the session's autostart. It reads \
+            --config (~/.config/gestured/gestured.toml), checks it as a user's \
+            (gestured.toml(5); errors with their lines in the log and as a notification), \
+            and hands it to gestured (SetUserConfiguration) at start, every 2 s when the \
+            file changed, at SIGHUP, and whenever gestured comes on the bus or asks \
+            (AppWanted); a missing file hands over none. When gestured says one of those \
+            gestures fired (Act: the binding and the gesture's GESTURE_* variables, taken \
+            only from the owner of org.gestured.Gestured1), it runs the binding's command \
+            as this user, in this session's environment. It follows the desktop (sway, i3, \
+            Hyprland, X11, other wlroots compositors), takes what the KWin script and the \
+            GNOME Shell extension say on the session bus (org.gestured.Agent1's \
+            ReportApp), and reports the application in front (org.gestured.Gestured1's \
+            ReportApp), at most 5 times a second. gestured takes all of it only from the \
+            user of seat0's active session, from that session or the user's own \
+            services; a refusal is logged. SIGTERM and SIGINT end it.
             """
     )
 

@@ -2,7 +2,7 @@
 # The .debs as a kiosk integrator and a laptop's user use them, inside
 # scripts/vm-run-systemd (systemd as PID 1) with the Swift toolchain hidden: install,
 # manuals, check, enable; keys refused without gestured-uinput, typed and isolating with
-# it; an upgrade over a changed configuration; the user service of gestured-user; removal
+# it; an upgrade over a changed configuration; gestured-user's session agents for two users; removal
 # and purge of each. tests/e2e/run-package puts the packages and fixtures in
 # /opt/gestured-package.
 #   tests/e2e/package.sh VERSION [TOOLCHAIN]     TOOLCHAIN: the host's Swift usr/, hidden
@@ -75,7 +75,7 @@ journal_since() { journalctl -u gestured --no-pager -o cat | tail -n +"$mark"; }
 in_journal() { journal_since | grep -q -- "$1"; }
 next_mark() { mark=$(($(journalctl -u gestured --no-pager -o cat | wc -l) + 1)); }
 check "and it reads the touchscreen, thanks to the package's udev rule" wait_for 15 in_journal "$node: 'gestured test panel'"
-check "no gesture is for an application: the session agent is not wanted (no /run/gestured/agent)" test ! -e /run/gestured/agent
+check "running, the service wants the sessions' agents (/run/gestured/agent)" test -e /run/gestured/agent
 
 phase "(a) the daemon alone"
 # (a) The daemon alone: /dev/uinput is not the service's, so the chord cannot be typed;
@@ -153,45 +153,31 @@ check "the upgrade installs" test "$(dpkg-query -W -f='${Version}' gestured)" = 
 check "and keeps the changed configuration" grep -q '^# changed by the integrator' /etc/gestured/gestured.toml
 after=$(systemctl show -p MainPID --value gestured)
 check "the enabled service was restarted by it (pid $before, then $after)" test "$(systemctl is-active gestured)" = active -a "$after" != "$before"
-printf '\n[[gesture]]\nname = "back"\ntype = "swipe"\nfingers = 3\ndirection = "left"\napps = ["firefox"]\nkeys = "alt+Left"\n' >> /etc/gestured/gestured.toml
-systemctl reload gestured
-check "a gesture for an application: the session agent is wanted (/run/gestured/agent)" wait_for 10 test -e /run/gestured/agent
-systemctl stop gestured  # the panel is the user's service's now
+systemctl stop gestured
 check "the service stopped, its runtime directory goes, and with it /run/gestured/agent" test ! -e /run/gestured/agent
 
-phase "(c) gestured-user"
-# (c) gestured-user: the user service, for a user who may open the touchscreen.
+phase "(c) gestured-user: a laptop with two users"
+# (c) gestured-user: the session agent, in every graphical session; each user's own
+# gestures and commands (tests/e2e/sessions_service.py, with the packages' files).
 dpkg -i "$dir/gestured-user.deb" > /tmp/install-user.log 2>&1
 check "dpkg -i gestured-user_${version}_all.deb succeeds (its dependencies are there)" test $? = 0
-check "the user service is enabled for every user's graphical session" \
-    test -L /etc/systemd/user/graphical-session.target.wants/gestured.service
-check "and the seat's rule tags the touchscreen for logind's uaccess" bash -c "udevadm info '$node' | grep -q 'uaccess'"
-useradd -m alice
-# What logind's uaccess gives the user of the active session on the seat (the VM has no
-# seat session to make active): read and write access to the panel.
-setfacl -m u:alice:rw "$node"
-mkdir -p ~alice/.config/gestured
-cat > ~alice/.config/gestured/gestured.toml <<'EOF2'
-[[gesture]]
-name = "confirm"
-type = "checkmark"
-exec = ["touch", "/home/alice/confirmed"]
-EOF2
-chown -R alice: ~alice/.config
-loginctl enable-linger alice
-uid=$(id -u alice)
-check "alice's user manager starts" wait_for 30 systemctl is-active -q "user@$uid.service"
-systemctl --user -M alice@ start gestured.service
-user_journal() { journalctl _UID="$uid" --no-pager -o cat | grep -q -- "$1"; }
-check "her gestured service reads the touchscreen" wait_for 20 user_journal "$node: 'gestured test panel'"
-evemu-play "$node" < "$dir/checkmark.evemu"
-check "and a checkmark runs her command" wait_for 15 test -e /home/alice/confirmed
-check "as her" test "$(stat -c %U /home/alice/confirmed 2>/dev/null)" = alice
-systemctl --user -M alice@ stop gestured.service
-systemctl --user -M alice@ start gestured-agent.service
-check "the session agent does not start where the system service does not want it" \
-    test "$(systemctl --user -M alice@ show -p ConditionResult --value gestured-agent.service)" = no
-loginctl disable-linger alice
+check "the session agent is enabled for every user's graphical session" \
+    test -L /etc/systemd/user/graphical-session.target.wants/gestured-agent.service
+check "and no package lets the user at the seat open the touchscreen (no uaccess tag)" bash -c "! udevadm info '$node' | grep -q uaccess"
+useradd -m dave
+loginctl enable-linger dave
+uid=$(id -u dave)
+check "dave's user manager starts" wait_for 30 systemctl is-active -q "user@$uid.service"
+systemctl --user -M dave@ start gestured-agent.service
+check "the session agent does not start where the system service does not run" \
+    test "$(systemctl --user -M dave@ show -p ConditionResult --value gestured-agent.service)" = no
+systemctl start gestured
+check "the service started, it wants the agents again" wait_for 10 test -e /run/gestured/agent
+systemctl --user -M dave@ start gestured-agent.service
+check "and dave's agent starts, as the unit in his user manager" wait_for 15 systemctl --user -M dave@ is-active -q gestured-agent.service
+loginctl disable-linger dave
+python3 "$(dirname "$0")/sessions_service.py"
+check "two users' sessions on seat0, each with its agent: their gestures, their commands, their keys (sessions_service.py)" test $? = 0
 
 # Removing and purging each package leaves nothing of it behind; gestured last, as the
 # others depend on it.
@@ -209,7 +195,7 @@ purge() {  # purge PACKAGE [PATH...]: what else it may have made
 }
 phase "removal and purge"
 purge gestured-uinput
-purge gestured-user /etc/systemd/user/graphical-session.target.wants/gestured.service
+purge gestured-user /etc/systemd/user/graphical-session.target.wants/gestured-agent.service
 purge gestured /etc/gestured /etc/systemd/system/multi-user.target.wants/gestured.service \
     /var/lib/systemd/deb-systemd-helper-enabled/gestured.service.dsh-also
 check "the service is gone" bash -c "! systemctl cat gestured >/dev/null 2>&1"

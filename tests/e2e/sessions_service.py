@@ -5,9 +5,7 @@ and carol each log in on a VT (PAM, logind) with `gestured agent` in their sessi
 with ~/.config/gestured/gestured.toml binding the same three-finger swipe to a command and
 to a chord of their own. The swipe is alice's while her session is in front and carol's
 once his is (`loginctl activate`, as chvt does: kbd is not installed here), and nobody
-else may hand gestured a configuration.
-
-    sessions_service.py [PACKAGED]     PACKAGED: the service is the package's, installed"""
+else may hand gestured a configuration."""
 import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
