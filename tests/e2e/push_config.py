@@ -17,10 +17,10 @@ import dbus.lowlevel
 OBJECT = ("org.gestured.Gestured1", "/org/gestured/Gestured1")
 
 
-def push(bus, text):
+def push(bus, text, timeout=5):
     try:
         bus.get_object(*OBJECT).SetUserConfiguration("pushed.toml", text, dbus.ByteArray(b""),
-                                                     dbus_interface="org.gestured.Gestured1", timeout=5)
+                                                     dbus_interface="org.gestured.Gestured1", timeout=timeout)
         return "taken"
     except dbus.DBusException as error:
         return f"{error.get_dbus_name()}: {error.get_dbus_message()}".replace("\n", " | ")
@@ -31,10 +31,12 @@ def main(args):
     if args[0] == "--size":
         print(push(bus, "#" * int(args[1])), flush=True)
     elif args[0] == "--flood":
-        # Sent without waiting for answers (the bus drops what is over a caller's ration
-        # unanswered), one asked for a second: what a caller flooding hears.
+        # Sent without waiting for answers (the daemon drops what is over a caller's
+        # ration unanswered), and once a second one asked for on a connection of its own
+        # (a ration of its own): what the same user hears while the flood goes on.
         rate, seconds = float(args[1]), float(args[2])
         text = open(args[3]).read()
+        probe = dbus.SystemBus(private=True)
         sent, answers = 0, []
         start = time.monotonic()
         while time.monotonic() < start + seconds:
@@ -44,7 +46,7 @@ def main(args):
             bus.send_message(message)
             sent += 1
             if sent % int(rate) == 0:
-                answers.append(push(bus, text).split(":")[0])
+                answers.append(push(probe, text, timeout=0.5).split(":")[0])
             time.sleep(max(0, start + sent / rate - time.monotonic()))
         print(f"sent={sent} answers={','.join(answers)}", flush=True)
     elif args[0] == "--in-session":
