@@ -18,7 +18,7 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_SIGNAL_WITH_NAMES("Gesture", "sssa{sv}",
                                  SD_BUS_PARAM(name) SD_BUS_PARAM(type) SD_BUS_PARAM(phase) SD_BUS_PARAM(values), 0),
         SD_BUS_SIGNAL("AppWanted", "", 0),
-        SD_BUS_SIGNAL_WITH_NAMES("Act", "sas", SD_BUS_PARAM(binding) SD_BUS_PARAM(environment), 0),
+        SD_BUS_SIGNAL_WITH_NAMES("Act", "ssas", SD_BUS_PARAM(binding) SD_BUS_PARAM(kind) SD_BUS_PARAM(environment), 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),

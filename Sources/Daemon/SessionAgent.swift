@@ -66,7 +66,12 @@ public final class SessionAgent {
                 let notifier = Notifier(logger: logger)
                 watch(handOver, "the system bus")
                 watch(notifier, "the session bus")
-                handOver.onAct = { [unowned self] binding, environment in act(binding, environment) }
+                handOver.onAct = { [unowned self] binding, kind, environment in
+                    switch kind {
+                    case .command: act(binding, environment)
+                    case .signal: emit(binding, environment, on: relay)
+                    }
+                }
                 handOver.start()
                 follower = UserConfigFollower(path: configPath, handOver: handOver, notifier: notifier, logger: logger)
             }
@@ -103,6 +108,16 @@ public final class SessionAgent {
         do { try loop.watch(output) { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) } } catch {
             logger.error("cannot watch \(binding)'s output: \(error)")
         }
+    }
+
+    /// gestured says one of this user's gestures fired whose binding emits its signal: on
+    /// the session bus, where the user's programs listen.
+    private func emit(_ binding: String, _ environment: [String], on relay: AgentRelay) {
+        guard let config = follower?.taken, config.bindings.contains(where: { $0.gesture == binding && $0.actions.signal }),
+              let (event, device, step) = GestureEnvironment.event(from: environment), event.name == binding else {
+            return logger.warning("gestured says \(printable(binding, limit: 64))'s signal is due, which is no signal of the configuration it took; nothing is emitted")
+        }
+        relay.emit(event, device: device, step: step)
     }
 
     private func said(_ app: AppInFront?, by source: String) {

@@ -2,6 +2,7 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bindings
 import Gestures
 import Logging
 import SystemIO
@@ -54,6 +55,20 @@ public final class AgentRelay: BusSource {
         let source = report.source.isEmpty ? "the session bus" : report.source
         onReport(report.app(source: source), source)
         return gestured_bus_reply_empty(message)
+    }
+
+    /// One of its user's gestures fired whose binding says `signal = true`: the Gesture
+    /// signal, as the service would emit it, on the session bus from this agent's
+    /// connection (listeners there match org.gestured.Agent1's owner as the sender).
+    public func emit(_ event: GestureEvent, device: String, step: StepCount?) {
+        guard let connection, let bus = connection.bus else { return }
+        guard let message = BusService.gestureSignal(event, device: device, step: step, on: bus) else {
+            return logger.error("cannot build the Gesture signal for \(event.name)")
+        }
+        defer { sd_bus_message_unref(message) }
+        let rc = sd_bus_send(bus, message, nil)
+        if rc < 0 { logger.warning("cannot emit \(event.name)'s signal on the session bus: \(Errno(rawValue: -rc))") }
+        connection.updateWatch()
     }
 
     public var nextDeadline: Int64? { connection?.nextDeadline }

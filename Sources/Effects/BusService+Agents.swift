@@ -20,7 +20,7 @@ extension BusService {
     }
 
     /// Tells one agent (by its unique name, never every listener) which of its user's
-    /// bindings fired, with the gesture's variables: a signal addressed to it, which only
+    /// bindings fired, whether for its command or its signal, with the gesture's variables: a signal addressed to it, which only
     /// it receives; it takes it only from the owner of org.gestured.Gestured1 (root's).
     /// Dropped, said once until one goes out again, when the bus is not taking what it has.
     public func act(_ action: AgentAction) {
@@ -34,6 +34,7 @@ extension BusService {
         guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Act") >= 0, let message else { return }
         defer { sd_bus_message_unref(message) }
         var ok = sd_bus_message_set_destination(message, action.agent) >= 0 && appendString(message, action.binding)
+            && appendString(message, action.kind.rawValue)
         ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "s") >= 0
             && action.environment.allSatisfy { appendString(message, $0) } && sd_bus_message_close_container(message) >= 0
         guard ok else { return logger.error("D-Bus: cannot build the Act signal for \(action.binding)") }

@@ -289,12 +289,25 @@ public final class BusService {
     }
 
     private func send(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) {
-        var message: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Gesture") >= 0, let message else { return }
+        guard let message = Self.gestureSignal(event, device: device, step: step, on: bus) else {
+            return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)")
+        }
         defer { sd_bus_message_unref(message) }
-        // name, type and phase are the arguments; the other fields go in the dictionary.
+        // Queued, and written as far as the socket takes it now; the rest when it has room.
+        let rc = sd_bus_send(bus, message, nil)
+        if rc < 0 {
+            return disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
+        }
+    }
+
+    /// The Gesture signal (to unref): name, type and phase are the arguments, the other
+    /// fields are in the dictionary; for a step crossed, its `step` (+1, −1) and `steps`
+    /// (net). The service's on its bus, a session agent's on the session bus.
+    static func gestureSignal(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) -> OpaquePointer? {
+        var message: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &message, path, interface, "Gesture") >= 0, let message else { return nil }
         let strings = GestureFields.strings(event)
-        var ok = strings.prefix(3).allSatisfy { appendString(message, $0.1) }
+        var ok = strings.prefix(3).allSatisfy { append(message, $0.1) }
         ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "{sv}") >= 0
         ok = ok && appendEntry(message, "fingers", int: Int32(clamping: event.fingers))
         for (key, value) in strings.dropFirst(3) { ok = ok && appendEntry(message, key, string: value) }
@@ -305,12 +318,11 @@ public final class BusService {
             ok = ok && appendEntry(message, "steps", int: Int32(clamping: step.net))
         }
         ok = ok && sd_bus_message_close_container(message) >= 0
-        guard ok else { return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)") }
-        // Queued, and written as far as the socket takes it now; the rest when it has room.
-        let rc = sd_bus_send(bus, message, nil)
-        if rc < 0 {
-            return disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
+        guard ok else {
+            sd_bus_message_unref(message)
+            return nil
         }
+        return message
     }
 
     /// What the queue dropped: at once the first time, then at most once a minute.
@@ -332,28 +344,30 @@ public final class BusService {
         return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued < Self.busQueueLimit
     }
 
-    func appendString(_ m: OpaquePointer, _ s: String) -> Bool {
+    func appendString(_ m: OpaquePointer, _ s: String) -> Bool { Self.append(m, s) }
+
+    static func append(_ m: OpaquePointer, _ s: String) -> Bool {
         s.withCString { sd_bus_message_append_basic(m, Character("s").asCChar, $0) >= 0 }
     }
 
-    private func appendEntry(_ m: OpaquePointer, _ key: String, string: String) -> Bool {
-        appendEntry(m, key, "s") { appendString(m, string) }
+    private static func appendEntry(_ m: OpaquePointer, _ key: String, string: String) -> Bool {
+        appendEntry(m, key, "s") { append(m, string) }
     }
 
-    private func appendEntry(_ m: OpaquePointer, _ key: String, double: Double) -> Bool {
+    private static func appendEntry(_ m: OpaquePointer, _ key: String, double: Double) -> Bool {
         var value = double
         return appendEntry(m, key, "d") { sd_bus_message_append_basic(m, Character("d").asCChar, &value) >= 0 }
     }
 
-    private func appendEntry(_ m: OpaquePointer, _ key: String, int: Int32) -> Bool {
+    private static func appendEntry(_ m: OpaquePointer, _ key: String, int: Int32) -> Bool {
         var value = int
         return appendEntry(m, key, "i") { sd_bus_message_append_basic(m, Character("i").asCChar, &value) >= 0 }
     }
 
     /// One `{sv}` entry: the key, then the value in a variant of `signature`.
-    private func appendEntry(_ m: OpaquePointer, _ key: String, _ signature: String, _ value: () -> Bool) -> Bool {
+    private static func appendEntry(_ m: OpaquePointer, _ key: String, _ signature: String, _ value: () -> Bool) -> Bool {
         sd_bus_message_open_container(m, Character("e").asCChar, "sv") >= 0
-            && appendString(m, key)
+            && append(m, key)
             && sd_bus_message_open_container(m, Character("v").asCChar, signature) >= 0
             && value()
             && sd_bus_message_close_container(m) >= 0

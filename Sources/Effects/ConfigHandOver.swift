@@ -33,8 +33,9 @@ public final class ConfigHandOver: BusSource {
     /// An Act's variables: GESTURE_* names, a few dozen at most.
     static let mostVariables = 64
     static let longestVariable = 4096
-    /// Which binding fired, and the gesture's `GESTURE_*` variables (checked).
-    public var onAct: (_ binding: String, _ environment: [String]) -> Void = { _, _ in }
+    /// Which binding fired, for its command or its signal, and the gesture's `GESTURE_*`
+    /// variables (checked).
+    public var onAct: (_ binding: String, _ kind: AgentAction.Kind, _ environment: [String]) -> Void = { _, _, _ in }
     /// nil: gestured took it; else its error.
     public var onAnswer: (_ refusal: String?) -> Void = { _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
@@ -108,12 +109,12 @@ public final class ConfigHandOver: BusSource {
     private func act(_ message: OpaquePointer) {
         let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
         guard let gestured, sender == gestured else { return }
-        guard let binding = SDBus.readString(message, limit: 256),
+        guard let binding = SDBus.readString(message, limit: 256), let kind = SDBus.readString(message).flatMap(AgentAction.Kind.init(rawValue:)),
               let environment = SDBus.readStrings(message, most: Self.mostVariables, limit: Self.longestVariable),
               environment.allSatisfy({ $0.hasPrefix("GESTURE_") && $0.contains("=") }) else {
             return logger.warning("gestured sent an Act this agent cannot read; nothing is run")
         }
-        onAct(binding, environment)
+        onAct(binding, kind, environment)
     }
 
     public var nextDeadline: Int64? {

@@ -20,7 +20,8 @@ struct Agent: ParsableCommand {
             (AppWanted); a missing file hands over none. When gestured says one of those \
             gestures fired (Act: the binding and the gesture's GESTURE_* variables, taken \
             only from the owner of org.gestured.Gestured1), it runs the binding's command \
-            as this user, in this session's environment. It follows the desktop (sway, i3, \
+            as this user, in this session's environment, or emits its Gesture signal on the \
+            session bus (signal = true). It follows the desktop (sway, i3, \
             Hyprland, X11, other wlroots compositors), takes what the KWin script and the \
             GNOME Shell extension say on the session bus (org.gestured.Agent1's \
             ReportApp), and reports the application in front (org.gestured.Gestured1's \

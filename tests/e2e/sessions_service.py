@@ -33,6 +33,7 @@ fingers = 3
 direction = "right"
 keys = "{keys}"
 command = "echo $(id -u) $XDG_SESSION_ID $SESSION_MARK token-{user} >> $HOME/fired"
+signal = true
 
 [[gesture]]
 name = "scroll"
@@ -70,11 +71,16 @@ def session_of(unit):
 
 def log_in(user, tty, mark):
     """A session of `user` on `tty` whose process is the agent, with SESSION_MARK=mark in
-    its environment only; its id."""
+    its environment only; its id. Its session bus (PAM's: the user manager's) is listened
+    to for Gesture signals (/tmp/bus-USER.txt)."""
     run("systemd-run", f"--unit={user}-session", "-p", "PAMName=login", "-p", f"User={user}", "-p", f"TTYPath=/dev/{tty}",
         "-p", "StandardInput=tty-force", "-p", f"StandardError=file:/tmp/agent-{user}.txt", "-E", f"SESSION_MARK={mark}",
         "gestured", "agent", "--verbose")
     wait_for(30, lambda: session_of(f"{user}-session"))
+    bus = f"/run/user/{run('id', '-u', user).stdout.strip()}/bus"
+    wait_for(15, lambda: os.path.exists(bus))
+    subprocess.Popen(["setpriv", f"--reuid={user}", f"--regid={user}", "--init-groups", "dbus-monitor", "--address", f"unix:path={bus}",
+                      "type='signal',member='Gesture'"], stdout=open(f"/tmp/bus-{user}.txt", "w"), stderr=subprocess.DEVNULL)
     return session_of(f"{user}-session")
 
 
@@ -144,6 +150,7 @@ fired = read("/home/alice/fired").split()
 check(f"the swipe runs alice's command, as alice, in her session, with her session's variable ({' '.join(fired)})",
       fired[:4] == [users["alice"], alice, "alice-only", "token-alice"])
 check("her chord reaches libinput from the virtual keyboard", "KEY_RIGHT (106) pressed" in keys and "KEY_LEFTCTRL (29) pressed" in keys)
+check("and her agent emits its signal on her session bus", wait_for(5, lambda: 'string "switch"' in read("/tmp/bus-alice.txt")))
 check(f"and no touch of the swipe reaches the twin ({up} up)", up == 0)
 
 check("carol's session in front (loginctl activate, as chvt)", activate(carol or "?"))
@@ -155,6 +162,8 @@ check(f"the swipe runs carol's command, as carol, in his session ({' '.join(fire
       fired[:4] == [users["carol"], carol, "carol-only", "token-carol"])
 check("his chord reaches libinput, alice's does not", "KEY_LEFT (105) pressed" in keys and "KEY_RIGHT (106)" not in keys)
 check("none of alice's commands ran", read("/home/alice/fired") == alice_before)
+check("his signal is on his session bus, none more on hers",
+      wait_for(5, lambda: 'string "switch"' in read("/tmp/bus-carol.txt")) and read("/tmp/bus-alice.txt").count('string "switch"') == 1)
 check(f"no touch of it reaches the twin ({up} up)", up == 0)
 
 # A switch in the middle of carol's pan: it is cancelled, the wheel stops, and none of his
@@ -235,4 +244,8 @@ check(f"gestured status says whose gestures are in force ({status.count(chr(10))
       re.search(rf"session:\s+{alice} of alice \(uid {users['alice']}\)", status) and "agent:    there" in status)
 run("systemctl", "stop", "alice-session", "carol-session", "alice-second")
 twin.close()
+if failures():
+    for user in ("alice", "carol"):
+        said = [line for line in read(f"/tmp/agent-{user}.txt").splitlines() if not re.search(r"started|ended|skipped", line)]
+        print(f"---- {user}'s agent\n" + "\n".join(said[-30:]) + f"\n---- {user}'s session bus\n{read(f'/tmp/bus-{user}.txt')[-800:]}")
 sys.exit(1 if failures() else 0)

@@ -65,8 +65,7 @@ public struct BindingTable: Sendable {
         if let keys = bound.keys { actions.append(.keys(binding: binding.gesture, keys)) }
         if let click = bound.click { actions.append(.click(binding: binding.gesture, click, at: event.location)) }
         if let command = bound.commandForm {
-            var environment = GestureEnvironment.assignments(event, device: device)
-            if let step { environment += ["GESTURE_STEP=\(step.delta)", "GESTURE_STEPS=\(step.net)"] }
+            let environment = GestureEnvironment.assignments(event, device: device, step: step)
             actions.append(.run(CommandAction(binding: binding.gesture, command: command, environment: environment,
                                               maxRunning: binding.maxRunning)))
         }

@@ -104,8 +104,8 @@ public struct ReplayPrinter {
     /// A command of the session in front's user's gesture, told to their agent (by its
     /// bus name): the binding, never the command.
     public func print(_ action: AgentAction) {
-        write(OutputLine(file: file, [.word("agent"), .field("agent", .string(action.binding), after: ":"), .word("to"),
-                                      .field("to", .string(action.agent))]))
+        write(OutputLine(file: file, [.word("agent"), .field("agent", .string(action.binding), after: ":"),
+                                      .field("kind", .string(action.kind.rawValue)), .word("to"), .field("to", .string(action.agent))]))
     }
 
     /// One line per frame one of gestured's uinput devices gets (`device`: twin, keyboard

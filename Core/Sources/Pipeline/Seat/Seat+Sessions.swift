@@ -96,19 +96,19 @@ extension Seat {
         putInForce(at: time, perform)
     }
 
-    /// A command of the session in front's user's gesture, to their agent; with none, it is
-    /// skipped, said once until an agent is back.
-    func toAgent(_ command: CommandAction, _ perform: (SeatEffect) -> Void) {
+    /// A command or signal of the session in front's user's gesture, to their agent; with
+    /// none, it is skipped, said once until an agent is back.
+    func toAgent(_ kind: AgentAction.Kind, _ binding: String, _ environment: [String], _ perform: (SeatEffect) -> Void) {
         if leaving {
-            if explaining { perform(.log(.debug, "\(command.binding): not run: its user's session is leaving the seat")) }
+            if explaining { perform(.log(.debug, "\(binding): not sent: its user's session is leaving the seat")) }
             return
         }
         guard let agent = sessions.activeGiven?.agent else {
             if sessions.sayNoAgent() {
-                perform(.log(.warning, "\(command.binding): skipped: no agent in the session in front runs its user's commands (said once until one is back)"))
+                perform(.log(.warning, "\(binding): skipped: no agent in the session in front runs its user's commands and signals (said once until one is back)"))
             }
             return
         }
-        perform(.toAgent(AgentAction(agent: agent, binding: command.binding, environment: command.environment)))
+        perform(.toAgent(AgentAction(agent: agent, binding: binding, kind: kind, environment: environment)))
     }
 }

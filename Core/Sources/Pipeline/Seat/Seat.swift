@@ -254,12 +254,12 @@ public final class Seat {
     private func render(_ action: Action, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         switch action {
         case .run(let command) where usersGestures.contains(command.binding):
-            toAgent(command, perform)
+            toAgent(.command, command.binding, command.environment, perform)
         case .run(let command):
             perform(.run(command))
-        case .signal(let event, _, _) where usersGestures.contains(event.name):
-            // The session bus is the agent's; the system bus says nothing of a user's gestures.
-            break
+        case .signal(let event, let device, let step) where usersGestures.contains(event.name):
+            // Emitted by the agent on the session bus; the system bus says nothing of a user's gestures.
+            toAgent(.signal, event.name, GestureEnvironment.assignments(event, device: device, step: step), perform)
         case .signal(let event, let device, let step):
             perform(.signal(event, device: device, step: step))
         case .keys(let binding, let keys):

@@ -52,16 +52,23 @@ public enum SeatLogLevel: Sendable {
 }
 
 /// What a session's agent is told when one of its user's gestures fires: the binding's
-/// name (the agent finds its command in its own user's file) and the gesture's
-/// `GESTURE_*` variables. `agent`: its unique name on the system bus.
+/// name (the agent finds its command in its own user's file), whether to run its command
+/// or emit its signal (on the session bus), and the gesture's `GESTURE_*` variables.
+/// `agent`: its unique name on the system bus.
 public struct AgentAction: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case command, signal
+    }
+
     public var agent: String
     public var binding: String
+    public var kind: Kind
     public var environment: [String]
 
-    public init(agent: String, binding: String, environment: [String]) {
+    public init(agent: String, binding: String, kind: Kind, environment: [String]) {
         self.agent = agent
         self.binding = binding
+        self.kind = kind
         self.environment = environment
     }
 }
