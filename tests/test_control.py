@@ -464,7 +464,7 @@ class LockFailsClosed(Harness):
         self.assertTrue(self.wait_locked("b true", 5), "locked though logind streams signals")
         logind.tell("still")
         text = stopped(daemon, log)
-        self.assertIn("logind left the system bus; the session stays locked until logind answers again", text)
+        self.assertIn("logind says nothing (logind left the system bus): the session stays locked until it answers again", text)
 
 class SessionAway(Harness):
     """A user's own daemon (bus = "session": the user service, or `gestured run` by hand)

@@ -13,6 +13,7 @@ extension Daemon {
         let logind = LogindWatcher(session, logger: logger)
         watch(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
+        logind.onSilent = { [unowned self] why in step(.logindSilent(why: why, at: now)) }
         logind.onSessionChange = { [unowned self] uid, session in
             let inFront = uid.flatMap { uid in session.map { SeatSession(id: $0, user: uid) } }
             step(.activeSession(inFront, why: "logind", at: now))

@@ -16,11 +16,11 @@ import SystemPackage
 /// would put the lock off for ever): the next look follows it. Every call is
 /// asynchronous on a system-bus connection of its own, which the loop watches.
 ///
-/// It fails closed: once logind has said whether the session is locked, that stays
-/// while logind is away (crashed, restarting), does not answer, or answers nonsense, and
-/// while the system bus it was on is gone (tried again after 5 s, doubling to a minute).
-/// A system bus missing from the start is not waited for: idle, the daemon sleeps. Only a logind
-/// never heard from counts the session as unlocked, said once.
+/// What logind says goes to `onChange`; that it says nothing (away, restarting, not
+/// answering, answering nonsense, the system bus it was on gone) to `onSilent`, each
+/// time: the seat decides what silence means (`LockKnowledge`: it fails closed). The
+/// system bus gone is tried again after 5 s, doubling to a minute; one missing from the
+/// start is not waited for (idle, the daemon sleeps).
 public final class LogindWatcher {
     public enum Session: Sendable {
         /// seat0's active session, whoever it is.
@@ -39,18 +39,16 @@ public final class LogindWatcher {
     /// The session followed, and the object whose changes lead to it (the seat, the user).
     private var sessionPath: String?
     private var leadPath: String?
-    private var saidMissing = false
-    public private(set) var locked = false
-    /// logind has said whether the session is locked.
-    private var known = false
     /// A look is under way; another was asked for meanwhile.
     private var looking = false
     private var lookAgain = false
     /// The system bus went away: when to connect again, and the wait after that.
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
-    /// Called when the lock changes, with why.
+    /// Called with the lock whenever logind says it, with why.
     public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
+    /// Called whenever logind says nothing where it was asked or followed, with why.
+    public var onSilent: (_ why: String) -> Void = { _ in }
     /// The followed session's user and object path (nil: no session is active, or logind
     /// has not said).
     public private(set) var sessionUser: UInt32?
@@ -110,7 +108,7 @@ public final class LogindWatcher {
             close()
             retryAt = monotonicMicroseconds()
             retryLater()
-            logger.warning("logind: the system bus went away (\(error)); \(stays)")
+            onSilent("logind: the system bus went away (\(error))")
         }
     }
 
@@ -122,11 +120,6 @@ public final class LogindWatcher {
 
     public var nextDeadline: Int64? { connection?.nextDeadline ?? retryAt }
     public var currentWatch: BusService.Watch? { connection?.currentWatch }
-
-    /// What happens to the lock meanwhile, in words.
-    private var stays: String {
-        known ? "the session stays \(locked ? "locked" : "unlocked") until logind answers again" : "the session counts as unlocked"
-    }
 
     // MARK: Looking
 
@@ -209,12 +202,9 @@ public final class LogindWatcher {
         if !change.invalidated.isEmpty { look() }
     }
 
-    /// logind gone: the lock stays as it was; back: looked up again.
+    /// logind gone: silent; back: looked up again.
     private func ownerChanged(_ owner: String) {
-        if owner.isEmpty {
-            logger.warning("logind left the system bus; \(stays)")
-            return
-        }
+        if owner.isEmpty { return onSilent("logind left the system bus") }
         look()
     }
 
@@ -226,25 +216,17 @@ public final class LogindWatcher {
 
     /// What logind said.
     private func heard(_ locked: Bool, why: String) {
-        known = true
-        saidMissing = false
-        guard locked != self.locked else { return }
-        self.locked = locked
         onChange(locked, why)
     }
 
     /// An answer that is not what logind answers: nothing is learnt from it.
     private func unreadable(_ what: String) {
-        if !saidMissing { logger.warning("logind: cannot read \(what) from its answer; \(stays)") }
-        saidMissing = true
+        onSilent("logind: cannot read \(what) from its answer")
         looked()
     }
 
     private func missing(_ why: String) -> Bool {
-        if !saidMissing {
-            logger.warning("logind: \(why); \(known ? stays : "the session counts as unlocked, and every gesture of the mode fires")")
-        }
-        saidMissing = true
+        onSilent("logind: \(why)")
         return false
     }
 

@@ -237,6 +237,17 @@ blocks = re.split(r"\n(?=\S)", read("/tmp/bus.txt"))
 from_daemon = [b for b in blocks if owner and f"sender={owner.group(1)} " in b]
 acts = [b for b in from_daemon if "member=Act" in b]
 check(f"the daemon told the agents {len(acts)} times which binding fired", len(acts) >= 3)
+# An Act forged by another user or root is refused by the bus (only the gestured user
+# may send the interface's signals); one from another process of the gestured user, which
+# the bus lets through, the agent refuses (it takes an Act only from the name's owner).
+agent_name = next((m.group(1) for b in acts for m in [re.search(r"destination=(:\S+)", b)] if m), ":none")
+before = read("/home/alice/fired").count("token-alice")
+for forger in ("carol", "root", "gestured"):
+    as_user(forger, "dbus-send", "--system", "--type=signal", f"--dest={agent_name}", "/org/gestured/Gestured1",
+            "org.gestured.Gestured1.Act", "string:switch", "string:command", "array:string:GESTURE_NAME=forged")
+time.sleep(1)
+check(f"an Act forged by carol, root or another process of the gestured user to alice's agent ({agent_name}) runs nothing",
+      agent_name != ":none" and read("/home/alice/fired").count("token-alice") == before)
 check("and no message of the daemon's holds a command (token-, echo)",
       not any("token-" in b or "echo" in b for b in from_daemon))
 status = run("gestured", "status").stdout

@@ -21,6 +21,9 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case windows(WindowLayout?)
         /// The screens lit or dark now (see `wake_latch`).
         case screens(Screens)
+        /// logind says nothing of the lock: what it said stays (`LockKnowledge`), or, never
+        /// heard, the session counts as unlocked.
+        case logindSilent(locked: Bool, everHeard: Bool)
         /// The session a user's own daemon serves came in front of the seat, or went away
         /// from it (`SeatPresence`).
         case session(inFront: Bool)
@@ -43,7 +46,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
             case .rotated: .rotation
-            case .panelRotated, .windows, .screens, .session, .userGesturesRefused: nil
+            case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .logindSilent: nil
             case .activeSession, .userGestures, .agentLeft: .session
             case .app: .app
             }
@@ -53,7 +56,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         public var changesGate: Bool {
             switch self {
             case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
-            case .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft: false
+            case .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft, .logindSilent: false
             }
         }
     }
@@ -74,6 +77,10 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             "paused\(seconds.map { " for \(fixed($0, decimals: 3)) s" } ?? ""): every touch passes through (\(reason))"
         case .resumed: "resumed: gestures fire again (\(reason))"
         case .locked: "session locked: only gestures with when_locked = true fire (\(reason))"
+        case .logindSilent(let locked, true):
+            "logind says nothing (\(reason)): the session stays \(locked ? "locked" : "unlocked") until it answers again"
+        case .logindSilent(_, false):
+            "logind says nothing (\(reason)): the session counts as unlocked, and every gesture of the mode fires"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
         case .rotated(let turn): "display rotation: \(turn) clockwise for panels whose rotation is auto or external (\(reason))"
         case .panelRotated(let device, let turn): "\(device): rotation \(turn) clockwise from its next touch sequence (\(reason))"

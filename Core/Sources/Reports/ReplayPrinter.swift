@@ -70,6 +70,9 @@ public struct ReplayPrinter {
             if let seconds { parts.append(.hidden("seconds", .number(seconds, decimals: 3, jsonDecimals: 3))) }
         case .resumed: parts.append(.hidden("control", .string("resumed")))
         case .locked: parts.append(.hidden("control", .string("locked")))
+        case .logindSilent(let locked, let everHeard):
+            parts += [.hidden("control", .string("logind silent")), .hidden("locked", .integer(locked ? 1 : 0)),
+                      .hidden("ever_heard", .integer(everHeard ? 1 : 0))]
         case .unlocked: parts.append(.hidden("control", .string("unlocked")))
         case .rotated(let turn):
             parts += [.hidden("control", .string("rotated")), .hidden("degrees", .integer(Int(turn.degrees)))]

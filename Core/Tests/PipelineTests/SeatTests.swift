@@ -91,6 +91,23 @@ import TouchCore
         #expect(seat.nextDeadline == nil)
     }
 
+    @Test func logindSilentFailsClosedOnceHeardAndNeverHeardCountsAsUnlocked() throws {
+        let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
+        let at = { Timestamp(seconds: $0) }
+        // Never heard: unlocked, said once.
+        #expect(try play(seat, [.logindSilent(why: "gone", at: at(1)), .logindSilent(why: "gone", at: at(2))])
+            == ["1.00 logind says nothing (gone): the session counts as unlocked, and every gesture of the mode fires"])
+        #expect(!seat.control.gate.locked)
+        // Heard locked, then silent: it stays locked, said once a silence; heard again, a new silence is said.
+        _ = try play(seat, [.locked(true, why: "logind", at: at(3))])
+        #expect(try play(seat, [.logindSilent(why: "gone", at: at(4)), .logindSilent(why: "gone", at: at(5))])
+            == ["4.00 logind says nothing (gone): the session stays locked until it answers again"])
+        #expect(seat.control.gate.locked)
+        _ = try play(seat, [.locked(true, why: "logind", at: at(6))])
+        #expect(try play(seat, [.logindSilent(why: "gone", at: at(7))]).count == 1)
+        #expect(seat.control.gate.locked)
+    }
+
     @Test func aRefusedRequestChangesNothing() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         #expect(throws: ControlRefusal.unknownMode("nope", known: ["default"])) {

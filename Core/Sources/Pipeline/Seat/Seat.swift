@@ -41,6 +41,8 @@ public final class Seat {
     @exclusivity(unchecked) public private(set) var displayRotation = QuarterTurn.upright
     /// The screens as last said, and those a waking touch was last logged for.
     @exclusivity(unchecked) public private(set) var screens = Screens([])
+    /// What logind has said of the lock (it fails closed).
+    @exclusivity(unchecked) public private(set) var lock = LockKnowledge.neverHeard(said: false)
     /// Whether the session served is in front of the seat (a user's own daemon).
     @exclusivity(unchecked) public private(set) var presence = SeatPresence.inFront
     @exclusivity(unchecked) private var wokeFor: Screens?
@@ -136,7 +138,11 @@ public final class Seat {
         case .request(let request, let why, let time):
             try take(request, why: why, at: time, perform)
         case .locked(let locked, let why, let time):
+            lock.heard()
             changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+        case .logindSilent(let why, let time):
+            let (say, everHeard) = lock.silence()
+            if say { changed([ControlChange(kind: .logindSilent(locked: control.gate.locked, everHeard: everHeard), reason: why)], at: time, perform) }
         case .sessionInFront(let inFront, let why, let time):
             let next = SeatPresence(inFront: inFront)
             guard next != presence else { break }

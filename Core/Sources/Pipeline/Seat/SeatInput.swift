@@ -26,6 +26,9 @@ public enum SeatInput: Sendable {
     indirect case request(ControlRequest, why: String, at: Timestamp)
     /// logind's LockedHint.
     indirect case locked(Bool, why: String, at: Timestamp)
+    /// logind says nothing of the lock (away, not answering, answering nonsense, the
+    /// system bus gone): see `LockKnowledge`.
+    indirect case logindSilent(why: String, at: Timestamp)
     /// Whether the session a user's own daemon serves is the one in front of the seat
     /// (logind's Active): while another is, it reads no panel (see `SeatPresence`).
     indirect case sessionInFront(Bool, why: String, at: Timestamp)
@@ -57,7 +60,7 @@ public enum SeatInput: Sendable {
         case .event(_, let event): event.time
         case .deadline(let time): time
         case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
-             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .sessionInFront(_, _, let time),
+             .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .logindSilent(_, let time), .sessionInFront(_, _, let time),
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
              .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),

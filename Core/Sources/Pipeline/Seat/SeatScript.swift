@@ -110,6 +110,8 @@ public struct SeatScript: Sendable {
                 inputs.append(.request(request, why: why, at: line.time))
             case .locked(let locked):
                 inputs.append(.locked(locked, why: why, at: line.time))
+            case .logindSilent:
+                inputs.append(.logindSilent(why: why, at: line.time))
             case .sessionInFront(let inFront):
                 inputs.append(.sessionInFront(inFront, why: why, at: line.time))
             case .app(let app):

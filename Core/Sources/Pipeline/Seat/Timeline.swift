@@ -9,6 +9,8 @@ import TouchCore
 ///     2 resume                    Resume
 ///     3 lock                      the session locked (logind)
 ///     4 unlock
+///     4.2 silent                  logind says nothing (away, not answering): the lock
+///                                 stays as it was heard
 ///     4.5 away                    another session in front of the seat (a user's own
 ///                                 daemon reads no panel); "back": this one again
 ///     5 rotate 90                 the display's rotation (the accelerometer, SetRotation)
@@ -33,6 +35,7 @@ public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
         case locked(Bool)
+        case logindSilent
         case sessionInFront(Bool)
         case app(AppInFront?)
         case windows(WindowLayout?)
@@ -100,6 +103,9 @@ public struct Timeline: Sendable {
         case "lock", "unlock":
             try count(0...0, "nothing")
             return .locked(what == "lock")
+        case "silent":
+            try count(0...0, "nothing")
+            return .logindSilent
         case "away", "back":
             try count(0...0, "nothing")
             return .sessionInFront(what == "back")
@@ -134,7 +140,7 @@ public struct Timeline: Sendable {
             let session = words[0] == "-" ? nil : words[0]
             return what == "push" ? .push(session: session, uid: uid, path: words[2]) : .agentLeft(session: session, uid: uid)
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, away, back, rotate, app, windows, screens, reload, session, push or leave")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push or leave")
         }
     }
 
