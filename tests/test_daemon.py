@@ -87,8 +87,9 @@ class Daemon(Harness):
 
     def test_the_daemons_loop_prints_exactly_what_replay_prints_for_a_whole_seat(self):
         """Core/Tests/SeatFixtures: modes by gesture and by request, a pause and its end, the
-        lock, another session in front, a pen and a palm, the display's and one panel's rotation, a key chord, a double
-        click, a reload, two panels: `run --replay ... --timeline --print` through the loop
+        lock and logind silent, another session in front, a pen and a palm, the display's and one panel's rotation, a key
+        chord, a double click, a reload, two panels, the application in front, the window under the touch, the screens dark
+        and lit, two users' sessions (a switch mid-pan, a lock, refused configurations): `run --replay ... --timeline --print` through the loop
         and its timerfd prints what `replay --together` prints, compared whole."""
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Core", "Tests", "SeatFixtures")
         names = sorted(os.listdir(fixtures))
