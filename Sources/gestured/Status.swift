@@ -1,5 +1,6 @@
 import ArgumentParser
 import Effects
+import Gestures
 import SystemIO
 import TouchCore
 
@@ -74,7 +75,7 @@ struct Status: ParsableCommand {
         lines.append("gestures:\(p.gestures.isEmpty ? " none" : "")")
         let width = min(p.gestures.map(\.name.count).max() ?? 0, 32)
         for g in p.gestures {
-            let fires = g.modes.contains("*") || g.modes.contains(p.mode)
+            let fires = GestureSpec.fires(modes: g.modes, inMode: p.mode)
             let padded = g.name.count < width ? g.name + String(repeating: " ", count: width - g.name.count) : g.name
             lines.append("  \(padded)  \(g.type)  modes: \(g.modes.joined(separator: ", "))\(fires ? "" : "  (not in this mode)")")
         }

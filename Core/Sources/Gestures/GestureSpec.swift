@@ -88,8 +88,11 @@ public struct GestureSpec: Equatable, Codable, Sendable {
         var tool: ContactTool?
     }
 
-    public func fires(inMode mode: String) -> Bool {
-        modes.contains(mode) || modes.contains(Self.everyMode)
+    public func fires(inMode mode: String) -> Bool { Self.fires(modes: modes, inMode: mode) }
+
+    /// Whether a gesture of these modes fires in `mode` (`status` asks it of the bus's list).
+    public static func fires(modes: [String], inMode mode: String) -> Bool {
+        modes.contains(mode) || modes.contains(everyMode)
     }
 
     public init(name: String, type: GestureType) {
