@@ -23,7 +23,7 @@ RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/lean/rodata.ld
 
-.PHONY: deps build docs deb run test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
+.PHONY: deps build docs deb run check test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -71,14 +71,20 @@ deb: docs
 run: build
 	$(BIN) run
 
-# The pure core's tests (without the system libraries' headers), the adapters' tests,
-# then the daemon end to end on generated recordings with real peers (/bin/sh, a private
-# dbus-daemon, dbus-monitor, busctl; modes and the control interface), and replay's pictures in a headless Chromium.
-test: deps
+# The fast tier, before a commit (under 2 minutes from a warm build): the pure core's
+# tests (without the system libraries' headers), the adapters' tests, and `gestured
+# check` over the shipped configurations. No VM, no release build.
+check: deps
 	scripts/test-core
 	$(SWIFT) build
 	$(MAKE) -s .build/debug/gestured-toplevels
 	$(SWIFT) test
+	for file in config/*.toml; do .build/debug/gestured check "$$file" >/dev/null || exit 1; done
+
+# The fast tier, then the daemon end to end on generated recordings with real peers
+# (/bin/sh, a private dbus-daemon, dbus-monitor, busctl; modes and the control
+# interface), and replay's pictures in a headless Chromium.
+test: check
 	python3 tests/toml_test.py .build/debug/gestured
 	python3 tests/test_daemon.py .build/debug/gestured
 	python3 tests/test_control.py .build/debug/gestured

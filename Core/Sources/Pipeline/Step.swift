@@ -33,7 +33,7 @@ public struct Step: Sendable {
     /// fires nothing and reaches no twin.
     public var wakes: String?
     /// A touch sequence began on a screen still dark long after a touch woke it, and acts
-    /// (see `TouchscreenPipeline.wakeGivesUpMS`), and why.
+    /// (see `WakeLatch.givesUpMS`), and why.
     public var stillDark: String?
 
     init(_ input: PipelineInput, nextDeadline: Timestamp? = nil) {

@@ -36,18 +36,10 @@ public final class TouchscreenPipeline {
     /// The screens as last said (see `Screens`), and whether this panel's is dark by them.
     @exclusivity(unchecked) private var screens = Screens([])
     @exclusivity(unchecked) public private(set) var screenDark = false
+    /// The wake latch (see `WakeLatch`).
+    @exclusivity(unchecked) private var latch = WakeLatch()
     /// The sequence under way woke the screen: it fires nothing and reaches no twin.
-    @exclusivity(unchecked) public private(set) var waking = false
-    /// A sequence that begins before this is a waking one too (`wake_guard_ms` after the last).
-    @exclusivity(unchecked) private var wakingUntil: Timestamp?
-    /// The waking sequence under way began on a dark screen (not only within the guard).
-    @exclusivity(unchecked) private var wakingBeganDark = false
-    /// When a sequence first woke this panel's screen, while it has not read lit since.
-    @exclusivity(unchecked) private var wokeAt: Timestamp?
-    /// A screen still read dark this long after a touch woke it is taken for lit: the wake
-    /// did not work, or the kernel's record of it is wrong (a backlight stuck at off), and a
-    /// latch that held on would leave the panel dead until the screen was lit some other way.
-    public static let wakeGivesUpMS = 5000.0
+    public var waking: Bool { latch.isWaking }
     @exclusivity(unchecked) private var output = Step(.deadline(Timestamp(microseconds: 0)))
     /// The arbiter's next deadline as of the last step that reached it: most events only
     /// fill in a frame, and need not ask every recognizer again.
@@ -312,39 +304,27 @@ public final class TouchscreenPipeline {
     @exclusivity(unchecked) private var stillDark: String?
 
     /// Whether a sequence beginning now may be a waking one: only then is its start looked for.
-    private var mayWake: Bool { applied.config.daemon.wakeLatch && (screenDark || wakingUntil != nil) }
+    private var mayWake: Bool { applied.config.daemon.wakeLatch && latch.mayWake(screenDark: screenDark) }
 
-    /// A sequence begins: a waking one when the screen is dark or the last one that began
-    /// on it dark lifted less than `wake_guard_ms` ago.
+    /// A sequence begins: the latch says whether it wakes the screen.
     private func startWaking(at time: Timestamp) {
         guard applied.config.daemon.wakeLatch else { return }
-        // Checked first: a guard renewed by taps on a screen that never lights would hold on too.
-        if screenDark, let woke = wokeAt, time >= woke + Self.wakeGivesUpMS {
-            wakingUntil = nil
-            stillDark = "\(screenName ?? "every screen") still reads dark \(fixed(Self.wakeGivesUpMS / 1000, decimals: 0)) s after a touch woke it: "
-                + "touches act until it reads lit (set wake_command, or wake_latch = false if the kernel's record is wrong)"
-            return
+        switch latch.begin(at: time, screenDark: screenDark, screenName: screenName) {
+        case .acts:
+            break
+        case .stillDark(let why):
+            stillDark = why
+        case .wakes(let why):
+            wakes = why
+            isolation?.wake(because: why)
         }
-        let guarded = wakingUntil.map { time < $0 } ?? false
-        if !guarded { wakingUntil = nil }
-        guard screenDark || guarded else { return }
-        if screenDark, wokeAt == nil { wokeAt = time }
-        waking = true
-        wakingBeganDark = screenDark
-        wakes = screenDark
-            ? "\(screenName.map { "its screen (\($0)) is" } ?? "every screen is") dark: this touch wakes it and fires nothing"
-            : "a touch within wake_guard_ms of the one that woke the screen: it fires nothing"
-        isolation?.wake(because: wakes!)
     }
 
-    /// A frame of a waking sequence: shown, not arbitrated. The last lift of one that began
-    /// on a dark screen starts the guard; one begun within the guard does not renew it, or
-    /// touches every few seconds under a long guard would never act on a lit screen.
+    /// A frame of a waking sequence: shown, not arbitrated; its last lift ends it.
     private func wakeOn(_ frame: TouchFrame) {
         output.frame = frame
         guard !frame.touches.contains(where: \.phase.isDown) else { return }
-        waking = false
-        if wakingBeganDark { wakingUntil = frame.time + applied.config.daemon.wakeGuardMS }
+        latch.lifted(at: frame.time, guardMS: applied.config.daemon.wakeGuardMS)
     }
 
     /// The screens as the kernel (or a timeline) says now: whether the next sequence wakes
@@ -352,7 +332,7 @@ public final class TouchscreenPipeline {
     public func setScreens(_ screens: Screens) {
         self.screens = screens
         screenDark = screens.isDark(forOutput: applied.rule?.output)
-        if !screenDark { wokeAt = nil }
+        latch.screen(dark: screenDark)
     }
 
     /// The name of the screen it belongs to, when one is known (see `Screens`).

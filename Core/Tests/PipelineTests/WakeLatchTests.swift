@@ -139,9 +139,9 @@ import TouchCore
 
     @Test func aScreenStillDarkLongAfterItWasWokenLetsTouchesAct() throws {
         // Woken at 1 s; the screen never reads lit (the wake did not work, or a backlight's
-        // record is stuck at off): within wakeGivesUpMS a touch wakes it again, after it the
+        // record is stuck at off): within WakeLatch.givesUpMS a touch wakes it again, after it the
         // touches act, said once; lit and dark again, the latch holds anew.
-        #expect(TouchscreenPipeline.wakeGivesUpMS == 5000)
+        #expect(WakeLatch.givesUpMS == 5000)
         let stuck = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + Self.tap(at: 3) + Self.tap(at: 5.5)
                             + Self.tap(at: 6.5) + Self.tap(at: 8) + [Self.lit(true, at: 9), Self.lit(false, at: 10)] + Self.tap(at: 11))
         #expect(stuck.wakes.count == 4 && stuck.keyboard.count == 4)
@@ -163,7 +163,7 @@ import TouchCore
         let lit = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + [Self.lit(true, at: 1.5)] + Self.tap(at: 5) + Self.tap(at: 9) + Self.tap(at: 12),
                           config: config)
         #expect(lit.wakes.count == 3 && lit.fired == ["a:tap"] && lit.keyboard.count == 1)
-        // Never lit: the tap at 4 is within the guard, the one at 7 is past wakeGivesUpMS and acts.
+        // Never lit: the tap at 4 is within the guard, the one at 7 is past WakeLatch.givesUpMS and acts.
         let dark = try run([Self.lit(false, at: 0.5)] + Self.tap(at: 1) + Self.tap(at: 4) + Self.tap(at: 7), config: config)
         #expect(dark.wakes.count == 2 && dark.fired == ["a:tap"])
     }
