@@ -4,33 +4,22 @@ SWIFTC ?= swiftc
 BIN = .build/release/gestured
 HELPER = .build/release/gestured-parse-config
 TOPLEVELS = .build/release/gestured-toplevels
-# The release build needs no Swift runtime on the target (--static-swift-stdlib) and
-# links FoundationEssentials where TOMLKit asks for Foundation (see lean/Foundation.swift).
-# What the daemon loads and touches at start is its resident size (BENCHMARKS.md), so it
-# links with lld: relative relocations packed (RELR: 8 KB instead of 1 MB of .rela.dyn
-# read at every start), no symbols exported to the dynamic loader, and the C++ and GCC
-# runtimes the Swift runtime needs linked in like it ($(LEAN)/libstdc++.a is found
-# before the shared one), so no libstdc++.so is loaded, relocated and initialized. Each
-# function in a section of its own, those the daemon runs are laid out first and
-# together (lean/gestured.order, from scripts/make-order-file). Swift marks a few
-# conformance descriptors' .rodata writable, and a linker gives the merged .rodata the
-# flags of any of its parts: lean/rodata.ld keeps those apart, so the 2 MB of constants
-# stay read-only, with the code's segment, where ProgramText drops them after the start.
+# The release build needs no Swift runtime on the target (--static-swift-stdlib), and
+# links FoundationEssentials where TOMLKit and the desktops' JSON ask for Foundation
+# (lean/Foundation.swift: the whole of Foundation would bring CoreFoundation and ICU).
+# lld packs the relative relocations (RELR: kilobytes read at each start instead of a
+# megabyte) and exports no symbols to the dynamic loader. Nothing else: what it costs in
+# memory, BENCHMARKS.md measures.
 LEAN = .build/lean
 RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
-	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-	-Xswiftc -L -Xswiftc $(LEAN) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/lean/gestured.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/lean/rodata.ld
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 
-.PHONY: deps build docs deb run check test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
+.PHONY: FORCE deps build docs deb run check test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
 
 deps:
 	scripts/install-deps
 
-build: deps $(LEAN)/Foundation.swiftmodule $(LEAN)/libstdc++.a
-	@# SwiftPM does not know the order file is an input of the link.
-	@if [ lean/gestured.order -nt $(BIN) ]; then rm -f $(BIN); fi
+build: deps $(LEAN)/Foundation.swiftmodule
 	$(SWIFT) build $(RELEASE)
 	$(MAKE) -s $(TOPLEVELS)
 
@@ -41,13 +30,16 @@ build: deps $(LEAN)/Foundation.swiftmodule $(LEAN)/libstdc++.a
 	mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $$(pkg-config --cflags --libs wayland-client)
 
-$(LEAN)/libstdc++.a:
-	mkdir -p $(LEAN)
-	ln -sf "$$($(CC) -print-file-name=libstdc++.a)" $@
-
-$(LEAN)/Foundation.swiftmodule: lean/Foundation.swift
-	mkdir -p $(LEAN)
+# The shim module is made again when the compiler changes: a module from another
+# compiler cannot be imported ($(LEAN)/compiler holds the version it was made with).
+$(LEAN)/Foundation.swiftmodule: lean/Foundation.swift $(LEAN)/compiler
 	$(SWIFTC) -emit-module -parse-as-library -module-name Foundation lean/Foundation.swift -emit-module-path $@
+
+$(LEAN)/compiler: FORCE
+	@mkdir -p $(LEAN)
+	@$(SWIFTC) --version 2>/dev/null > $@.new; if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+FORCE:
 
 # gestured(8) from the command line's own help (swift-argument-parser's generate-manual:
 # it cannot drift from --help), gestured.toml(5) (man/, checked against the parser by

@@ -17,7 +17,8 @@ Checked:
 - every reload is applied, none rejected;
 - the floods' output is rate-limited: of their lines, the log has at most 100 at once and
   20 a second after that, per command;
-- the resident memory at the end is within 1 MB of what it was after the first 1,000;
+- the resident memory at the end is within 1 MB of what it was after the first 1,000,
+  and the anonymous memory (the heap: what the daemon itself allocates) within 512 kB;
 - the file descriptors do not grow: sampled every second, the fewest in the last ten
   samples are no more than the most in the first ten (commands come and go with a pipe
   and /dev/null);
@@ -101,7 +102,7 @@ class Watch:
         self.pid = pid
         self.recognized = self.started = self.ended = self.refused = 0
         self.reloads = self.rejected = self.log_bytes = self.flood_lines = 0
-        self.samples = {}  # name -> (rss_kb, fds, pipes, gestures recognized by then)
+        self.samples = {}  # name -> (rss_kb, fds, pipes, gestures recognized by then, pss_kb, anonymous_kb)
         self.fd_history = []  # (fds other than pipes, pipes), a sample a second after the first 1,000
         self.most_children = 0
         self.zombies_seen = set()
@@ -115,19 +116,22 @@ class Watch:
             except OSError:  # closed meanwhile
                 return None
         try:
-            rss = re.search(r"VmRSS:\s+(\d+)", open("/proc/%d/status" % self.pid).read())
+            # From the page tables (smaps_rollup): VmRSS is updated every 64th fault.
+            rollup = open("/proc/%d/smaps_rollup" % self.pid).read()
             links = [l for l in map(link, os.listdir("/proc/%d/fd" % self.pid)) if l]
         except OSError:
             return
-        if not rss:  # exiting
+        memory = {key: int(kb) for key, kb in re.findall(r"^(Rss|Pss|Anonymous):\s+(\d+) kB", rollup, re.M)}
+        if len(memory) < 3:  # exiting
             return
         pipes = sum(1 for link in links if link.startswith("pipe:"))
+        sample = (memory["Rss"], len(links), pipes, self.recognized, memory["Pss"], memory["Anonymous"])
         if name == "periodic":
             if self.recognized >= PER_ROUND:  # started up
                 self.fd_history.append((len(links) - pipes, pipes))
-                self.samples["latest"] = (int(rss.group(1)), len(links), pipes, self.recognized)
+                self.samples["latest"] = sample
         else:
-            self.samples[name] = (int(rss.group(1)), len(links), pipes, self.recognized)
+            self.samples[name] = sample
 
     def children(self):
         try:
@@ -246,6 +250,8 @@ def main():
     if first and end:
         print("  RSS after the first %d: %d kB; at the end (%d gestures): %d kB (%+d kB)"
               % (PER_ROUND, first[0], end[3], end[0], end[0] - first[0]))
+        print("  PSS: %d kB, then %d kB; anonymous: %d kB, then %d kB (%+d kB)"
+              % (first[4], end[4], first[5], end[5], end[5] - first[5]))
     # Commands open and close a pipe and /dev/null all the time: a leak is a count whose
     # lowest at the end is above its highest at the start.
     early, late = watch.fd_history[:10], watch.fd_history[-10:]
@@ -268,6 +274,7 @@ def main():
     if not (first and end): failures.append("no sample of the daemon's /proc entries at the first %d or after 90%% of the gestures" % PER_ROUND)
     else:
         if end[0] - first[0] > 1024: failures.append("RSS grew by %d kB" % (end[0] - first[0]))
+        if end[5] - first[5] > 512: failures.append("anonymous memory grew by %d kB" % (end[5] - first[5]))
     if not (early and late): failures.append("no samples of the daemon's file descriptors")
     else:
         for i, what in [(0, "file descriptors besides pipes"), (1, "pipes")]:

@@ -83,34 +83,3 @@ struct RecordingSourceTests {
     }
 }
 
-/// Written before the drop and read after it: a writable page that was dropped would read 0.
-nonisolated(unsafe) private var writtenBeforeTheDrop = 0
-
-struct ProgramTextTests {
-    /// The resident kilobytes of this test program's own mappings with the given permissions.
-    private func residentKilobytes(_ permissions: String) throws -> Int {
-        let program = try Syscall.readLink("/proc/self/exe")
-        let smaps = String(decoding: try Files.read("/proc/self/smaps", atMost: 1 << 24), as: UTF8.self)
-        var total = 0, counting = false
-        for line in smaps.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 6, fields[0].contains("-") {
-                counting = fields[1] == permissions && fields[5...].joined(separator: " ") == program
-            } else if counting, fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
-                total += kilobytes
-            }
-        }
-        return total
-    }
-
-    @Test func theCodeIsDroppedAndTheDataKept() throws {
-        writtenBeforeTheDrop = 0x5eed
-        let codeBefore = try residentKilobytes("r-xp"), dataBefore = try residentKilobytes("rw-p")
-        ProgramText.dropMappings()
-        let codeAfter = try residentKilobytes("r-xp"), dataAfter = try residentKilobytes("rw-p")
-        // Reading smaps maps some code back; without the drop it could only add to it.
-        #expect(codeBefore > 0 && codeAfter < codeBefore, "\(codeBefore) KB of code before, \(codeAfter) KB after")
-        // Nothing of the data is dropped: other tests running meanwhile may only add to it.
-        #expect(dataAfter >= dataBefore && writtenBeforeTheDrop == 0x5eed, "\(dataBefore) KB of data before, \(dataAfter) KB after")
-    }
-}

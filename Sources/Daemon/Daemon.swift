@@ -101,8 +101,6 @@ public final class Daemon {
             }
             watchdogInterval = SystemdNotify.watchdogInterval.map { $0 / 2 }
             SystemdNotify.send("READY=1")
-            // Started: what only the start ran need not stay mapped (see ProgramText).
-            ProgramText.dropMappings()
             afterWakeUp()
             try loop.run { afterWakeUp() }
             // The last signals of a replay, or those just before a stop, still go out: a

@@ -30,8 +30,8 @@ print(f"Made by `{command}` on {datetime.date.today().isoformat()}: one run, not
 print()
 print(f"- Machine: {cpu_model()}, {os.cpu_count()} cores, Linux {platform.release()}")
 helper = os.path.join(os.path.dirname(binary), "gestured-parse-config")
-print(f"- Build: release (`make build`): Swift runtime linked statically, lld, RELR relocations, the functions the "
-      f"daemon runs laid out together (lean/gestured.order); gestured {os.path.getsize(binary) / 1e6:.1f} MB and its "
+print(f"- Build: release (`make build`): Swift runtime linked statically, lld, RELR relocations, no exported symbols; "
+      f"gestured {os.path.getsize(binary) / 1e6:.1f} MB and its "
       f"TOML parser's process {os.path.getsize(helper) / 1e6:.1f} MB, with their symbols (the package strips them)")
 print("- The pure core's figures are this machine's; the daemon's were measured in the VM "
       "(`scripts/vm-run`: Debian's kernel under QEMU, software emulation, 2 CPUs), where "
@@ -96,6 +96,13 @@ print("| footprint and start | gestured | lisgd |")
 print("|---|---|---|")
 print(f"| resident, idle, one touchscreen (3 s after the start) | {median('rss_kb') / 1024:.1f} MB | {median('lisgd_rss_kb') / 1024:.1f} MB |")
 print(f"| resident after the first round of swipes | {vm['rss_after_swipes_kb'] / 1024:.1f} MB | |")
+idle, after = vm["memory_idle_kb"], vm["memory_after_activity_kb"]
+lisgd_idle, lisgd_after = vm["lisgd_memory_idle_kb"], vm["lisgd_memory_after_activity_kb"]
+print(f"| PSS, idle, one touchscreen | {idle['pss'] / 1024:.1f} MB | {lisgd_idle['pss'] / 1024:.1f} MB |")
+print(f"| anonymous, idle | {idle['anonymous'] / 1024:.2f} MB | {lisgd_idle['anonymous'] / 1024:.2f} MB |")
+print(f"| PSS after 1,000 taps ({vm['activity_taps_recognized']} recognized, each a command and a signal) and 100 reloads "
+      f"(lisgd: the taps) | {after['pss'] / 1024:.1f} MB | {lisgd_after['pss'] / 1024:.1f} MB |")
+print(f"| anonymous after them | {after['anonymous'] / 1024:.2f} MB | {lisgd_after['anonymous'] / 1024:.2f} MB |")
 four = vm["rss_four_screens_50_bindings_kb"]
 print(f"| resident, 4 touchscreens and 50 bindings | {'—' if four is None else f'{four / 1024:.1f} MB'} | |")
 print(f"| CPU time to start (user + system: gestured at READY=1, lisgd 3 s after its start) | {spread('cpu_s', 's')} | {spread('lisgd_cpu_s', 's')} |")

@@ -73,6 +73,13 @@ def rss_kb(pid):
     return 0
 
 
+def memory_kb(pid):
+    """PSS (its share of what is resident: a library shared with others counts in part)
+    and anonymous memory (what it allocated itself), from smaps_rollup."""
+    values = dict(re.findall(r"^(Pss|Anonymous):\s+(\d+) kB", open(f"/proc/{pid}/smaps_rollup").read(), re.M))
+    return {"pss": int(values["Pss"]), "anonymous": int(values["Anonymous"])}
+
+
 def write_config(text):
     path = os.path.join(work, "gestured.toml")
     with open(path, "w") as f:
@@ -246,6 +253,35 @@ for round_ in range(2):
     daemon.stop()
     rounds.append(result)
 figures["latency_rounds"] = rounds
+
+# Memory idle and after activity: 1,000 taps (each running a command and emitting a
+# signal) and 100 reloads; lisgd idle and after the same taps.
+taps = Recording()
+for i in range(1000):
+    taps.tap(at=(60 + i % 10 * 15, 40 + i // 10 % 10 * 8), hold_ms=20)
+    taps.wait(40)
+daemon = Daemon(write_config('[daemon]\nbus = "session"\n\n[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "true"\nsignal = true\n'),
+                "activity.log")
+assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
+time.sleep(3)
+figures["memory_idle_kb"] = memory_kb(daemon.process.pid)
+panel.play(taps.text())
+time.sleep(2)
+for _ in range(100):
+    daemon.reload_ms()
+time.sleep(2)
+figures["memory_after_activity_kb"] = memory_kb(daemon.process.pid)
+figures["activity_taps_recognized"] = daemon.log().count("tap (tap) recognized")
+daemon.stop()
+lisgd = subprocess.Popen([lisgd_program, "-d", panel.node, "-w", "3840", "-h", "2160", "-g", f"1,LR,*,*,R,{stamp} {stamps} lisgd"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+time.sleep(3)
+figures["lisgd_memory_idle_kb"] = memory_kb(lisgd.pid)
+panel.play(taps.text())
+time.sleep(2)
+figures["lisgd_memory_after_activity_kb"] = memory_kb(lisgd.pid)
+lisgd.terminate()
+lisgd.wait()
 
 # Four touchscreens and fifty bindings.
 panels = [panel] + [Panel(Recording(f"gestured bench panel {i}").text()) for i in range(2, 5)]
