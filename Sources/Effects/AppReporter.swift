@@ -24,10 +24,8 @@ public final class AppReporter: BusSource {
     private var saidRefusal = false
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
-    /// When the last report went out, and when the next is due (one waits).
-    private var sentAt: Int64?
-    private var sendAt: Int64?
-    static let spacing: Int64 = 200_000
+    /// At most 5 reports a second.
+    private var pace = SendPace(spacing: 200_000)
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -65,17 +63,14 @@ public final class AppReporter: BusSource {
         sendSoon()
     }
 
-    /// Now, or once `spacing` has passed since the last.
     private func sendSoon() {
         let now = monotonicMicroseconds()
-        guard let sentAt, now < sentAt + Self.spacing else { return send(now: now) }
-        sendAt = sentAt + Self.spacing
+        if pace.sendsNow(at: now) { send(now: now) }
     }
 
     private func send(now: Int64) {
-        sendAt = nil
-        guard let current, let connection, let bus = connection.bus else { return }
-        sentAt = now
+        guard let current, let connection, let bus = connection.bus else { return pace.sent(at: nil) }
+        pace.sent(at: now)
         let app = current.app
         let fields = [app?.source ?? current.source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""]
         call.ask(bus, BusService.name, BusService.path, BusService.interface, "ReportApp", strings: fields) { [unowned self] reply in
@@ -95,7 +90,7 @@ public final class AppReporter: BusSource {
 
     public var nextDeadline: Int64? {
         guard let connection else { return retryAt }
-        return [connection.nextDeadline, sendAt].compactMap { $0 }.min()
+        return [connection.nextDeadline, pace.due].compactMap { $0 }.min()
     }
 
     public func process() {
@@ -103,7 +98,7 @@ public final class AppReporter: BusSource {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
-        if let sendAt, monotonicMicroseconds() >= sendAt { send(now: monotonicMicroseconds()) }
+        if pace.isDue(at: monotonicMicroseconds()) { send(now: monotonicMicroseconds()) }
         if let error = connection.process() {
             self.connection = nil
             retryLater("the \(kind) bus went away (\(error))")

@@ -25,11 +25,8 @@ public final class ConfigHandOver: BusSource {
     private var current: UserPush?
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
-    /// When the last went out, and when the next is due: at most one a second, within
-    /// what gestured takes (4 at once, then 1 a second).
-    private var sentAt: Int64?
-    private var sendAt: Int64?
-    static let spacing: Int64 = 1_000_000
+    /// At most one a second, within what gestured takes (4 at once, then 1 a second).
+    private var pace = SendPace(spacing: 1_000_000)
     /// An Act's variables: GESTURE_* names, a few dozen at most.
     static let mostVariables = 64
     static let longestVariable = 4096
@@ -87,14 +84,12 @@ public final class ConfigHandOver: BusSource {
 
     private func sendSoon() {
         let now = monotonicMicroseconds()
-        guard let sentAt, now < sentAt + Self.spacing else { return send(now: now) }
-        sendAt = sentAt + Self.spacing
+        if pace.sendsNow(at: now) { send(now: now) }
     }
 
     private func send(now: Int64) {
-        sendAt = nil
-        guard let current, let connection, let bus = connection.bus, gestured != nil else { return }
-        sentAt = now
+        guard let current, let connection, let bus = connection.bus, gestured != nil else { return pace.sent(at: nil) }
+        pace.sent(at: now)
         call.ask(bus, BusService.name, BusService.path, BusService.interface, "SetUserConfiguration",
                  strings: [current.file, current.text], bytes: current.document) { [unowned self] reply in
             guard let error = SDBus.error(of: reply) else { return onAnswer(nil) }
@@ -119,7 +114,7 @@ public final class ConfigHandOver: BusSource {
 
     public var nextDeadline: Int64? {
         guard let connection else { return retryAt }
-        return [connection.nextDeadline, sendAt].compactMap { $0 }.min()
+        return [connection.nextDeadline, pace.due].compactMap { $0 }.min()
     }
 
     public func process() {
@@ -127,7 +122,7 @@ public final class ConfigHandOver: BusSource {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
-        if let sendAt, monotonicMicroseconds() >= sendAt { send(now: monotonicMicroseconds()) }
+        if pace.isDue(at: monotonicMicroseconds()) { send(now: monotonicMicroseconds()) }
         if let error = connection.process() {
             self.connection = nil
             gestured = nil

@@ -11,7 +11,7 @@ import os, re, subprocess, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, three_finger_swipe_right  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Reader, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINE = """[daemon]
@@ -93,19 +93,6 @@ def activate(session):
     return wait_for(15, lambda: in_front(session))
 
 
-class Reader:
-    """libinput debug-events on one of gestured's virtual devices: what an application reads."""
-    def __init__(self, node):
-        self.process = subprocess.Popen(["libinput", "debug-events", "--show-keycodes", "--device", node],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = []
-        threading.Thread(target=lambda: self.lines.extend(iter(self.process.stdout.readline, "")), daemon=True).start()
-        wait_for(30, lambda: any("DEVICE_ADDED" in line for line in self.lines))
-
-    def since(self, mark):
-        return "".join(self.lines[mark:])
-
-
 with open("/etc/gestured/gestured.toml", "w") as f:
     f.write(MACHINE)
 run("systemctl", "reset-failed", "gestured")
@@ -142,7 +129,7 @@ def swipe():
     mark, keys = twin.mark(), len(keyboard.lines) if keyboard else 0
     panel.play(three_finger_swipe_right().text())
     time.sleep(1.5)
-    return twin.touch_events(mark).count("TOUCH_UP"), keyboard.since(keys) if keyboard else ""
+    return twin.touch_events(mark).count("TOUCH_UP"), "".join(keyboard.since(keys)) if keyboard else ""
 
 
 up, keys = swipe()
@@ -175,7 +162,7 @@ pan.frame({0: None, 1: None})
 lines = pan.text().splitlines()
 half = next(i for i, line in enumerate(lines) if line.startswith("E: 1.2"))
 pointer = Reader(keyboard_lines()[-1][1]) if keyboard_lines() else None
-wheel = lambda: (pointer.since(0).count("POINTER_SCROLL_WHEEL") if pointer else 0)
+wheel = lambda: (len(pointer.since(0, "POINTER_SCROLL_WHEEL")) if pointer else 0)
 panel.play("\n".join(lines[:half]))
 check("carol's pan scrolls", wait_for(5, lambda: wheel() > 0))
 scrolled = read("/home/carol/scrolled").count("scrolled-carol")

@@ -205,3 +205,21 @@ def isolated_twin(text, panel):
     if not twins_in(text(), panel):
         sys.exit("--- daemon log\n" + text())
     return twins_in(text(), panel)[-1]
+
+
+class Reader:
+    """libinput debug-events on one device, keys shown: what an application reads."""
+    def __init__(self, node):
+        self.process = subprocess.Popen(["libinput", "debug-events", "--show-keycodes", "--device", node],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=lambda: self.lines.extend(iter(self.process.stdout.readline, "")), daemon=True).start()
+        wait_for(30, lambda: any("DEVICE_ADDED" in l for l in self.lines))
+
+    def since(self, mark, kind=""):
+        """Its lines from the mark'th on that contain `kind`."""
+        return [l for l in self.lines[mark:] if kind in l]
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait()

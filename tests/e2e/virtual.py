@@ -8,7 +8,7 @@ import os, re, subprocess, sys, tempfile, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Reader, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 gestured = os.path.abspath(sys.argv[1])
 work = tempfile.mkdtemp(prefix="virtual.")
@@ -51,23 +51,6 @@ type = "pan"
 fingers = 2
 scroll = true
 ''')
-
-
-class Reader:
-    """libinput debug-events on one device, keys shown."""
-    def __init__(self, node):
-        self.process = subprocess.Popen(["libinput", "debug-events", "--show-keycodes", "--device", node],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = []
-        threading.Thread(target=lambda: self.lines.extend(iter(self.process.stdout.readline, "")), daemon=True).start()
-        wait_for(30, lambda: any("DEVICE_ADDED" in l for l in self.lines))
-
-    def since(self, mark, kind):
-        return [l for l in self.lines[mark:] if kind in l]
-
-    def close(self):
-        self.process.terminate()
-        self.process.wait()
 
 
 def keys(lines):
