@@ -47,14 +47,14 @@ public final class AgentRelay: BusSource {
         }
     }
 
-    private func reportApp(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    private func reportApp(_ message: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
         guard let report = AppReport.read(message) else { return -EINVAL }
         guard !report.tooLong else {
-            return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
+            return SDBus.fail(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
         }
         let source = report.source.isEmpty ? "the session bus" : report.source
         onReport(report.app(source: source), source)
-        return gestured_bus_reply_empty(message)
+        return SDBus.answer(message)
     }
 
     /// One of its user's gestures fired whose binding says `signal = true`: the Gesture
@@ -65,9 +65,8 @@ public final class AgentRelay: BusSource {
         guard let message = BusService.gestureSignal(event, device: device, step: step, on: bus) else {
             return logger.error("cannot build the Gesture signal for \(event.name)")
         }
-        defer { sd_bus_message_unref(message) }
-        let rc = sd_bus_send(bus, message, nil)
-        if rc < 0 { logger.warning("cannot emit \(event.name)'s signal on the session bus: \(Errno(rawValue: -rc))") }
+        defer { SDBus.unref(message) }
+        if let error = SDBus.send(bus, message) { logger.warning("cannot emit \(event.name)'s signal on the session bus: \(error)") }
         connection.updateWatch()
     }
 

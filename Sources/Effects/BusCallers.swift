@@ -53,7 +53,7 @@ final class BusCallers {
         let lookup = Lookup(judge)
         lookup.hold(call)
         guard ask(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-                  { sd_bus_message_append_basic($0, Character("s").asCChar, sender) },
+                  { SDBus.append($0, sender) },
                   then: { [weak self] reply in self?.credentials(of: sender, reply, on: bus) }) else {
             lookup.drop()
             return false
@@ -67,7 +67,7 @@ final class BusCallers {
         guard asked[sender] != nil else { return }
         guard SDBus.error(of: reply) == nil, let (uid, pid) = Self.read(reply) else { return decided(sender, nil) }
         guard let pid, ask(bus, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetSessionByPID",
-                           { message in var pid = pid; return sd_bus_message_append_basic(message, Character("u").asCChar, &pid) },
+                           { SDBus.append($0, pid) },
                            then: { [weak self] reply in
                                self?.decided(sender, BusCaller(uid: uid, session: SDBus.error(of: reply) == nil ? SDBus.readObjectPath(reply) : nil))
                            }) else { return decided(sender, BusCaller(uid: uid, session: nil)) }
@@ -85,11 +85,10 @@ final class BusCallers {
     /// A method call whose answer (or error, or timeout) goes to `then`; false when it
     /// could not be sent. The call's slot is the bus's: let go once answered.
     private func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
-                     _ append: (OpaquePointer) -> Int32, then: @escaping (OpaquePointer) -> Void) -> Bool {
-        var question: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &question, destination, path, interface, member) >= 0, let question else { return false }
-        defer { sd_bus_message_unref(question) }
-        guard append(question) >= 0 else { return false }
+                     _ append: (OpaquePointer) -> Bool, then: @escaping (OpaquePointer) -> Void) -> Bool {
+        guard let question = SDBus.newCall(bus, destination, path, interface, member) else { return false }
+        defer { SDBus.unref(question) }
+        guard append(question) else { return false }
         return SDBus.call(bus, question, timeout: Self.answerTimeout, floating: true, then) != nil
     }
 
@@ -109,22 +108,19 @@ final class BusCallers {
 
     /// GetConnectionCredentials' `a{sv}`: UnixUserID and ProcessID; nil without a user.
     private static func read(_ reply: OpaquePointer) -> (uid: UInt32, pid: UInt32?)? {
-        guard sd_bus_message_enter_container(reply, Character("a").asCChar, "{sv}") > 0 else { return nil }
+        guard SDBus.enter(reply, "a", "{sv}") else { return nil }
         var uid: UInt32?, pid: UInt32?
-        while sd_bus_message_enter_container(reply, Character("e").asCChar, "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(reply, Character("s").asCChar, &key) > 0, let key else { return nil }
-            switch String(cString: key) {
+        while SDBus.enter(reply, "e", "sv") {
+            guard let key = SDBus.readString(reply, limit: 64) else { return nil }
+            switch key {
             case "UnixUserID", "ProcessID":
-                var value: UInt32 = 0
-                guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
-                      sd_bus_message_read_basic(reply, Character("u").asCChar, &value) > 0 else { return nil }
-                _ = sd_bus_message_exit_container(reply)
-                if String(cString: key) == "UnixUserID" { uid = value } else { pid = value }
+                guard SDBus.enter(reply, "v", "u"), let value = SDBus.readUInt32(reply) else { return nil }
+                SDBus.exit(reply)
+                if key == "UnixUserID" { uid = value } else { pid = value }
             default:
-                guard sd_bus_message_skip(reply, "v") >= 0 else { return nil }
+                guard SDBus.skip(reply, "v") else { return nil }
             }
-            _ = sd_bus_message_exit_container(reply)
+            SDBus.exit(reply)
         }
         guard let uid else { return nil }
         return (uid, pid)
@@ -138,20 +134,21 @@ final class BusCallers {
         init(_ judge: @escaping (OpaquePointer, BusCaller?) -> Void) { self.judge = judge }
 
         func hold(_ call: OpaquePointer) {
-            if let held { sd_bus_message_unref(held) }
-            held = sd_bus_message_ref(call)
+            if let held { SDBus.unref(held) }
+            SDBus.ref(call)
+            held = call
         }
 
         func judge(_ caller: BusCaller?) {
             guard let call = held else { return }
             held = nil
             judge(call, caller)
-            sd_bus_message_unref(call)
+            SDBus.unref(call)
         }
 
         /// Nothing held any more.
         func drop() {
-            if let held { sd_bus_message_unref(held) }
+            if let held { SDBus.unref(held) }
             held = nil
         }
     }

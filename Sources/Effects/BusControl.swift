@@ -162,9 +162,9 @@ public struct ControlProperties {
 
 extension BusService {
     /// A method call; its signature sd-bus checked against the vtable already.
-    func call(_ message: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
-        guard let control else { return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.Failed", "gestured is starting") }
-        let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+    func call(_ message: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
+        guard let control else { return SDBus.fail(reply, "org.freedesktop.DBus.Error.Failed", "gestured is starting") }
+        let member = SDBus.member(message)
         do throws(BusControlError) {
             switch member {
             case "SetMode":
@@ -177,48 +177,43 @@ extension BusService {
                 control.resume()
             case "ReportApp":
                 guard var report = AppReport.read(message) else { return -EINVAL }
-                let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+                let sender = SDBus.sender(message)
                 report.caller = callers.caller(sender)
                 try control.reportApp(report, sender: sender)
             case "SetUserConfiguration":
                 guard let push = Self.readUserPush(message) else { return -EINVAL }
-                let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+                let sender = SDBus.sender(message)
                 try control.setUserConfiguration(push, caller: callers.caller(sender), sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
                 // connection meanwhile.
-                sd_bus_message_ref(message)
+                SDBus.ref(message)
                 control.reload { failure in
                     BusService.answer(message, failure)
-                    sd_bus_message_unref(message)
+                    SDBus.unref(message)
                 }
                 return 1
             default:
-                return sd_bus_error_set(reply, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member)")
+                return SDBus.fail(reply, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member)")
             }
         } catch {
-            return sd_bus_error_set(reply, error.name, error.message)
+            return SDBus.fail(reply, error.name, error.message)
         }
-        return gestured_bus_reply_empty(message)
+        return SDBus.answer(message)
     }
 
     /// A deferred answer: empty, or `failure`.
     private static func answer(_ call: OpaquePointer, _ failure: BusControlError?) {
-        guard let failure else { _ = gestured_bus_reply_empty(call); return }
-        failure.name.withCString { name in
-            failure.message.withCString { text in
-                var error = sd_bus_error(name: name, message: text, _need_free: 0)
-                _ = sd_bus_reply_method_error(call, &error)
-            }
-        }
+        guard let failure else { SDBus.answer(call); return }
+        SDBus.answer(call, error: failure.name, failure.message)
     }
 
     /// Rotation written: checked by the daemon.
-    func write(_ name: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    func write(_ name: String, from value: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
         guard let control, ControlProperty(rawValue: name) == .rotation else { return -EPERM }
         guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
-        do { try control.setRotation(degrees) } catch { return sd_bus_error_set(reply, error.name, error.message) }
+        do { try control.setRotation(degrees) } catch { return SDBus.fail(reply, error.name, error.message) }
         return 1
     }
 
@@ -227,48 +222,38 @@ extension BusService {
         guard let control, let property = ControlProperty(rawValue: name) else { return -ENOENT }
         let values = properties ?? control.controlProperties
         properties = values
-        var ok: Bool
+        let ok: Bool
         switch property {
-        case .mode: ok = appendString(reply, values.mode)
-        case .modes: ok = appendStrings(reply, values.modes)
-        case .paused, .locked:
-            var yes: Int32 = (property == .paused ? values.paused : values.locked) ? 1 : 0
-            ok = sd_bus_message_append_basic(reply, Character("b").asCChar, &yes) >= 0
+        case .mode: ok = SDBus.append(reply, values.mode)
+        case .modes: ok = SDBus.append(reply, strings: values.modes)
+        case .paused: ok = SDBus.append(reply, values.paused)
+        case .locked: ok = SDBus.append(reply, values.locked)
         case .gestures:
-            ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssas)") >= 0
-            for g in values.gestures where ok {
-                ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssas") >= 0
-                    && appendString(reply, g.name) && appendString(reply, g.type) && appendStrings(reply, g.modes)
-                    && sd_bus_message_close_container(reply) >= 0
+            ok = SDBus.container(reply, "a", "(ssas)") {
+                values.gestures.allSatisfy { g in
+                    SDBus.container(reply, "r", "ssas") { SDBus.append(reply, g.name) && SDBus.append(reply, g.type) && SDBus.append(reply, strings: g.modes) }
+                }
             }
-            ok = ok && sd_bus_message_close_container(reply) >= 0
         case .rotation:
-            var degrees = UInt32(clamping: values.rotation)
-            ok = sd_bus_message_append_basic(reply, Character("u").asCChar, &degrees) >= 0
+            ok = SDBus.append(reply, UInt32(clamping: values.rotation))
         case .app:
             let app = values.app
-            ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssss") >= 0
-                && appendString(reply, app?.source ?? "") && appendString(reply, app?.appID ?? "")
-                && appendString(reply, app?.windowClass ?? "") && appendString(reply, app?.instance ?? "")
-                && sd_bus_message_close_container(reply) >= 0
+            ok = SDBus.container(reply, "r", "ssss") {
+                SDBus.append(reply, app?.source ?? "") && SDBus.append(reply, app?.appID ?? "")
+                    && SDBus.append(reply, app?.windowClass ?? "") && SDBus.append(reply, app?.instance ?? "")
+            }
         case .session:
             let session = values.session
-            var uid = session?.uid ?? 0, agent: Int32 = session?.agent == true ? 1 : 0, count = UInt32(clamping: session?.userGestures ?? 0)
-            ok = sd_bus_message_open_container(reply, Character("r").asCChar, "subus") >= 0
-                && appendString(reply, session?.id ?? "") && sd_bus_message_append_basic(reply, Character("u").asCChar, &uid) >= 0
-                && sd_bus_message_append_basic(reply, Character("b").asCChar, &agent) >= 0
-                && sd_bus_message_append_basic(reply, Character("u").asCChar, &count) >= 0
-                && appendString(reply, session?.file ?? "") && sd_bus_message_close_container(reply) >= 0
-        case .devices:
-            ok = sd_bus_message_open_container(reply, Character("a").asCChar, "(ssb)") >= 0
-            for d in values.devices where ok {
-                var isolated: Int32 = d.isolated ? 1 : 0
-                ok = sd_bus_message_open_container(reply, Character("r").asCChar, "ssb") >= 0
-                    && appendString(reply, d.node) && appendString(reply, d.name)
-                    && sd_bus_message_append_basic(reply, Character("b").asCChar, &isolated) >= 0
-                    && sd_bus_message_close_container(reply) >= 0
+            ok = SDBus.container(reply, "r", "subus") {
+                SDBus.append(reply, session?.id ?? "") && SDBus.append(reply, session?.uid ?? 0) && SDBus.append(reply, session?.agent == true)
+                    && SDBus.append(reply, UInt32(clamping: session?.userGestures ?? 0)) && SDBus.append(reply, session?.file ?? "")
             }
-            ok = ok && sd_bus_message_close_container(reply) >= 0
+        case .devices:
+            ok = SDBus.container(reply, "a", "(ssb)") {
+                values.devices.allSatisfy { d in
+                    SDBus.container(reply, "r", "ssb") { SDBus.append(reply, d.node) && SDBus.append(reply, d.name) && SDBus.append(reply, d.isolated) }
+                }
+            }
         }
         return ok ? 1 : -ENOMEM
     }
@@ -280,9 +265,8 @@ extension BusService {
     /// caller to dbus-daemon's 128 calls in progress. On the system bus a report from a
     /// caller not yet known is held until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
-        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
-        if sd_bus_message_is_method_call(call, Self.interface, "ReportApp") > 0
-            || sd_bus_message_is_method_call(call, Self.interface, "SetUserConfiguration") > 0 {
+        let sender = SDBus.sender(call)
+        if SDBus.isCall(call, Self.interface, "ReportApp") || SDBus.isCall(call, Self.interface, "SetUserConfiguration") {
             guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
             if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
             if let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) { return false }
@@ -292,7 +276,7 @@ extension BusService {
             }
             return false
         }
-        guard sd_bus_message_is_method_call(call, "org.freedesktop.DBus.Properties", nil) > 0 else { return true }
+        guard SDBus.isCall(call, "org.freedesktop.DBus.Properties", nil) else { return true }
         return reads.admit(sender, now: monotonicMicroseconds())
     }
 
@@ -313,21 +297,11 @@ extension BusService {
     /// A held report, once dbus-daemon has said who sent it (nil: it did not, in time):
     /// handled as it would have been had the caller been known, and answered.
     private func judged(_ call: OpaquePointer, _ caller: BusCaller?) {
-        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
+        let sender = SDBus.sender(call)
         guard let caller else {
             return Self.answer(call, BusControlError("AccessDenied", "the bus did not say who the caller is"))
         }
         guard admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) else { return }
-        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
-        defer { sd_bus_error_free(&error) }
-        let rc = self.call(call, error: &error)
-        guard rc < 0 else { return }
-        if sd_bus_error_is_set(&error) != 0 { _ = sd_bus_reply_method_error(call, &error) } else { _ = sd_bus_reply_method_errno(call, rc, nil) }
-    }
-
-    private func appendStrings(_ m: OpaquePointer, _ strings: [String]) -> Bool {
-        sd_bus_message_open_container(m, Character("a").asCChar, "s") >= 0
-            && strings.allSatisfy { appendString(m, $0) }
-            && sd_bus_message_close_container(m) >= 0
+        SDBus.handle(call) { call, error in self.call(call, error: error) }
     }
 }

@@ -16,10 +16,7 @@ extension BusService {
     public static func devicePath(_ node: String) -> String {
         let inputDirectory = "/dev/input/"
         let id = node.hasPrefix(inputDirectory) ? String(node.dropFirst(inputDirectory.count)) : node
-        var encoded: UnsafeMutablePointer<CChar>?
-        guard sd_bus_path_encode(devicesPath, id, &encoded) >= 0, let encoded else { return devicesPath }
-        defer { free(encoded) }
-        return String(cString: encoded)
+        return SDBus.path(under: devicesPath, for: id) ?? devicesPath
     }
 
     /// Registers the device objects on a new connection.
@@ -52,26 +49,22 @@ extension BusService {
 
     private func readDevice(_ path: String, _ property: String, into reply: OpaquePointer) -> Int32 {
         guard let device = device(at: path) else { return -ENOENT }
-        var ok: Bool
+        let ok: Bool
         switch property {
-        case "Node": ok = appendString(reply, device.node)
-        case "Name": ok = appendString(reply, device.name)
-        case "Isolated":
-            var yes: Int32 = device.isolated ? 1 : 0
-            ok = sd_bus_message_append_basic(reply, Character("b").asCChar, &yes) >= 0
-        case "Rotation":
-            var degrees = UInt32(clamping: device.rotation)
-            ok = sd_bus_message_append_basic(reply, Character("u").asCChar, &degrees) >= 0
-        case "Screen": ok = appendString(reply, device.screen)
+        case "Node": ok = SDBus.append(reply, device.node)
+        case "Name": ok = SDBus.append(reply, device.name)
+        case "Isolated": ok = SDBus.append(reply, device.isolated)
+        case "Rotation": ok = SDBus.append(reply, UInt32(clamping: device.rotation))
+        case "Screen": ok = SDBus.append(reply, device.screen)
         default: return -ENOENT
         }
         return ok ? 1 : -ENOMEM
     }
 
-    private func writeRotation(_ path: String, from value: OpaquePointer, error reply: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    private func writeRotation(_ path: String, from value: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
         guard let control, let device = device(at: path) else { return -ENOENT }
         guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
-        do { try control.setRotation(degrees, of: device.node) } catch { return sd_bus_error_set(reply, error.name, error.message) }
+        do { try control.setRotation(degrees, of: device.node) } catch { return SDBus.fail(reply, error.name, error.message) }
         return 1
     }
 

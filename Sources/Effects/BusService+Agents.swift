@@ -12,11 +12,9 @@ extension BusService {
     /// SetUserConfiguration's arguments, whole (the seat bounds them; the bus already
     /// bounds a message): the file's name as the agent gives it, its text and the parser's document.
     static func readUserPush(_ call: OpaquePointer) -> UserPush? {
-        guard let file = SDBus.readWholeString(call, atMost: 4096) else { return nil }
-        var text: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(call, Character("s").asCChar, &text) > 0, let text,
+        guard let file = SDBus.readWholeString(call, atMost: 4096), let text = SDBus.readText(call),
               let document = SDBus.readBytes(call) else { return nil }
-        return UserPush(file: file.tooLong ? "(a name too long)" : file.text, text: String(cString: text), document: document)
+        return UserPush(file: file.tooLong ? "(a name too long)" : file.text, text: text, document: document)
     }
 
     /// Tells one agent (by its unique name, never every listener) which of its user's
@@ -30,16 +28,12 @@ extension BusService {
             saidActionDrops = true
             return
         }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &message, Self.path, Self.interface, "Act") >= 0, let message else { return }
-        defer { sd_bus_message_unref(message) }
-        var ok = sd_bus_message_set_destination(message, action.agent) >= 0 && appendString(message, action.binding)
-            && appendString(message, action.kind.rawValue)
-        ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "s") >= 0
-            && action.environment.allSatisfy { appendString(message, $0) } && sd_bus_message_close_container(message) >= 0
+        guard let message = SDBus.newSignal(bus, Self.path, Self.interface, "Act") else { return }
+        defer { SDBus.unref(message) }
+        let ok = SDBus.address(message, to: action.agent) && SDBus.append(message, action.binding)
+            && SDBus.append(message, action.kind.rawValue) && SDBus.append(message, strings: action.environment)
         guard ok else { return logger.error("D-Bus: cannot build the Act signal for \(action.binding)") }
-        let rc = sd_bus_send(bus, message, nil)
-        if rc < 0 { return logger.warning("D-Bus: cannot tell \(action.binding) to its agent: \(Errno(rawValue: -rc))") }
+        if let error = SDBus.send(bus, message) { return logger.warning("D-Bus: cannot tell \(action.binding) to its agent: \(error)") }
         saidActionDrops = false
         updateWatch()
     }

@@ -243,7 +243,7 @@ public final class BusService {
         let end = now() + microseconds
         updateWatch()  // what the last calls queued (a reply) counts too
         while hasQueuedOutput, now() < end {
-            _ = sd_bus_wait(bus, UInt64(max(0, end - now())))
+            SDBus.wait(bus, microseconds: UInt64(max(0, end - now())))
             process(now: now())
         }
         droppedReportedAt = nil
@@ -281,9 +281,7 @@ public final class BusService {
             if rc < 0 { logger.warning("D-Bus: cannot announce the rotation of \(node): \(Errno(rawValue: -rc))") }
         }
         while let bus, !pending.isEmpty {
-            var queued: UInt64 = 0
-            guard sd_bus_get_n_queued_write(bus, &queued) >= 0, queued < Self.busQueueLimit,
-                  let (event, device, step) = pending.removeFirst() else { return }
+            guard hasRoom(bus), let (event, device, step) = pending.removeFirst() else { return }
             send(event, device: device, step: step, on: bus)
         }
     }
@@ -292,11 +290,10 @@ public final class BusService {
         guard let message = Self.gestureSignal(event, device: device, step: step, on: bus) else {
             return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)")
         }
-        defer { sd_bus_message_unref(message) }
+        defer { SDBus.unref(message) }
         // Queued, and written as far as the socket takes it now; the rest when it has room.
-        let rc = sd_bus_send(bus, message, nil)
-        if rc < 0 {
-            return disconnect(reason: "cannot send on the \(kind) bus (\(Errno(rawValue: -rc))); will reconnect for the next gesture")
+        if let error = SDBus.send(bus, message) {
+            return disconnect(reason: "cannot send on the \(kind) bus (\(error)); will reconnect for the next gesture")
         }
     }
 
@@ -304,22 +301,21 @@ public final class BusService {
     /// fields are in the dictionary; for a step crossed, its `step` (+1, −1) and `steps`
     /// (net). The service's on its bus, a session agent's on the session bus.
     static func gestureSignal(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) -> OpaquePointer? {
-        var message: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &message, path, interface, "Gesture") >= 0, let message else { return nil }
+        guard let message = SDBus.newSignal(bus, path, interface, "Gesture") else { return nil }
         let strings = GestureFields.strings(event)
-        var ok = strings.prefix(3).allSatisfy { append(message, $0.1) }
-        ok = ok && sd_bus_message_open_container(message, Character("a").asCChar, "{sv}") >= 0
-        ok = ok && appendEntry(message, "fingers", int: Int32(clamping: event.fingers))
-        for (key, value) in strings.dropFirst(3) { ok = ok && appendEntry(message, key, string: value) }
-        for (key, value, _) in GestureFields.numbers(event) { ok = ok && appendEntry(message, key, double: value) }
-        ok = ok && appendEntry(message, "device", string: device)
-        if let step {
-            ok = ok && appendEntry(message, "step", int: Int32(clamping: step.delta))
-            ok = ok && appendEntry(message, "steps", int: Int32(clamping: step.net))
+        let ok = strings.prefix(3).allSatisfy { SDBus.append(message, $0.1) } && SDBus.container(message, "a", "{sv}") {
+            var ok = SDBus.entry(message, "fingers", "i") { SDBus.append(message, Int32(clamping: event.fingers)) }
+            for (key, value) in strings.dropFirst(3) { ok = ok && SDBus.entry(message, key, "s") { SDBus.append(message, value) } }
+            for (key, value, _) in GestureFields.numbers(event) { ok = ok && SDBus.entry(message, key, "d") { SDBus.append(message, value) } }
+            ok = ok && SDBus.entry(message, "device", "s") { SDBus.append(message, device) }
+            if let step {
+                ok = ok && SDBus.entry(message, "step", "i") { SDBus.append(message, Int32(clamping: step.delta)) }
+                    && SDBus.entry(message, "steps", "i") { SDBus.append(message, Int32(clamping: step.net)) }
+            }
+            return ok
         }
-        ok = ok && sd_bus_message_close_container(message) >= 0
         guard ok else {
-            sd_bus_message_unref(message)
+            SDBus.unref(message)
             return nil
         }
         return message
@@ -340,38 +336,7 @@ public final class BusService {
     }
 
     func hasRoom(_ bus: OpaquePointer) -> Bool {
-        var queued: UInt64 = 0
-        return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued < Self.busQueueLimit
-    }
-
-    func appendString(_ m: OpaquePointer, _ s: String) -> Bool { Self.append(m, s) }
-
-    static func append(_ m: OpaquePointer, _ s: String) -> Bool {
-        s.withCString { sd_bus_message_append_basic(m, Character("s").asCChar, $0) >= 0 }
-    }
-
-    private static func appendEntry(_ m: OpaquePointer, _ key: String, string: String) -> Bool {
-        appendEntry(m, key, "s") { append(m, string) }
-    }
-
-    private static func appendEntry(_ m: OpaquePointer, _ key: String, double: Double) -> Bool {
-        var value = double
-        return appendEntry(m, key, "d") { sd_bus_message_append_basic(m, Character("d").asCChar, &value) >= 0 }
-    }
-
-    private static func appendEntry(_ m: OpaquePointer, _ key: String, int: Int32) -> Bool {
-        var value = int
-        return appendEntry(m, key, "i") { sd_bus_message_append_basic(m, Character("i").asCChar, &value) >= 0 }
-    }
-
-    /// One `{sv}` entry: the key, then the value in a variant of `signature`.
-    private static func appendEntry(_ m: OpaquePointer, _ key: String, _ signature: String, _ value: () -> Bool) -> Bool {
-        sd_bus_message_open_container(m, Character("e").asCChar, "sv") >= 0
-            && append(m, key)
-            && sd_bus_message_open_container(m, Character("v").asCChar, signature) >= 0
-            && value()
-            && sd_bus_message_close_container(m) >= 0
-            && sd_bus_message_close_container(m) >= 0
+        SDBus.queuedWrites(bus).map { $0 < Self.busQueueLimit } ?? false
     }
 
     private func down(_ message: String, now: Int64) -> Bool {

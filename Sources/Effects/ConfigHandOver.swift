@@ -102,7 +102,7 @@ public final class ConfigHandOver: BusSource {
     }
 
     private func act(_ message: OpaquePointer) {
-        let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+        let sender = SDBus.sender(message)
         guard let gestured, sender == gestured else { return }
         guard let binding = SDBus.readString(message, limit: 256), let kind = SDBus.readString(message).flatMap(AgentAction.Kind.init(rawValue:)),
               let environment = SDBus.readStrings(message, most: Self.mostVariables, limit: Self.longestVariable),

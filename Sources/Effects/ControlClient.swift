@@ -15,11 +15,12 @@ public enum ControlClient {
 
     /// The properties from the daemon on `kind`'s bus.
     public static func read(_ kind: BusService.Kind) throws(Failure) -> ControlProperties {
-        var handle: OpaquePointer?
-        let rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
-        guard rc >= 0, let bus = handle else { throw Failure(description: "cannot connect to the \(kind) bus: \(Errno(rawValue: -rc))") }
-        defer { sd_bus_flush_close_unref(bus) }
-        _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
+        let bus: OpaquePointer
+        switch SDBus.openWaiting(kind) {
+        case .success(let opened): bus = opened
+        case .failure(let error): throw Failure(description: "cannot connect to the \(kind) bus: \(error)")
+        }
+        defer { SDBus.closeWaiting(bus) }
         let rotation = Int(try get(bus, "Rotation", "u", readUnsigned))
         return ControlProperties(
             mode: try get(bus, "Mode", "s", readString),
@@ -42,17 +43,17 @@ public enum ControlClient {
     /// The App property: its source, app id, WM_CLASS class and instance; nil when all
     /// names are empty (none known).
     private static func readApp(_ m: OpaquePointer) throws(Failure) -> AppInFront? {
-        guard sd_bus_message_enter_container(m, Character("r").asCChar, "ssss") > 0 else { throw Failure(description: "an unreadable answer") }
+        guard SDBus.enter(m, "r", "ssss") else { throw Failure(description: "an unreadable answer") }
         let source = try readString(m), appID = try readString(m), windowClass = try readString(m), instance = try readString(m)
-        _ = sd_bus_message_exit_container(m)
+        SDBus.exit(m)
         return AppReport(source: source, appID: appID, windowClass: windowClass, instance: instance).app(source: source)
     }
 
     /// The Session property; nil when its id is empty (none known).
     private static func readSession(_ m: OpaquePointer) throws(Failure) -> ControlProperties.Session? {
-        guard sd_bus_message_enter_container(m, Character("r").asCChar, "subus") > 0 else { throw Failure(description: "an unreadable answer") }
+        guard SDBus.enter(m, "r", "subus") else { throw Failure(description: "an unreadable answer") }
         let id = try readString(m), uid = try readUnsigned(m), agent = try readBool(m), count = try readUnsigned(m), file = try readString(m)
-        _ = sd_bus_message_exit_container(m)
+        SDBus.exit(m)
         return id.isEmpty ? nil : .init(id: id, uid: uid, agent: agent, userGestures: Int(count), file: file)
     }
 
@@ -75,15 +76,12 @@ public enum ControlClient {
     private static func get<T>(_ bus: OpaquePointer, _ property: String, _ type: String,
                                at path: String = BusService.path, interface: String = BusService.interface,
                                _ parse: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> T {
-        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
-        defer { sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        let rc = sd_bus_get_property(bus, BusService.name, path, interface, property, &error, &reply, type)
-        guard rc >= 0, let reply else {
-            let why = error.message.map { SDBus.peerString($0) } ?? "\(Errno(rawValue: -rc))"
-            throw Failure(description: "cannot read \(property): \(why)")
+        let reply: OpaquePointer
+        switch SDBus.property(bus, of: BusService.name, at: path, interface, property, type: type) {
+        case .success(let answer): reply = answer
+        case .failure(let why): throw Failure(description: "cannot read \(property): \(why.words)")
         }
-        defer { sd_bus_message_unref(reply) }
+        defer { SDBus.unref(reply) }
         return try parse(reply)
     }
 
@@ -104,24 +102,24 @@ public enum ControlClient {
     }
 
     private static func readStrings(_ m: OpaquePointer) throws(Failure) -> [String] {
-        guard sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 else { throw Failure(description: "an unreadable answer") }
+        guard SDBus.enter(m, "a", "s") else { throw Failure(description: "an unreadable answer") }
         var strings: [String] = []
-        while sd_bus_message_at_end(m, 0) == 0 { strings.append(try readString(m)) }
-        _ = sd_bus_message_exit_container(m)
+        while !SDBus.atEnd(m) { strings.append(try readString(m)) }
+        SDBus.exit(m)
         return strings
     }
 
     /// An array of structs of `signature` (with its parentheses).
     private static func readArray<T>(_ m: OpaquePointer, _ signature: String,
                                      _ element: (OpaquePointer) throws(Failure) -> T) throws(Failure) -> [T] {
-        guard sd_bus_message_enter_container(m, Character("a").asCChar, signature) > 0 else { throw Failure(description: "an unreadable answer") }
+        guard SDBus.enter(m, "a", signature) else { throw Failure(description: "an unreadable answer") }
         var all: [T] = []
         let inner = String(signature.dropFirst().dropLast())
-        while sd_bus_message_enter_container(m, Character("r").asCChar, inner) > 0 {
+        while SDBus.enter(m, "r", inner) {
             all.append(try element(m))
-            _ = sd_bus_message_exit_container(m)
+            SDBus.exit(m)
         }
-        _ = sd_bus_message_exit_container(m)
+        SDBus.exit(m)
         return all
     }
 }

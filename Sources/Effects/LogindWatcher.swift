@@ -151,8 +151,8 @@ public final class LogindWatcher {
 
     /// `(so)` in a variant: the session's id and path ("/" for none).
     private func sessionFound(_ reply: OpaquePointer) {
-        guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(so)") > 0,
-              sd_bus_message_enter_container(reply, Character("r").asCChar, "so") > 0,
+        guard SDBus.enter(reply, "v", "(so)"),
+              SDBus.enter(reply, "r", "so"),
               let id = SDBus.readString(reply, limit: 64), let found = SDBus.readObjectPath(reply)
         else { return unreadable("the session") }
         if found == "/" {
@@ -164,17 +164,17 @@ public final class LogindWatcher {
         if found != sessionPath { logger.info("logind: following the lock of session \(id)") }
         sessionPath = found
         get(found, "org.freedesktop.login1.Session", "LockedHint") { [unowned self] reply in
-            guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
+            guard SDBus.enter(reply, "v", "b"),
                   let locked = SDBus.readBool(reply) else { return unreadable("LockedHint") }
             heard(locked, why: "logind: LockedHint of \(found)")
             get(found, "org.freedesktop.login1.Session", "User") { [unowned self] reply in
-                guard sd_bus_message_enter_container(reply, Character("v").asCChar, "(uo)") > 0,
-                      sd_bus_message_enter_container(reply, Character("r").asCChar, "uo") > 0,
+                guard SDBus.enter(reply, "v", "(uo)"),
+                      SDBus.enter(reply, "r", "uo"),
                       let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
                 heardSession(uid, found)
                 guard case .ownUser = session else { return looked() }
                 get(found, "org.freedesktop.login1.Session", "Active") { [unowned self] reply in
-                    guard sd_bus_message_enter_container(reply, Character("v").asCChar, "b") > 0,
+                    guard SDBus.enter(reply, "v", "b"),
                           let active = SDBus.readBool(reply) else { return unreadable("Active") }
                     heardActive(active, why: "logind: Active of \(found)")
                     looked()
@@ -193,7 +193,7 @@ public final class LogindWatcher {
     /// The session's LockedHint is taken from the signal itself; a change of the seat or
     /// the user (another session in front), or a LockedHint only invalidated, is looked up.
     private func propertiesChanged(_ message: OpaquePointer) {
-        guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }) else { return }
+        guard let path = SDBus.path(message) else { return }
         if path == leadPath { return look() }
         guard path == sessionPath, let change = SDBus.propertiesChanged(message, wanted: ["LockedHint": "b", "Active": "b"]),
               change.interface == "org.freedesktop.login1.Session" else { return }

@@ -24,18 +24,13 @@ public final class Notifier: BusSource {
             self.connection = connection
         }
         guard let connection, let bus = connection.bus else { return }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                             "org.freedesktop.Notifications", "Notify") >= 0, let message else { return }
-        defer { sd_bus_message_unref(message) }
-        func string(_ s: String) -> Bool { s.withCString { sd_bus_message_append_basic(message, Character("s").asCChar, $0) >= 0 } }
-        var replaces = lastID
-        var timeout: Int32 = -1
-        let ok = string("gestured") && sd_bus_message_append_basic(message, Character("u").asCChar, &replaces) >= 0
-            && string("input-touchscreen") && string(summary) && string(body)
-            && sd_bus_message_open_container(message, Character("a").asCChar, "s") >= 0 && sd_bus_message_close_container(message) >= 0
-            && sd_bus_message_open_container(message, Character("a").asCChar, "{sv}") >= 0 && sd_bus_message_close_container(message) >= 0
-            && sd_bus_message_append_basic(message, Character("i").asCChar, &timeout) >= 0
+        guard let message = SDBus.newCall(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                          "org.freedesktop.Notifications", "Notify") else { return }
+        defer { SDBus.unref(message) }
+        // app name, the notification it replaces, icon, summary, body, actions, hints, timeout (-1: the server's).
+        let ok = SDBus.append(message, "gestured") && SDBus.append(message, lastID) && SDBus.append(message, "input-touchscreen")
+            && SDBus.append(message, summary) && SDBus.append(message, body) && SDBus.append(message, strings: [])
+            && SDBus.container(message, "a", "{sv}") { true } && SDBus.append(message, Int32(-1))
         guard ok else { return }
         _ = SDBus.call(bus, message, timeout: 5_000_000, floating: true) { [unowned self] reply in
             if SDBus.error(of: reply) == nil, let id = SDBus.readUInt32(reply) { lastID = id }

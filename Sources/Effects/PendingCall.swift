@@ -15,14 +15,11 @@ final class PendingCall {
     @discardableResult
     func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
              strings: [String] = [], uid: UInt32? = nil, bytes: [UInt8]? = nil, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) >= 0, let message else { return false }
-        defer { sd_bus_message_unref(message) }
-        var ok = strings.allSatisfy { s in s.withCString { sd_bus_message_append_basic(message, Character("s").asCChar, $0) >= 0 } }
-        if var uid { ok = ok && sd_bus_message_append_basic(message, Character("u").asCChar, &uid) >= 0 }
-        if let bytes {
-            ok = ok && bytes.withUnsafeBytes { sd_bus_message_append_array(message, Character("y").asCChar, $0.baseAddress, $0.count) >= 0 }
-        }
+        guard let message = SDBus.newCall(bus, destination, path, interface, member) else { return false }
+        defer { SDBus.unref(message) }
+        var ok = strings.allSatisfy { SDBus.append(message, $0) }
+        if let uid { ok = ok && SDBus.append(message, uid) }
+        if let bytes { ok = ok && SDBus.append(message, bytes: bytes) }
         guard ok else { return false }
         cancel()
         guard let slot = SDBus.call(bus, message, answer) else { return false }

@@ -83,147 +83,30 @@ enum SDBus {
         return nil
     }
 
-    // MARK: Reading a message: its next argument, nil when it is of another type or none
-    // is left. Strings a peer wrote come bounded and printable (`peerString`); object
-    // paths, which sd-bus has checked, come whole.
+    // MARK: A client that waits (gestured status: no loop), a few seconds at most
 
-    static func readString(_ m: OpaquePointer, limit: Int = 256) -> String? {
-        var value: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("s").asCChar, &value) > 0, let value else { return nil }
-        return peerString(value, limit: limit)
+    /// A connection to `kind`'s bus whose calls wait at most 5 s; close it with `closeWaiting`.
+    static func openWaiting(_ kind: BusService.Kind) -> Result<OpaquePointer, Errno> {
+        var handle: OpaquePointer?
+        let rc = kind == .system ? sd_bus_open_system(&handle) : sd_bus_open_user(&handle)
+        guard rc >= 0, let bus = handle else { return .failure(Errno(rawValue: -rc)) }
+        _ = sd_bus_set_method_call_timeout(bus, 5_000_000)
+        return .success(bus)
     }
 
-    /// A string argument whole, and whether it was longer than `atMost` bytes (then
-    /// nothing of it is kept: a name cut short could be another's).
-    static func readWholeString(_ m: OpaquePointer, atMost: Int) -> (text: String, tooLong: Bool)? {
-        var value: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("s").asCChar, &value) > 0, let value else { return nil }
-        let length = strnlen(value, atMost + 1)
-        guard length <= atMost else { return ("", true) }
-        return (String(cString: value), false)
-    }
+    static func closeWaiting(_ bus: OpaquePointer) { sd_bus_flush_close_unref(bus) }
 
-    /// An array of strings (`as`), at most `most` of at most `limit` bytes each (nil
-    /// for more, or a longer one).
-    static func readStrings(_ m: OpaquePointer, most: Int, limit: Int) -> [String]? {
-        guard sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 else { return nil }
-        var strings: [String] = []
-        while true {
-            var value: UnsafePointer<CChar>?
-            let rc = sd_bus_message_read_basic(m, Character("s").asCChar, &value)
-            guard rc > 0, let value else { break }
-            guard strings.count < most, strnlen(value, limit + 1) <= limit else { return nil }
-            strings.append(String(cString: value))
-        }
-        return sd_bus_message_exit_container(m) >= 0 ? strings : nil
-    }
+    /// Why a waiting call failed: the peer's words, made printable, or the errno's.
+    struct Failed: Error { var words: String }
 
-    /// An array of bytes (`ay`), copied.
-    static func readBytes(_ m: OpaquePointer) -> [UInt8]? {
-        var pointer: UnsafeRawPointer?
-        var size = 0
-        guard sd_bus_message_read_array(m, Character("y").asCChar, &pointer, &size) >= 0 else { return nil }
-        guard let pointer, size > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: size))
-    }
-
-    static func readObjectPath(_ m: OpaquePointer) -> String? {
-        var value: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("o").asCChar, &value) > 0, let value else { return nil }
-        return String(cString: value)
-    }
-
-    static func readUInt32(_ m: OpaquePointer) -> UInt32? {
-        var value: UInt32 = 0
-        return sd_bus_message_read_basic(m, Character("u").asCChar, &value) > 0 ? value : nil
-    }
-
-    static func readInt32(_ m: OpaquePointer) -> Int32? {
-        var value: Int32 = 0
-        return sd_bus_message_read_basic(m, Character("i").asCChar, &value) > 0 ? value : nil
-    }
-
-    static func readBool(_ m: OpaquePointer) -> Bool? {
-        var value: Int32 = 0
-        return sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 ? value != 0 : nil
-    }
-
-    /// NameOwnerChanged for `name`: its new owner, empty when it went away; nil for
-    /// another name.
-    static func newOwner(_ message: OpaquePointer, of name: String) -> String? {
-        guard let changed = readString(message), let _ = readString(message), let new = readString(message),
-              changed == name else { return nil }
-        return new
-    }
-
-    /// A string a peer sent, as one printable line of at most `limit` characters (see
-    /// `printable`): a peer may send megabytes, terminal escapes and newlines. Only the
-    /// first `limit` × 4 bytes are read.
-    static func peerString(_ text: UnsafePointer<CChar>, limit: Int = 256) -> String {
-        let length = strnlen(text, limit * 4 + 1), cut = length > limit * 4
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        let shown = printable(String(decoding: UnsafeBufferPointer(start: bytes, count: min(length, limit * 4)), as: UTF8.self), limit: limit)
-        return cut && !shown.hasSuffix("…") ? shown + "…" : shown
-    }
-
-    /// A value PropertiesChanged carried.
-    enum Value: Equatable {
-        case string(String), bool(Bool)
-    }
-
-    /// PropertiesChanged's interface, the values of the properties `wanted` names (with
-    /// their type, "s" or "b") among those it carries, and the names it invalidated; nil
-    /// when the message is not of its shape. The other entries are skipped.
-    static func propertiesChanged(_ m: OpaquePointer, wanted: [String: String]) -> (interface: String, values: [String: Value], invalidated: [String])? {
-        var interface: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("s").asCChar, &interface) > 0, let interface,
-              sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
-        var values: [String: Value] = [:]
-        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
-            let name = peerString(key, limit: 64)
-            switch wanted[name] {
-            case "s":
-                var text: UnsafePointer<CChar>?
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
-                      sd_bus_message_read_basic(m, Character("s").asCChar, &text) > 0, let text else { return nil }
-                values[name] = .string(peerString(text))
-                _ = sd_bus_message_exit_container(m)
-            case "b":
-                var flag: Int32 = 0
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
-                      sd_bus_message_read_basic(m, Character("b").asCChar, &flag) > 0 else { return nil }
-                values[name] = .bool(flag != 0)
-                _ = sd_bus_message_exit_container(m)
-            default:
-                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
-            }
-            _ = sd_bus_message_exit_container(m)
-        }
-        _ = sd_bus_message_exit_container(m)
-        var invalidated: [String] = []
-        if sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 {
-            var name: UnsafePointer<CChar>?
-            while sd_bus_message_read_basic(m, Character("s").asCChar, &name) > 0, let name {
-                let text = peerString(name, limit: 64)
-                if wanted[text] != nil { invalidated.append(text) }
-            }
-            _ = sd_bus_message_exit_container(m)
-        }
-        return (peerString(interface, limit: 256), values, invalidated)
-    }
-
-    /// A call's error reply, in words; nil for a method return.
-    /// An error reply's D-Bus name (`org.freedesktop.DBus.Error.ServiceUnknown`, say).
-    static func errorName(of reply: OpaquePointer) -> String? {
-        guard sd_bus_message_is_method_error(reply, nil) > 0, let name = sd_bus_message_get_error(reply)?.pointee.name else { return nil }
-        return peerString(name, limit: 128)
-    }
-
-    static func error(of reply: OpaquePointer) -> String? {
-        guard sd_bus_message_is_method_error(reply, nil) > 0 else { return nil }
-        guard let error = sd_bus_message_get_error(reply)?.pointee else { return "refused" }
-        return (error.message ?? error.name).map { peerString($0, limit: 256) } ?? "refused"
+    /// A property's value (a reply to unref), or why not.
+    static func property(_ bus: OpaquePointer, of destination: String, at path: String, _ interface: String, _ name: String,
+                         type: String) -> Result<OpaquePointer, Failed> {
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let rc = sd_bus_get_property(bus, destination, path, interface, name, &error, &reply, type)
+        guard rc >= 0, let reply else { return .failure(Failed(words: error.message.map { peerString($0) } ?? "\(Errno(rawValue: -rc))")) }
+        return .success(reply)
     }
 }

@@ -94,7 +94,7 @@ public final class SensorProxyWatcher {
         let asked = call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
                              strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
             if SDBus.error(of: reply) == nil,
-               sd_bus_message_enter_container(reply, Character("v").asCChar, "s") > 0,
+               SDBus.enter(reply, "v", "s"),
                let name = SDBus.readString(reply, limit: 64) {
                 heard(name)
             }

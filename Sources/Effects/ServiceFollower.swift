@@ -24,8 +24,8 @@ public final class ServiceFollower {
     private let kind: BusService.Kind
     private let logger: Logger
     private var connection: BusConnection?
-    /// Panels asked for their rotation, by the call's cookie: at most one call a panel.
-    private var panelsAsked: [UInt64: String] = [:]
+    /// Panels asked for their rotation, their answers not in yet: at most one call a panel.
+    private var panelsAsked: Set<String> = []
     public var onHeard: (Heard) -> Void = { _ in }
     /// The service answered (it started, or was there): the time to ask for each panel's rotation.
     public var onFound: () -> Void = {}
@@ -63,66 +63,49 @@ public final class ServiceFollower {
         guard let connection, let error = connection.process() else { return }
         logger.info("monitor: the \(kind) bus went away (\(error)): the service's mode is no longer followed")
         self.connection = nil
-        panelsAsked = [:]
+        panelsAsked = []
     }
 
     public var nextDeadline: Int64? { connection?.nextDeadline }
 
-    /// GetAll on the service; an error (no service) says nothing.
+    /// GetAll on the service; an error (no service) says nothing. The call floats: the
+    /// bus drops it with the connection.
     private func readAll() {
-        guard let connection, let bus = connection.bus else { return }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, BusService.name, BusService.path, "org.freedesktop.DBus.Properties",
-                                             "GetAll") >= 0, let message else { return }
-        defer { sd_bus_message_unref(message) }
-        guard BusService.interface.withCString({ sd_bus_message_append_basic(message, Character("s").asCChar, $0) }) >= 0 else { return }
-        // Floating: the bus owns the call and drops it with the connection.
-        _ = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            let follower = Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue()
-            if SDBus.error(of: reply) == nil, let heard = ServiceFollower.values(reply) {
-                follower.logger.info("monitor: following the service on the \(follower.kind) bus")
-                follower.onHeard(heard)
-                follower.onFound()
-            }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), 0)
-        connection.updateWatch()
-    }
-
-    /// Asks the panel's object for its rotation; an error (no such panel there) says nothing.
-    public func readRotation(ofPanel path: String) {
-        guard let connection, let bus = connection.bus, !panelsAsked.values.contains(path) else { return }
-        var message: OpaquePointer?
-        guard sd_bus_message_new_method_call(bus, &message, BusService.name, path, "org.freedesktop.DBus.Properties", "Get") >= 0,
-              let message else { return }
-        defer { sd_bus_message_unref(message) }
-        let ok = [BusService.deviceInterface, "Rotation"].allSatisfy { argument in
-            argument.withCString { sd_bus_message_append_basic(message, Character("s").asCChar, $0) } >= 0
+        guard let connection, let bus = connection.bus,
+              let message = SDBus.newCall(bus, BusService.name, BusService.path, "org.freedesktop.DBus.Properties", "GetAll") else { return }
+        defer { SDBus.unref(message) }
+        guard SDBus.append(message, BusService.interface) else { return }
+        SDBus.call(bus, message, floating: true) { [weak self] reply in
+            guard let self, SDBus.error(of: reply) == nil, let heard = ServiceFollower.values(reply) else { return }
+            logger.info("monitor: following the service on the \(kind) bus")
+            onHeard(heard)
+            onFound()
         }
-        guard ok, sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            Unmanaged<ServiceFollower>.fromOpaque(userdata).takeUnretainedValue().panelAnswered(reply)
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), 0) >= 0 else { return }
-        // The answer names the call by its cookie, not the object: kept until it comes.
-        var cookie: UInt64 = 0
-        if sd_bus_message_get_cookie(message, &cookie) >= 0 { panelsAsked[cookie] = path }
         connection.updateWatch()
     }
 
-    private func panelAnswered(_ reply: OpaquePointer) {
-        var cookie: UInt64 = 0
-        guard sd_bus_message_get_reply_cookie(reply, &cookie) >= 0, let path = panelsAsked.removeValue(forKey: cookie),
-              SDBus.error(of: reply) == nil else { return }
-        guard sd_bus_message_enter_container(reply, Character("v").asCChar, "u") > 0,
+    /// Asks the panel's object for its rotation (once at a time); an error (no such panel
+    /// there) says nothing.
+    public func readRotation(ofPanel path: String) {
+        guard let connection, let bus = connection.bus, !panelsAsked.contains(path),
+              let message = SDBus.newCall(bus, BusService.name, path, "org.freedesktop.DBus.Properties", "Get") else { return }
+        defer { SDBus.unref(message) }
+        guard SDBus.append(message, BusService.deviceInterface), SDBus.append(message, "Rotation"),
+              SDBus.call(bus, message, floating: true, { [weak self] reply in self?.panelAnswered(reply, path) }) != nil else { return }
+        panelsAsked.insert(path)
+        connection.updateWatch()
+    }
+
+    private func panelAnswered(_ reply: OpaquePointer, _ path: String) {
+        panelsAsked.remove(path)
+        guard SDBus.error(of: reply) == nil, SDBus.enter(reply, "v", "u"),
               let degrees = SDBus.readUInt32(reply), let turn = QuarterTurn(degrees: degrees) else { return }
         onPanelRotation(path, turn)
     }
 
     /// PropertiesChanged of a panel's object.
     private func panelChanged(_ message: OpaquePointer) {
-        guard let path = sd_bus_message_get_path(message).map({ String(cString: $0) }),
+        guard let path = SDBus.path(message),
               SDBus.readString(message) == BusService.deviceInterface,
               let degrees = Self.values(message)?.rotation else { return }
         onPanelRotation(path, degrees)
@@ -141,33 +124,33 @@ public final class ServiceFollower {
 
     /// Mode, Paused, Locked and Rotation from an `a{sv}`; the other entries are skipped.
     static func values(_ m: OpaquePointer) -> Heard? {
-        guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
+        guard SDBus.enter(m, "a", "{sv}") else { return nil }
         var heard = Heard()
-        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
+        while SDBus.enter(m, "e", "sv") {
             guard let key = SDBus.readString(m) else { return nil }
             switch key {
             case "Mode":
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
+                guard SDBus.enter(m, "v", "s"),
                       let mode = SDBus.readString(m, limit: 64) else { return nil }
                 heard.mode = mode
-                _ = sd_bus_message_exit_container(m)
+                SDBus.exit(m)
             case "Rotation":
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "u") > 0,
+                guard SDBus.enter(m, "v", "u"),
                       let degrees = SDBus.readUInt32(m) else { return nil }
                 // Only a rotation the service could be in: another is no news.
                 heard.rotation = QuarterTurn(degrees: degrees)
-                _ = sd_bus_message_exit_container(m)
+                SDBus.exit(m)
             case let flag where flag == "Paused" || flag == "Locked":
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
+                guard SDBus.enter(m, "v", "b"),
                       let value = SDBus.readBool(m) else { return nil }
                 if flag == "Paused" { heard.paused = value } else { heard.locked = value }
-                _ = sd_bus_message_exit_container(m)
+                SDBus.exit(m)
             default:
-                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
+                guard SDBus.skip(m, "v") else { return nil }
             }
-            _ = sd_bus_message_exit_container(m)
+            SDBus.exit(m)
         }
-        _ = sd_bus_message_exit_container(m)
+        SDBus.exit(m)
         return heard
     }
 }
