@@ -98,10 +98,9 @@ public final class SessionAgent {
     /// gestured says one of this user's gestures fired: its command, from the
     /// configuration gestured took, runs as the user with the gesture's variables.
     private func act(_ binding: String, _ environment: [String]) {
-        guard let config = follower?.taken, let index = config.bindings.firstIndex(where: { $0.gesture == binding }) else {
+        guard let bound = follower?.taken?.bindings.first(where: { $0.gesture == binding }) else {
             return logger.warning("gestured says \(printable(binding, limit: 64)) fired, which is no gesture of the configuration it took; nothing is run")
         }
-        let bound = config.bindings[index]
         guard let command = bound.actions.commandForm else { return }
         let action = CommandAction(binding: bound.gesture, command: command, environment: environment, maxRunning: bound.maxRunning)
         guard let output = runner.start(action, now: monotonicMicroseconds()) else { return }

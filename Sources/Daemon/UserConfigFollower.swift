@@ -1,6 +1,5 @@
 import Bindings
 import Config
-import ConfigDocument
 import Effects
 import Input
 import Logging
@@ -54,9 +53,9 @@ final class UserConfigFollower {
         let push: UserPush
         let config: Configuration
         do {
-            push = try ConfigParse.userPush(bytes ?? [], file: path)
-            guard let outcome = ParseOutcome(decoding: push.document) else { return }
-            config = try Configuration.check(outcome, text: push.text, file: path, keyCodes: .libevdev, scope: .user)
+            let parsed = try ConfigParse.userPush(bytes ?? [], file: path)
+            push = parsed.push
+            config = try Configuration.check(parsed.outcome, text: push.text, file: path, keyCodes: .libevdev, scope: .user)
         } catch {
             return refuse("\(error)")
         }

@@ -90,10 +90,12 @@ public struct ConfigParse {
 
     /// A user's file as their session agent hands it over, and as a replay's timeline
     /// pushes it: its text and the helper's document, not checked (the seat checks it;
-    /// a file that is not TOML is a document saying where, refused with its line there).
-    public static func userPush(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> UserPush {
+    /// a file that is not TOML is a document saying where, refused with its line there);
+    /// and the document as read, for the agent's own check.
+    public static func userPush(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> (push: UserPush, outcome: ParseOutcome) {
         let (parse, status) = try parsed(bytes, file: file)
-        return UserPush(file: file, text: parse.text, document: try parse.outcome(status).encoded)
+        let outcome = try parse.outcome(status)
+        return (UserPush(file: file, text: parse.text, document: outcome.encoded), outcome)
     }
 
     private static func parsed(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> (ConfigParse, Spawn.ExitStatus) {

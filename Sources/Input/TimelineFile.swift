@@ -37,7 +37,7 @@ extension SeatScript {
                 configurations[path] = try loadConfiguration(path.hasPrefix("/") ? path : folder + path)
             case .push(_, _, let path) where pushes[path] == nil:
                 let file = path.hasPrefix("/") ? path : folder + path
-                pushes[path] = try ConfigParse.userPush(try readConfiguration(file), file: path)
+                pushes[path] = try ConfigParse.userPush(try readConfiguration(file), file: path).push
             default:
                 break
             }

@@ -31,8 +31,9 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// of its user's gestures are in force with the machine's (nil: none handed over).
         case activeSession(SeatSession?, userGestures: Int?)
         /// The session in front's user's configuration taken: its file, as their agent
-        /// names it, its gestures in force, and those left out for a name of the machine's.
-        case userGestures(user: UInt32, file: String, count: Int, leftOut: [String])
+        /// names it, and its gestures, all in force (one named as the machine's is refused;
+        /// should the machine's file take the name later, `Seat.putInForce` says so).
+        case userGestures(user: UInt32, file: String, count: Int)
         /// It was refused (`ControlRefusal`'s words).
         case userGesturesRefused(user: UInt32, why: String)
         /// The agent of the session in front left the bus: its user's commands are skipped.
@@ -96,10 +97,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .activeSession(let session?, nil):
             "\(session) in front: the machine's gestures alone until its agent hands over its user's (\(reason))"
         case .activeSession(nil, _): "no session in front: the machine's gestures alone (\(reason))"
-        case .userGestures(let user, let file, let count, let leftOut):
-            "uid \(user)'s configuration taken (\(printable(file, limit: 128))): \(gestures(count)) in force with the machine's from the next touch sequence"
-                + (leftOut.isEmpty ? "" : "; left out for a name of the machine's: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))")
-                + " (\(reason))"
+        case .userGestures(let user, let file, let count):
+            "uid \(user)'s configuration taken (\(printable(file, limit: 128))): \(gestures(count)) in force with the machine's from the next touch sequence (\(reason))"
         case .userGesturesRefused(let user, let why): "uid \(user)'s configuration refused: \(why) (\(reason))"
         case .agentLeft(let session):
             "the agent of \(session) left the bus: its user's commands are skipped until it is back (\(reason))"

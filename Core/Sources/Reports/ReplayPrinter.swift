@@ -92,9 +92,9 @@ public struct ReplayPrinter {
             parts.append(.hidden("control", .string("active session")))
             if let session { parts += [.hidden("session", .string(session.id)), .hidden("uid", .integer(Int(session.user)))] }
             if let count { parts.append(.hidden("user_gestures", .integer(count))) }
-        case .userGestures(let user, let file, let count, let leftOut):
+        case .userGestures(let user, let file, let count):
             parts += [.hidden("control", .string("user gestures")), .hidden("uid", .integer(Int(user))), .hidden("file", .string(file)),
-                      .hidden("user_gestures", .integer(count)), .hidden("left_out", .string(leftOut.joined(separator: ",")))]
+                      .hidden("user_gestures", .integer(count))]
         case .userGesturesRefused(let user, _):
             parts += [.hidden("control", .string("user gestures refused")), .hidden("uid", .integer(Int(user)))]
         case .agentLeft(let session):

@@ -34,7 +34,7 @@ extension Seat {
         leaving = true
         for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
         leaving = false
-        _ = sessions.setActive(session, at: time)
+        sessions.setActive(session, at: time)
         // What the leaving session's reporter said is not the new one's application.
         if let reporter = appReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             appReporter = nil
@@ -90,9 +90,9 @@ extension Seat {
             throw refuse(.configurationRefused("\(error)"))
         }
         sessions.take(user, file: file, from: peer.name, at: time)
-        let leftOut = user.gestures.map(\.name).filter { name in machine.gestures.contains { $0.name == name } }
-        changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count - leftOut.count, leftOut: leftOut),
-                               reason: printable(peer.name, limit: 64))], at: time, perform)
+        // A gesture named as one of the machine's was refused by the check: all of them are in force.
+        changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count), reason: printable(peer.name, limit: 64))],
+                at: time, perform)
         putInForce(at: time, perform)
     }
 

@@ -77,7 +77,6 @@ public struct UserPush: Sendable {
 /// another session is in front, are decided here.
 struct SeatSessions {
     struct Given {
-        var user: UInt32
         var config: Configuration?
         var file: String
         /// The agent that last handed it over: where that user's commands go.
@@ -102,12 +101,10 @@ struct SeatSessions {
         return peer.session == nil || peer.session == active.id
     }
 
-    /// Another session in front (or none known): true when it changed.
-    mutating func setActive(_ session: SeatSession?, at time: Timestamp) -> Bool {
-        guard session != active else { return false }
+    /// Another session in front (or none known).
+    mutating func setActive(_ session: SeatSession?, at time: Timestamp) {
         active = session
         if let id = session?.id, given[id] != nil { given[id]!.usedAt = time }
-        return true
     }
 
     /// The gestures of the users of sessions not in front that need gestured's keyboard
@@ -124,7 +121,7 @@ struct SeatSessions {
         guard let id = active?.id else { return false }
         if given[id] == nil {
             forgetOldest()
-            given[id] = Given(user: active!.user, config: nil, file: "", usedAt: time)
+            given[id] = Given(config: nil, file: "", usedAt: time)
         }
         return given[id]!.pushes.admit(at: time)
     }
