@@ -19,7 +19,7 @@ public enum AgentWanted {
             _ = unlink(path)
             return
         }
-        try Files.write("the system service's configuration has gestures for some applications only\n", toFile: path,
+        try Files.write("the system service runs: each graphical session's agent hands it its user's gestures and runs their commands\n", toFile: path,
                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
     }
 }
