@@ -298,6 +298,8 @@ public final class Daemon {
             default:
                 logger.info("stopping (signal \(signal))")
                 SystemdNotify.send("STOPPING=1")
+                // Touches under way end on the twins, and nothing stays pressed.
+                step(.stopping(at: now))
                 loop.running = false
             }
         }

@@ -13,6 +13,8 @@ public enum Action: Equatable, Sendable {
     /// Move gestured's virtual pointer to `location` (normalized over the touchscreen),
     /// then click there.
     case click(binding: String, Click, at: Point)
+    /// Hold keys and a button for a continuous gesture, move the pointer with it, let go.
+    case hold(HoldAction)
     /// Turn gestured's virtual pointer's wheels.
     case scroll(ScrollAction)
     /// Switch every touchscreen to another mode's gestures, from its next touch sequence.

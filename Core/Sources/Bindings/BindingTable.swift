@@ -46,15 +46,22 @@ public struct BindingTable: Sendable {
         guard let binding = byGesture[event.name] else { return }
         if binding.actions.signal { actions.append(.signal(event, device: device, step: nil)) }
         if binding.acts(on: event) { append(binding.actions, of: binding, event, device, step: nil, to: &actions) }
-        guard binding.scroll != nil || binding.steps != nil else { return }
+        guard binding.scroll != nil || binding.steps != nil || binding.hold != nil else { return }
+        func hold(_ moment: HoldAction.Moment) {
+            if let hold = binding.hold { actions.append(.hold(HoldAction(binding: binding.gesture, moment, hold, at: event.location))) }
+        }
         switch event.phase {
         case .began:
+            // Held first: a step's keys at the begin are pressed with alt already down.
+            hold(.press)
             progress[event.name] = Progress()
             follow(binding, event, device, to: &actions)
         case .changed:
+            if binding.hold?.pointer == true { hold(.follow) }
             follow(binding, event, device, to: &actions)
         case .ended, .cancelled:
             progress.removeValue(forKey: event.name)
+            hold(.release)
         case .recognized:
             break
         }

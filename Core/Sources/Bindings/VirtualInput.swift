@@ -13,12 +13,19 @@ public enum VirtualInput {
     public static let relative: UInt16 = 0x02
     public static let wheelCodes = [relHWheel, relWheel, relWheelHiRes, relHWheelHiRes]
 
-    /// Each chord pressed in order and released in reverse, one after the other.
-    public static func append(_ keys: KeySequence, to events: inout [InputEvent]) {
+    /// Each chord pressed in order and released in reverse, one after the other; keys
+    /// `held` for a gesture under way are left down (alt held, a step's shift+Tab).
+    public static func append(_ keys: KeySequence, holding held: Set<UInt16> = [], to events: inout [InputEvent]) {
         for chord in keys.chords {
-            for code in chord { appendChange(EventType.key, code, 1, to: &events) }
-            for code in chord.reversed() { appendChange(EventType.key, code, 0, to: &events) }
+            let own = held.isEmpty ? chord : chord.filter { !held.contains($0) }
+            appendKeys(own, down: true, to: &events)
+            appendKeys(own.reversed(), down: false, to: &events)
         }
+    }
+
+    /// Keys or buttons going down (or up), one frame each, in the order given.
+    public static func appendKeys(_ codes: [UInt16], down: Bool, to events: inout [InputEvent]) {
+        for code in codes { appendChange(EventType.key, code, down ? 1 : 0, to: &events) }
     }
 
     /// KEY_WAKEUP, the kernel's key for waking a machine: what gestured's keyboard presses
@@ -42,13 +49,18 @@ public enum VirtualInput {
     /// then the button pressed and released: one click; a double click's second comes
     /// `doubleClickGapMicroseconds` later.
     public static func append(_ click: Click, at location: Point, to events: inout [InputEvent]) {
+        appendMove(to: location, to: &events)
+        appendChange(EventType.key, click.button.code, 1, to: &events)
+        appendChange(EventType.key, click.button.code, 0, to: &events)
+    }
+
+    /// The pointer moved to `location`, normalized over the touchscreen (clamped to it).
+    public static func appendMove(to location: Point, to events: inout [InputEvent]) {
         func axis(_ fraction: Double) -> Int32 {
             Int32((min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(pointerMaximum)).rounded())
         }
         events.append(InputEvent(time: Timestamp(microseconds: 0), type: EventType.abs, code: AbsCode.x, value: axis(location.x)))
         appendChange(EventType.abs, AbsCode.y, axis(location.y), to: &events)
-        appendChange(EventType.key, click.button.code, 1, to: &events)
-        appendChange(EventType.key, click.button.code, 0, to: &events)
     }
 
     /// One frame of wheel movement: the high-resolution units, and whole notches for

@@ -8,14 +8,16 @@ extension Configuration {
         .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
         .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
         .swipe: ["fingers", "direction", "min_distance_mm", "min_speed_mm_s"],
-        .pan: ["fingers", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"],
-        .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"],
-        .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"],
+        .pan: ["fingers", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"] + holdKeys,
+        .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"] + holdKeys,
+        .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"] + holdKeys,
         .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "min_distance_mm"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
         .stroke: ["templates", "min_similarity", "min_size_mm"],
     ]
+    /// What a continuous gesture holds from its begin to its end (`Hold`).
+    static let holdKeys = ["hold", "hold_button", "pointer"]
     /// The measured settings, each with the most that makes physical sense: no panel is
     /// 10 m across, no gesture lasts an hour, no finger moves at 100 m/s.
     static var measures: [(String, WritableKeyPath<GestureSpec, Double>, Limit)] { [
@@ -95,7 +97,10 @@ extension Configuration {
         } else if type == .pan, t.has("scroll_mm") {
             t.report("scroll_mm", "goes with scroll = true")
         }
-        if type.isContinuous { binding.steps = parseSteps(t, type: type, keyNames: keyNames) }
+        if type.isContinuous {
+            binding.steps = parseSteps(t, type: type, keyNames: keyNames)
+            binding.hold = parseHold(t, keyNames: keyNames)
+        }
         if !type.isContinuous, t.has("on") {
             t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")
         }
@@ -186,6 +191,34 @@ extension Configuration {
             }
         }
         return KeySequence(written: written, chords: chords)
+    }
+
+    /// `hold = "super"` (one chord), `hold_button = "left"`, `pointer = true` (the default
+    /// with a button: a drag follows the fingers).
+    static func parseHold(_ t: TableReader, keyNames: KeyNames) -> Hold? {
+        guard t.has("hold") || t.has("hold_button") || t.has("pointer") else { return nil }
+        var hold = Hold(pointer: false)
+        if let chord = t.string("hold", hint: ": one chord held while the gesture lasts, like \"super\" or \"alt\"") {
+            switch keyNames.codes.chord(chord) {
+            case .success(let codes) where codes.count > KeySequence.mostKeysInAChord:
+                t.report("hold", "\"\(chord)\" holds \(codes.count) keys; at most \(KeySequence.mostKeysInAChord) at once")
+            case .success(let codes):
+                hold.written = chord
+                hold.keys = codes
+            case .failure(let unknown):
+                let what = unknown.name.isEmpty ? "an empty key name in \"\(chord)\"" : "no key is named \"\(unknown.name)\""
+                t.report("hold", "\(what)\(suggestion(for: unknown.name, among: keyNames.codes.writtenNames)); one chord of the kernel's KEY_ names without KEY_, like \"super\" or \"ctrl+alt\"")
+            }
+        }
+        hold.button = t.choice("hold_button", MouseButton.allCases.map(\.rawValue)).flatMap(MouseButton.init)
+        hold.pointer = t.bool("pointer") ?? (hold.button != nil)
+        guard !hold.keys.isEmpty || hold.button != nil || hold.pointer else {
+            if t.bool("pointer") == false, !t.has("hold"), !t.has("hold_button") {
+                t.report("pointer", "false holds nothing; pointer goes with hold or hold_button, or alone as true (the pointer follows the fingers)")
+            }
+            return nil
+        }
+        return hold
     }
 
     /// `step`, `increase` and `decrease`: all three or none.

@@ -197,6 +197,14 @@ public struct ReplayPrinter {
             parts = [.word("click"), .field("click", .string(binding), after: ":")] + (click.count == 2 ? [.word("double")] : [])
                 + [.field("button", .string(click.button.rawValue)), .hidden("count", .integer(click.count)), .word("at"),
                    .named("x", .number(location.x, decimals: 4, jsonDecimals: 4)), .named("y", .number(location.y, decimals: 4, jsonDecimals: 4))]
+        case .hold(let hold):
+            var held: [OutputLine.Part] = [.word("hold"), .field("hold", .string(hold.binding), after: ":"), .field("moment", .string(hold.moment.rawValue))]
+            if hold.moment != .follow { held.append(.field("held", .string(hold.hold.text))) }
+            if hold.hold.pointer, hold.moment != .release {
+                held += [.word("at"), .named("x", .number(hold.location.x, decimals: 4, jsonDecimals: 4)),
+                         .named("y", .number(hold.location.y, decimals: 4, jsonDecimals: 4))]
+            }
+            parts = held
         case .scroll(let turn):
             parts = [.word("scroll"), .field("scroll", .string(turn.binding), after: ":"),
                      .named("vertical", .integer(turn.vertical)), .named("horizontal", .integer(turn.horizontal))]

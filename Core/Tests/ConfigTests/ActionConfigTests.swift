@@ -8,7 +8,8 @@ import Testing
 /// the test gives (the daemon's come from libevdev).
 @Suite struct ActionConfigTests {
     static let keyCodes = KeyCodes(byName: ["KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56, "KEY_RIGHT": 106, "KEY_C": 46, "KEY_V": 47,
-                                            "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_ENTER": 28, "BTN_LEFT": 0x110])
+                                            "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_ENTER": 28, "BTN_LEFT": 0x110,
+                                            "KEY_LEFTMETA": 125])
 
     func parsed(_ text: String) throws -> Configuration {
         try Configuration.parse(text, file: "test.toml", keyCodes: Self.keyCodes)
@@ -123,6 +124,45 @@ import Testing
         #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 5e-324\n")
             == ["test.toml:5: error: gesture[1].scroll_mm: expected at least 0.1 (a tenth of a millimetre a notch), found 5e-324"])
         #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nscroll = true\nscroll_mm = 0.1\n").isEmpty)
+    }
+
+    @Test func aContinuousGestureHoldsKeysAButtonAndThePointer() throws {
+        let config = try parsed("""
+            [[gesture]]
+            name = "drag"
+            type = "pan"
+            fingers = 3
+            hold = "super"
+            hold_button = "left"
+
+            [[gesture]]
+            name = "switcher"
+            type = "pinch"
+            hold = "ctrl+alt"
+
+            [[gesture]]
+            name = "hover"
+            type = "rotate"
+            pointer = true
+            """)
+        let super_ = try Self.keyCodes.chord("super").get()
+        #expect(config.bindings[0].hold == Hold(written: "super", keys: super_, button: .left, pointer: true))
+        #expect(config.bindings[1].hold == Hold(written: "ctrl+alt", keys: [29, 56], pointer: false))
+        #expect(config.bindings[2].hold == Hold(pointer: true))
+        #expect(config.bindings.filter(\.needsVirtualDevices).count == 3)
+    }
+
+    @Test func holdsAreRefusedWhereTheyCannotBeWithTheirLine() {
+        #expect(refusals("[[gesture]]\nname = \"s\"\ntype = \"swipe\"\nhold = \"alt\"\n").first?
+            .hasPrefix("test.toml:4: error: gesture[1].hold: a swipe gesture has no hold") == true)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nhold = \"alt+Nope\"\n").first?
+            .hasPrefix("test.toml:4: error: gesture[1].hold: no key is named \"Nope\"") == true)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nhold = [\"alt\", \"Tab\"]\n").count == 1)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nhold_button = \"side\"\n").first?
+            .hasPrefix("test.toml:4: error: gesture[1].hold_button: expected one of") == true)
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\npointer = false\n")
+            == ["test.toml:4: error: gesture[1].pointer: false holds nothing; pointer goes with hold or hold_button, or alone as true (the pointer follows the fingers)"])
+        #expect(refusals("[[gesture]]\nname = \"p\"\ntype = \"pan\"\nhold = \"alt\"\npointer = false\n").isEmpty)
     }
 
     @Test func theShippedExamplesAreValidOnceUncommented() throws {

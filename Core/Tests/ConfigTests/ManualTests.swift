@@ -38,7 +38,8 @@ import Testing
         #expect(blocks.count >= 4)
         // The kernel's names of the keys the examples press (libevdev's table, outside the core).
         let keys = KeyCodes(byName: ["KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56,
-                                     "KEY_LEFTMETA": 125, "KEY_LEFT": 105, "KEY_RIGHT": 106, "KEY_PAGEDOWN": 109])
+                                     "KEY_LEFTMETA": 125, "KEY_LEFT": 105, "KEY_RIGHT": 106, "KEY_PAGEDOWN": 109,
+                                     "KEY_TAB": 15, "KEY_LEFTSHIFT": 42])
         for example in blocks {
             #expect(throws: Never.self, "\(example)") { _ = try Configuration.parse(example, file: "example.toml", keyCodes: keys) }
         }

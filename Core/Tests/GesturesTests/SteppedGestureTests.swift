@@ -9,7 +9,7 @@ import TouchCore
 /// Steps and wheel turns through the whole pipeline, on kernel events the script writes:
 /// what the daemon would perform for these fingers.
 @Suite struct SteppedGestureTests {
-    static let keyCodes = KeyCodes(byName: ["KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114])
+    static let keyCodes = KeyCodes(byName: ["KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_LEFTALT": 56])
 
     func actions(_ script: TouchScript, _ gesture: String) throws -> [String] {
         let config = try Configuration.parse("[[gesture]]\n" + gesture, file: "test.toml", keyCodes: Self.keyCodes)
@@ -20,7 +20,8 @@ import TouchCore
                 switch action {
                 case .keys(_, let keys): out.append(keys.text)
                 case .scroll(let turn): out.append("wheel \(turn.vertical) \(turn.horizontal) \(turn.verticalDetents)")
-                case .run, .signal, .click, .mode, .pause: break
+                case .hold(let hold) where hold.moment != .follow: out.append("\(hold.moment.rawValue) \(hold.hold.text)")
+                case .run, .signal, .click, .mode, .pause, .hold: break
                 }
             }
         }
@@ -53,6 +54,13 @@ import TouchCore
         increase = { keys = "VolumeUp" }
         decrease = { keys = "VolumeDown" }
         """
+
+    /// Held from the begin, before its first step, to the end, after its last.
+    @Test func aHeldKeyGoesDownAtTheBeginAndUpAtTheEnd() throws {
+        let angles = Array(stride(from: 0.0, through: 45, by: 1))
+        let held = Self.volume + "\nhold = \"alt\""
+        #expect(try actions(turning(through: angles), held) == ["press alt"] + Array(repeating: "VolumeUp", count: 3) + ["release alt"])
+    }
 
     @Test func aQuarterTurnAndBackIsSixUpsThenSixDowns() throws {
         let angles = Array(stride(from: 0.0, through: 90, by: 1)) + Array(stride(from: 89.0, through: 0, by: -1))

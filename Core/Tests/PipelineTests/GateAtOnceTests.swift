@@ -44,7 +44,8 @@ import TouchCore
         """
 
     static let keyCodes = KeyCodes(byName: ["KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56, "KEY_RIGHT": 106, "KEY_F2": 60,
-                                            "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114])
+                                            "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_TAB": 15,
+                                            "KEY_LEFTSHIFT": 42, "KEY_LEFTMETA": 125])
 
     let panel = DeviceDescription(name: "Panel", axes: [
         AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),

@@ -62,8 +62,12 @@ public final class Seat {
     @exclusivity(unchecked) private var lastNode = ""
     /// A double click's second click, and when it is due.
     @exclusivity(unchecked) private var secondClick: (due: Timestamp, click: Click, location: Point)?
-    /// What the keyboard or pointer gets, made anew for each action.
+    /// What the keyboard or pointer gets, made anew for each action (`pointerEvents`: the
+    /// pointer's, when an action writes to both).
     @exclusivity(unchecked) private var virtualEvents: [InputEvent] = []
+    @exclusivity(unchecked) private var pointerEvents: [InputEvent] = []
+    /// What gestured's keyboard and pointer hold for the gestures under way.
+    @exclusivity(unchecked) public private(set) var held = HeldInput()
     /// A panel's step is being performed: a gate it changes reaches the others once it ends.
     @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
@@ -80,6 +84,7 @@ public final class Seat {
         self.keyCodes = keyCodes
         control = ModeController(config)
         virtualEvents.reserveCapacity(64)
+        pointerEvents.reserveCapacity(16)
     }
 
     public func panel(_ node: String) -> SeatPanel? { byNode[node] }
@@ -132,6 +137,9 @@ public final class Seat {
             if let panel = byNode[node] { remove(panel, why: why, at: time, perform) }
         case .ended(let node, let time):
             if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+        case .stopping(let time):
+            for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+            release(nil, perform)
         case .reload(let next, let time):
             machine = next
             putInForce(at: time, perform)
@@ -250,14 +258,14 @@ public final class Seat {
             perform(.log(.warning, "\(panel.node): \(why)"))
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
-        for action in step.actions { render(action, at: time, perform) }
+        for action in step.actions { render(action, of: panel, at: time, perform) }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
         changed(step.actions.compactMap { control.perform($0, at: time) }, by: panel, at: time, perform)
     }
 
     /// An action as what performs it: a command, a signal, or the events of gestured's
     /// keyboard or pointer.
-    private func render(_ action: Action, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func render(_ action: Action, of panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         switch action {
         case .run(let command) where usersGestures.contains(command.binding):
             toAgent(.command, command.binding, command.environment, perform)
@@ -271,8 +279,10 @@ public final class Seat {
         case .keys(let binding, let keys):
             if explaining { perform(.log(.debug, "\(binding): keys \(keys.text)")) }
             virtualEvents.removeAll(keepingCapacity: true)
-            VirtualInput.append(keys, to: &virtualEvents)
-            perform(.write(.keyboard, virtualEvents))
+            VirtualInput.append(keys, holding: held.isEmpty ? [] : held.keys, to: &virtualEvents)
+            if !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
+        case .hold(let hold):
+            render(hold, of: panel, perform)
         case .click(let binding, let click, let location):
             if explaining {
                 perform(.log(.debug, "\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"))
@@ -289,6 +299,50 @@ public final class Seat {
         case .mode, .pause:
             break  // the controller's (see take(_:of:))
         }
+    }
+
+    /// A held gesture's begin, move or end on gestured's keyboard and pointer: pressed
+    /// keys before the button (super is down when the drag starts), released after it.
+    private func render(_ hold: HoldAction, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+        let holder = HeldInput.Holder(panel: panel.node, binding: hold.binding)
+        virtualEvents.removeAll(keepingCapacity: true)
+        pointerEvents.removeAll(keepingCapacity: true)
+        switch hold.moment {
+        case .press:
+            if explaining { perform(.log(.debug, "\(hold.binding): holds \(hold.hold.text)\(hold.hold.pointer ? ", the pointer following" : "")")) }
+            held.press(hold.hold, by: holder, at: hold.location, keyboard: &virtualEvents, pointer: &pointerEvents)
+            writeHeld(keyboardFirst: true, perform)
+        case .follow:
+            held.follow(holder, to: hold.location, pointer: &pointerEvents)
+            writeHeld(keyboardFirst: false, perform)
+        case .release:
+            if explaining { perform(.log(.debug, "\(hold.binding): lets go of \(hold.hold.text)")) }
+            held.release(holder, keyboard: &virtualEvents, pointer: &pointerEvents)
+            writeHeld(keyboardFirst: false, perform)
+        }
+    }
+
+    /// What a panel's gestures still hold (nil: every panel's) goes up: the panel goes,
+    /// or the daemon stops. Their gestures' cancellation has released it already, unless
+    /// something ended them without one.
+    func release(_ panel: SeatPanel?, _ perform: (SeatEffect) -> Void) {
+        guard !held.isEmpty else { return }
+        virtualEvents.removeAll(keepingCapacity: true)
+        pointerEvents.removeAll(keepingCapacity: true)
+        let holders = if let panel {
+            held.release(panel: panel.node, keyboard: &virtualEvents, pointer: &pointerEvents)
+        } else {
+            held.releaseAll(keyboard: &virtualEvents, pointer: &pointerEvents)
+        }
+        guard !holders.isEmpty else { return }
+        perform(.log(.info, "let go of what \(holders.map(\.binding).joined(separator: ", ")) held"))
+        writeHeld(keyboardFirst: false, perform)
+    }
+
+    private func writeHeld(keyboardFirst: Bool, _ perform: (SeatEffect) -> Void) {
+        if keyboardFirst, !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
+        if !pointerEvents.isEmpty { perform(.write(.pointer, pointerEvents)) }
+        if !keyboardFirst, !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
     }
 
     /// A touch sequence began on a dark screen: nothing fires, an isolated panel's twin

@@ -19,6 +19,9 @@ public enum SeatInput: Sendable {
     indirect case gone(node: String, why: String, at: Timestamp)
     /// A recording came to its end: its touches still down are cancelled; its deadlines run on.
     case ended(node: String, at: Timestamp)
+    /// The daemon stops: touches under way are cancelled (an isolated panel's twin sees
+    /// them end) and whatever gestured's keyboard and pointer hold goes up.
+    case stopping(at: Timestamp)
     /// A configuration, already accepted: the first one too, given once at start.
     indirect case reload(Configuration, at: Timestamp)
     /// A call of the control interface or a line of a replay's timeline (see
@@ -59,7 +62,7 @@ public enum SeatInput: Sendable {
         switch self {
         case .event(_, let event): event.time
         case .deadline(let time): time
-        case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time),
+        case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time), .stopping(let time),
              .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .logindSilent(_, let time), .sessionInFront(_, _, let time),
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
              .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time),

@@ -28,6 +28,8 @@ public struct SeatScript: Sendable {
     private var nextEvents: [Int]
     private var nextInput = 0
     private var ending: Int?
+    /// A timeline's `stop` was given: nothing comes after it.
+    private var stopped = false
 
     /// `inputs`: the seat's other inputs (a timeline's, see `inputs(of:)`), in time order.
     /// Recordings written on one clock keep their places on it: the one that starts first
@@ -51,6 +53,7 @@ public struct SeatScript: Sendable {
 
     /// The next item, without taking it.
     public var upcoming: Item? {
+        if stopped { return nil }
         if let ending { return .ended(node: recordings[ending].path, at: recordings[ending].events.last!.time) }
         let index = earliestRecording
         let event = index.map { recordings[$0].events[nextEvents[$0]] }
@@ -63,7 +66,9 @@ public struct SeatScript: Sendable {
         guard let item = upcoming else { return nil }
         switch item {
         case .ended: ending = nil
-        case .input: nextInput += 1
+        case .input(let input):
+            nextInput += 1
+            if case .stopping = input { stopped = true }
         case .event:
             let index = earliestRecording!
             nextEvents[index] += 1
@@ -77,6 +82,7 @@ public struct SeatScript: Sendable {
         nextEvents = nextEvents.map { _ in 0 }
         nextInput = 0
         ending = nil
+        stopped = false
     }
 
     /// The recording whose next event is the earliest (the first one on a tie).
@@ -96,16 +102,20 @@ public struct SeatScript: Sendable {
     public static func inputs(of timeline: Timeline, recordings: [Recording],
                               configurations: [String: Configuration], pushes: [String: UserPush] = [:]) throws(FileError) -> [SeatInput] {
         var inputs: [SeatInput] = []
+        /// A panel, by its recording's path or file name.
+        func node(_ named: String, _ line: Timeline.Line) throws(FileError) -> String {
+            let node = recordings.first { $0.path == named }?.path
+                ?? recordings.first { $0.path.split(separator: "/").last.map(String.init) == named }?.path
+            guard let node else {
+                throw FileError(path: timeline.path, line: line.line, message: "no recording \"\(printable(named))\" is replayed; name one of \(recordings.map(\.path).joined(separator: ", "))")
+            }
+            return node
+        }
         for line in timeline.lines {
             let why = "\(timeline.path):\(line.line)"
             switch line.entry {
             case .request(.rotatePanel(let named, let degrees)):
-                let node = recordings.first { $0.path == named }?.path
-                    ?? recordings.first { $0.path.split(separator: "/").last.map(String.init) == named }?.path
-                guard let node else {
-                    throw FileError(path: timeline.path, line: line.line, message: "no recording \"\(printable(named))\" is replayed; name one of \(recordings.map(\.path).joined(separator: ", "))")
-                }
-                inputs.append(.request(.rotatePanel(node: node, degrees: degrees), why: why, at: line.time))
+                inputs.append(.request(.rotatePanel(node: try node(named, line), degrees: degrees), why: why, at: line.time))
             case .request(let request):
                 inputs.append(.request(request, why: why, at: line.time))
             case .locked(let locked):
@@ -135,6 +145,10 @@ public struct SeatScript: Sendable {
                 inputs.append(.push(push, by: BusPeer(name: name, uid: uid, session: session), at: line.time))
             case .agentLeft(let session, let uid):
                 inputs.append(.peerLeft(name: Timeline.agentName(session: session, uid: uid), at: line.time))
+            case .unplug(let named):
+                inputs.append(.gone(node: try node(named, line), why: "unplugged (\(why))", at: line.time))
+            case .stop:
+                inputs.append(.stopping(at: line.time))
             }
         }
         return inputs

@@ -31,6 +31,8 @@ import TouchCore
 ///                                 user's configuration ("-" for no session: the user's own
 ///                                 services); relative to the timeline's folder
 ///    13 leave c2 1001             that agent leaves the bus
+///    14 unplug panel.evemu        the panel goes (its recording): unplugged mid-gesture
+///    15 stop                      the daemon stops (SIGTERM): the replay ends there
 public struct Timeline: Sendable {
     public enum Entry: Sendable, Equatable {
         case request(ControlRequest)
@@ -45,6 +47,9 @@ public struct Timeline: Sendable {
         /// An agent's caller: its session (nil: none) and user.
         case push(session: String?, uid: UInt32, path: String)
         case agentLeft(session: String?, uid: UInt32)
+        /// A panel unplugged, by its recording's path or file name.
+        case unplug(String)
+        case stop
     }
 
     /// The bus name a timeline gives the agent in a session (or none) of a user.
@@ -139,8 +144,14 @@ public struct Timeline: Sendable {
             guard let uid = UInt32(words[1]) else { throw fail("\(what) takes \(usage)") }
             let session = words[0] == "-" ? nil : words[0]
             return what == "push" ? .push(session: session, uid: uid, path: words[2]) : .agentLeft(session: session, uid: uid)
+        case "unplug":
+            try count(1...1, "a panel's recording, as in \"14 unplug panel.evemu\"")
+            return .unplug(arguments.first!)
+        case "stop":
+            try count(0...0, "nothing, as in \"15 stop\"")
+            return .stop
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push or leave")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push, leave, unplug or stop")
         }
     }
 
