@@ -65,7 +65,8 @@ print()
 print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
       "again; and the whole path's floor, the same lifts read from the panel by a small C program that signals "
       "each one (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
-      "all in the same round:")
+      "the alone and the floor taking turns in four blocks of each round (this VM's speed drifts by tens of percent "
+      "over minutes; `tests/bench/vm_signal_ab.py` compares two builds so):")
 print()
 print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | "
       "the whole path's floor p50 / p99 | alone ÷ floor p50 / p99 |")

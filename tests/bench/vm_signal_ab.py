@@ -1,0 +1,97 @@
+"""Two builds' signal latency side by side, in one boot, against the whole path's floor:
+the latency of gestured's Gesture signal (a binding with `signal = true` and nothing
+else) from the lift of a 1-finger swipe to a D-Bus listener, for each build, and the
+same lifts relayed by relay.c (the floor). The three take turns in blocks of swipes, so
+that a drift over the boot (this VM's speed wanders by tens of percent) falls on each
+alike; vm_bench.py measures each once a round, which a drift can tip.
+    python3 tests/bench/vm_signal_ab.py OUT.json BLOCKS SWIPES LABEL=GESTURED...
+(run inside scripts/vm-run, as root). Prints each block and the pooled p50 and p99.
+"""
+import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+from common import latencies, play_swipes, summary  # noqa: E402
+from fixtures import Recording  # noqa: E402
+from uinput_panel import Panel, wait_for  # noqa: E402
+
+out_path, blocks, swipes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+work = tempfile.mkdtemp()
+os.chmod(work, 0o755)
+builds = {}
+for argument in sys.argv[4:]:
+    label, _, program = argument.partition("=")
+    # Each build from the VM's /tmp (in memory), with its parsing helper beside it.
+    os.mkdir(os.path.join(work, label))
+    for path in (program, os.path.join(os.path.dirname(program), "gestured-parse-config")):
+        shutil.copy(path, os.path.join(work, label))
+    builds[label] = os.path.join(work, label, "gestured")
+listen, relay = os.path.join(work, "listen"), os.path.join(work, "relay")
+for program in (listen, relay):
+    subprocess.run(["cc", "-O2", "-o", program, os.path.join(here, os.path.basename(program) + ".c"), "-lsystemd"], check=True)
+stamps = os.path.join(work, "stamps.txt")
+config = os.path.join(work, "gestured.toml")
+with open(config, "w") as f:
+    f.write('[daemon]\nbus = "session"\n[[gesture]]\nname = "right"\ntype = "swipe"\ndirection = "right"\nsignal = true\n')
+
+bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
+os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
+listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
+assert listener.stdout.readline().strip() == "listening"
+panel = Panel(Recording().text())
+time.sleep(1)
+
+
+def gestured_signal(program):
+    """One block of the build's signal: started, READY=1, its panel read, the swipes."""
+    notify_path = os.path.join(work, "notify")
+    if os.path.exists(notify_path):
+        os.unlink(notify_path)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(notify_path)
+    notify.settimeout(30)
+    log = os.path.join(work, "daemon.log")
+    daemon = subprocess.Popen([program, "run", "--config", config], env=dict(os.environ, NOTIFY_SOCKET=notify_path),
+                              stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    while b"READY=1" not in notify.recv(4096):
+        pass
+    assert wait_for(20, lambda: re.search(re.escape(panel.node) + ": '", open(log).read())), open(log).read()
+    time.sleep(1)
+    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
+    daemon.send_signal(signal.SIGTERM)
+    daemon.wait(timeout=20)
+    notify.close()
+    return ms
+
+
+def floor_signal():
+    relaying = subprocess.Popen([relay, panel.node])
+    time.sleep(1)
+    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
+    relaying.terminate()
+    relaying.wait()
+    return ms
+
+
+kinds = list(builds) + ["floor"]
+pooled = {kind: [] for kind in kinds}
+per_block = []
+for block in range(blocks):
+    medians = {}
+    # Each block in another order: none is always first after the previous one's exit.
+    for kind in kinds[block % len(kinds):] + kinds[:block % len(kinds)]:
+        ms = floor_signal() if kind == "floor" else gestured_signal(builds[kind])
+        pooled[kind] += ms
+        medians[kind] = summary(ms, swipes)["p50_ms"]
+    per_block.append(medians)
+    print(f"block {block + 1}: " + ", ".join(f"{kind} {medians[kind]:.2f} ms" for kind in kinds), flush=True)
+listener.terminate()
+
+figures = {"blocks": blocks, "swipes": swipes, "per_block_p50_ms": per_block,
+           "pooled": {kind: summary(ms, blocks * swipes) for kind, ms in pooled.items()}}
+for kind in builds:
+    figures["pooled"][kind]["p50_over_floor"] = figures["pooled"][kind]["p50_ms"] / figures["pooled"]["floor"]["p50_ms"]
+    figures["pooled"][kind]["p99_over_floor"] = figures["pooled"][kind]["p99_ms"] / figures["pooled"]["floor"]["p99_ms"]
+with open(out_path, "w") as f:
+    json.dump(figures, f, indent=1)
+print(json.dumps(figures["pooled"], indent=1))
