@@ -238,6 +238,7 @@ public final class Daemon {
         let seatNow = clock.seatTime(now)
         if !replayBehind, let due = seat.nextDeadline, due <= seatNow { step(.deadline(seatNow)) }
         runner.enforceTimeouts(now: now)
+        writeDueTouchpadFrames(now: now)
         reportUnsaidControlLines(now: now)
         enforceReloadTimeout(now: now)
         for source in busSources {
@@ -259,6 +260,7 @@ public final class Daemon {
         consider(replay?.nextTime.map(clock.monotonic))
         consider(seat.nextDeadline.map(clock.monotonic))
         consider(runner.nextDeadline)
+        consider(virtual?.touchpadDue)
         consider(pendingReload?.deadline)
         for source in busSources { consider(source.nextDeadline) }
         if watchdogInterval != nil { consider(nextWatchdog) }
@@ -300,6 +302,7 @@ public final class Daemon {
                 SystemdNotify.send("STOPPING=1")
                 // Touches under way end on the twins, and nothing stays pressed.
                 step(.stopping(at: now))
+                writeDueTouchpadFrames(now: monotonicMicroseconds(), all: true)
                 loop.running = false
             }
         }

@@ -50,8 +50,8 @@ extension Daemon {
         case .announce(let properties, let rotated):
             bus?.announce(properties)
             if !rotated.isEmpty { bus?.announceRotation(of: rotated) }
-        case .virtualDevices(let needing):
-            makeOrRemoveVirtualDevices(for: needing)
+        case .virtualDevices(let needing, let touchpad):
+            makeOrRemoveVirtualDevices(for: needing, touchpad: touchpad)
         case .log(let level, let text):
             switch level {
             case .debug: logger.debug("\(text)")
@@ -108,11 +108,16 @@ extension Daemon {
         case .twin(let node):
             guard let twin = panels[node]?.twin else { return }
             do { try twin.write(events) } catch { logger.error("\(node): cannot write to its twin: \(error)") }
-        case .keyboard, .pointer:
+        case .keyboard, .pointer, .touchpad:
             // Made when the configuration was loaded, or said then why not.
             guard let virtual else { return }
-            do { try virtual.write(events, toPointer: target == .pointer) } catch {
-                logger.error("cannot write to gestured's virtual \(target == .pointer ? "pointer" : "keyboard"): \(error)")
+            let device: VirtualDevices.Device = switch target {
+            case .pointer: .pointer
+            case .touchpad: .touchpad
+            default: .keyboard
+            }
+            do { try virtual.write(events, to: device, now: monotonicMicroseconds()) } catch {
+                logger.error("cannot write to gestured's virtual \(device): \(error)")
             }
         }
     }

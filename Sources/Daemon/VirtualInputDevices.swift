@@ -2,21 +2,31 @@ import Input
 import Pipeline
 
 /// gestured's virtual keyboard and pointer in the daemon: made while the configuration
-/// binds keys, clicks or scrolling (the seat says which gestures; never for a monitor),
-/// removed when it no longer does. What they write is the seat's.
+/// binds keys, clicks, scrolling or holds (the seat says which gestures; never for a
+/// monitor), with the touchpad while a binding hands it gestures; made again when the
+/// touchpad comes or goes, removed when nothing needs them. What they write is the seat's.
 extension Daemon {
-    func makeOrRemoveVirtualDevices(for needing: [String]) {
+    func makeOrRemoveVirtualDevices(for needing: [String], touchpad: Bool) {
         guard !needing.isEmpty else {
             virtual = nil
             return
         }
-        guard virtual == nil else { return }
+        guard virtual == nil || virtual?.hasTouchpad != touchpad else { return }
+        virtual = nil
         do {
-            let made = try VirtualDevices()
+            let made = try VirtualDevices(touchpad: touchpad)
             virtual = made
-            logger.info("virtual keyboard and pointer for \(needing.joined(separator: ", ")): \(made.nodes.joined(separator: ", "))")
+            logger.info("virtual keyboard and pointer\(touchpad ? " and touchpad" : "") for \(needing.joined(separator: ", ")): \(made.nodes.joined(separator: ", "))")
         } catch {
             logger.error("cannot make gestured's virtual keyboard and pointer (\(error)): they need \(PanelPolicy.uinputAccess). These gestures cannot act: \(needing.joined(separator: ", ")); the rest work")
+        }
+    }
+
+    /// The virtual touchpad's frames whose turn has come (`all`: the daemon stops).
+    func writeDueTouchpadFrames(now: Int64, all: Bool = false) {
+        guard let virtual, all || virtual.touchpadDue.map({ $0 <= now }) == true else { return }
+        do { try virtual.writeDueTouchpadFrames(now: now, all: all) } catch {
+            logger.error("cannot write to gestured's virtual touchpad: \(error)")
         }
     }
 }

@@ -4,19 +4,27 @@ import SystemIO
 import SystemPackage
 import TouchCore
 
-/// gestured's virtual keyboard and pointer, through which `keys`, `click` and `scroll`
-/// act on whatever reads input: X, any Wayland compositor, a kiosk's or the console. Made
-/// while a configuration binds them, named `gestured keyboard` and `gestured pointer`,
-/// and marked as gestured's (`TwinPhys`) so that gestured never reads them. What they send
-/// is the seat's (`VirtualInput`); a chord is written pressed and released at once, so no key is
-/// left down by anything that happens after, and the kernel removes both devices with
-/// the daemon however it dies.
+/// gestured's virtual keyboard and pointer, through which `keys`, `click`, `scroll` and
+/// `hold` act on whatever reads input: X, any Wayland compositor, a kiosk's or the console;
+/// and its virtual touchpad, made only while a binding has `touchpad = true`. Made while a
+/// configuration binds them, named `gestured keyboard`, `gestured pointer` and `gestured
+/// touchpad`, and marked as gestured's (`TwinPhys`) so that gestured never reads them.
+/// What they send is the seat's (`VirtualInput`, `VirtualTouchpad`), which releases what
+/// a gesture holds however it ends; the kernel removes them, and releases what they
+/// held, with the daemon however it dies.
 public final class VirtualDevices {
+    public enum Device {
+        case keyboard, pointer, touchpad
+    }
+
     private let keyboard: UinputDevice
     private let pointer: UinputDevice
+    private let touchpad: UinputDevice?
+    /// The touchpad's frames, a touchpad's pace apart (see `FramePace`).
+    private var touchpadPace = FramePace(spacing: 5_000, capacity: 16)
 
     /// Needs write access to /dev/uinput, as isolation does.
-    public init() throws(Errno) {
+    public init(touchpad withTouchpad: Bool) throws(Errno) {
         keyboard = try Self.make("gestured keyboard", phys: TwinPhys.keyboard) { device in
             _ = libevdev_enable_event_type(device, UInt32(EventType.key))
             for code in KeyCodes.libevdev.keys { _ = libevdev_enable_event_code(device, UInt32(EventType.key), UInt32(code), nil) }
@@ -30,6 +38,30 @@ public final class VirtualDevices {
             _ = libevdev_enable_event_type(device, UInt32(VirtualInput.relative))
             for code in VirtualInput.wheelCodes { _ = libevdev_enable_event_code(device, UInt32(VirtualInput.relative), UInt32(code), nil) }
         }
+        touchpad = withTouchpad ? try Self.make("gestured touchpad", phys: TwinPhys.touchpad, Self.enableTouchpad) : nil
+    }
+
+    /// A clickpad as libinput wants one: a pointer, not direct, with the slots, the
+    /// tool-count buttons and axes in millimetres (`VirtualTouchpad`).
+    private static func enableTouchpad(_ device: OpaquePointer) {
+        _ = libevdev_enable_property(device, UInt32(INPUT_PROP_POINTER))
+        _ = libevdev_enable_property(device, UInt32(INPUT_PROP_BUTTONPAD))
+        _ = libevdev_enable_event_type(device, UInt32(EventType.key))
+        for code in [KeyCode.btnTouch, VirtualTouchpad.button] + VirtualTouchpad.toolCodes {
+            _ = libevdev_enable_event_code(device, UInt32(EventType.key), UInt32(code), nil)
+        }
+        _ = libevdev_enable_event_type(device, UInt32(EventType.abs))
+        let (width, height) = VirtualTouchpad.maximum
+        func axis(_ code: UInt16, _ maximum: Int32, resolution: Int32) {
+            var info = input_absinfo(value: 0, minimum: 0, maximum: maximum, fuzz: 0, flat: 0, resolution: resolution)
+            _ = libevdev_enable_event_code(device, UInt32(EventType.abs), UInt32(code), &info)
+        }
+        axis(AbsCode.x, width, resolution: VirtualTouchpad.unitsPerMM)
+        axis(AbsCode.y, height, resolution: VirtualTouchpad.unitsPerMM)
+        axis(AbsCode.mtPositionX, width, resolution: VirtualTouchpad.unitsPerMM)
+        axis(AbsCode.mtPositionY, height, resolution: VirtualTouchpad.unitsPerMM)
+        axis(AbsCode.mtSlot, Int32(VirtualTouchpad.slots - 1), resolution: 0)
+        axis(AbsCode.mtTrackingID, Int32(UInt16.max), resolution: 0)
     }
 
     private static func make(_ name: String, phys: String, _ enable: (OpaquePointer) -> Void) throws(Errno) -> UinputDevice {
@@ -41,11 +73,28 @@ public final class VirtualDevices {
         return try UinputDevice.create(like: description, phys: phys)
     }
 
-    /// The keyboard's and pointer's event nodes, for the log.
-    public var nodes: [String] { [keyboard.node, pointer.node].compactMap { $0 } }
+    /// The devices' event nodes, for the log.
+    public var nodes: [String] { [keyboard.node, pointer.node, touchpad?.node].compactMap { $0 } }
+    public var hasTouchpad: Bool { touchpad != nil }
 
-    /// What `VirtualInput` made for one of them (the seat's `.write`).
-    public func write(_ events: [InputEvent], toPointer: Bool) throws(Errno) {
-        try (toPointer ? pointer : keyboard).write(events)
+    /// What the seat made for one of them (`.write`); nothing for a touchpad not made.
+    /// The touchpad's wait their turn (`touchpadDue`, `writeDueTouchpadFrames`).
+    public func write(_ events: [InputEvent], to device: Device, now: Int64) throws(Errno) {
+        switch device {
+        case .keyboard: try keyboard.write(events)
+        case .pointer: try pointer.write(events)
+        case .touchpad:
+            guard let touchpad else { return }
+            for batch in touchpadPace.submit(events, now: now) { try touchpad.write(batch) }
+        }
+    }
+
+    /// When the touchpad's next waiting frame is to be written.
+    public var touchpadDue: Int64? { touchpadPace.due }
+
+    /// The touchpad's frames whose time has come (`all`: every one, the daemon stopping).
+    public func writeDueTouchpadFrames(now: Int64, all: Bool = false) throws(Errno) {
+        guard let touchpad else { return }
+        for batch in all ? touchpadPace.drain(now: now) : touchpadPace.take(now: now) { try touchpad.write(batch) }
     }
 }

@@ -141,6 +141,13 @@ if y:
 else:
     print("| `ydotool key` | not installed | | |")
 print()
+t = keys.get("touchpad")
+if t:
+    print(f"The virtual touchpad (`touchpad = true` on a three-finger pan, the same {keys['swipes']} times, three "
+          "fingers 80 mm to the right): from each frame of the panel to the first frame gestured's touchpad makes "
+          f"of it, both kernel time stamps: {ms(t['p50_ms'])} p50, {ms(t['p99_ms'])} p99 over {t['n']} of "
+          f"{t['panel_frames']} panel frames (the frames before the pan begins make none).")
+    print()
 print("## The pure core, on this machine (ordo-one/benchmark)")
 print()
 print("One iteration of a `throughput` benchmark is one kernel event through the whole "

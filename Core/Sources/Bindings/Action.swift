@@ -15,6 +15,8 @@ public enum Action: Equatable, Sendable {
     case click(binding: String, Click, at: Point)
     /// Hold keys and a button for a continuous gesture, move the pointer with it, let go.
     case hold(HoldAction)
+    /// Put a continuous gesture's fingers on gestured's virtual touchpad, move them, lift them.
+    case touchpad(TouchpadAction)
     /// Turn gestured's virtual pointer's wheels.
     case scroll(ScrollAction)
     /// Switch every touchscreen to another mode's gestures, from its next touch sequence.

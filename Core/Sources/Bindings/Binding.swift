@@ -14,6 +14,8 @@ public struct Binding: Equatable, Codable, Sendable {
     public var scroll: Scroll?
     public var steps: Steps?
     public var hold: Hold?
+    /// `touchpad = true`: the gesture's fingers go to gestured's virtual touchpad.
+    public var touchpad = false
 
     public init(gesture: String, command: String? = nil, signal: Bool = false,
                 commandPhases: Set<GesturePhase> = [.ended], maxRunning: Int = 1) {
@@ -36,7 +38,7 @@ public struct Binding: Equatable, Codable, Sendable {
 
     /// Whether performing it needs gestured's virtual devices (keys, clicks, wheels).
     public var needsVirtualDevices: Bool {
-        actions.needsVirtualDevices || scroll != nil || hold != nil || (steps.map { $0.increase.needsVirtualDevices || $0.decrease.needsVirtualDevices } ?? false)
+        actions.needsVirtualDevices || scroll != nil || hold != nil || touchpad || (steps.map { $0.increase.needsVirtualDevices || $0.decrease.needsVirtualDevices } ?? false)
     }
 
     /// Whether it emits D-Bus signals, itself or in its steps.

@@ -46,21 +46,27 @@ public struct BindingTable: Sendable {
         guard let binding = byGesture[event.name] else { return }
         if binding.actions.signal { actions.append(.signal(event, device: device, step: nil)) }
         if binding.acts(on: event) { append(binding.actions, of: binding, event, device, step: nil, to: &actions) }
-        guard binding.scroll != nil || binding.steps != nil || binding.hold != nil else { return }
+        guard binding.scroll != nil || binding.steps != nil || binding.hold != nil || binding.touchpad else { return }
         func hold(_ moment: HoldAction.Moment) {
             if let hold = binding.hold { actions.append(.hold(HoldAction(binding: binding.gesture, moment, hold, at: event.location))) }
+        }
+        func touchpad(_ moment: TouchpadAction.Moment) {
+            if binding.touchpad { actions.append(.touchpad(TouchpadAction(binding: binding.gesture, moment, touches: event.touches))) }
         }
         switch event.phase {
         case .began:
             // Held first: a step's keys at the begin are pressed with alt already down.
             hold(.press)
+            touchpad(.begin)
             progress[event.name] = Progress()
             follow(binding, event, device, to: &actions)
         case .changed:
             if binding.hold?.pointer == true { hold(.follow) }
+            touchpad(.move)
             follow(binding, event, device, to: &actions)
         case .ended, .cancelled:
             progress.removeValue(forKey: event.name)
+            touchpad(.end)
             hold(.release)
         case .recognized:
             break

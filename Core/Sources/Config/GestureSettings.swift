@@ -16,8 +16,9 @@ extension Configuration {
         .chevron: ["direction", "min_size_mm"],
         .stroke: ["templates", "min_similarity", "min_size_mm"],
     ]
-    /// What a continuous gesture holds from its begin to its end (`Hold`).
-    static let holdKeys = ["hold", "hold_button", "pointer"]
+    /// What a continuous gesture holds from its begin to its end (`Hold`), and whether it
+    /// goes to the virtual touchpad.
+    static let holdKeys = ["hold", "hold_button", "pointer", "touchpad"]
     /// The measured settings, each with the most that makes physical sense: no panel is
     /// 10 m across, no gesture lasts an hour, no finger moves at 100 m/s.
     static var measures: [(String, WritableKeyPath<GestureSpec, Double>, Limit)] { [
@@ -100,6 +101,16 @@ extension Configuration {
         if type.isContinuous {
             binding.steps = parseSteps(t, type: type, keyNames: keyNames)
             binding.hold = parseHold(t, keyNames: keyNames)
+            if t.bool("touchpad") == true {
+                if (2...VirtualTouchpad.slots).contains(spec.fingers) {
+                    binding.touchpad = true
+                    spec.tracksTouches = true
+                    // The twin gets none of its touches, not even their beginning.
+                    if !t.has("delays_touches_began") { spec.delaysTouchesBegan = true }
+                } else {
+                    t.report("touchpad", "a touchpad gesture has 2 to \(VirtualTouchpad.slots) fingers; this \(type.rawValue) has \(spec.fingers) (set fingers)")
+                }
+            }
         }
         if !type.isContinuous, t.has("on") {
             t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")

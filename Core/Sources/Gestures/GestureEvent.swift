@@ -22,6 +22,10 @@ public struct GestureEvent: Equatable, Sendable {
     public var velocity: Double?
     /// What drew it: fingers, or a pen.
     public var tool = ContactTool.finger
+    /// Each finger's position where the gesture's fingers came down and now, in mm from
+    /// the panel's top left: only for a gesture handed to the virtual touchpad
+    /// (`GestureSpec.tracksTouches`), empty otherwise.
+    public var touches: [TouchTrack] = []
 
     public init(name: String, type: GestureType, phase: GesturePhase, time: Timestamp, fingers: Int, location: Point,
                 direction: Direction? = nil, scale: Double? = nil, rotation: Double? = nil, translation: Point? = nil,
@@ -37,5 +41,16 @@ public struct GestureEvent: Equatable, Sendable {
         self.rotation = rotation
         self.translation = translation
         self.velocity = velocity
+    }
+}
+
+/// One finger of a gesture, in mm from the panel's top left (x to the right, y downwards).
+public struct TouchTrack: Equatable, Sendable {
+    public var start: Point
+    public var now: Point
+
+    public init(start: Point, now: Point) {
+        self.start = start
+        self.now = now
     }
 }

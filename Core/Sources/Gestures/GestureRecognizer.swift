@@ -238,9 +238,13 @@ public class GestureRecognizer {
 
     func makeEvent(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil,
                    rotation: Double? = nil, translation: Point? = nil, velocity: Double? = nil) -> GestureEvent {
-        GestureEvent(name: spec.name, type: spec.type, phase: phase, time: output.now, fingers: mostFingersDown,
-                     location: centroid(), direction: direction, scale: scale, rotation: rotation, translation: translation,
-                     velocity: velocity)
+        var event = GestureEvent(name: spec.name, type: spec.type, phase: phase, time: output.now, fingers: mostFingersDown,
+                                 location: centroid(), direction: direction, scale: scale, rotation: rotation,
+                                 translation: translation, velocity: velocity)
+        if spec.tracksTouches {
+            event.touches = touches.filter(\.isDown).map { TouchTrack(start: millimetreVector($0.start), now: millimetreVector($0.location)) }
+        }
+        return event
     }
 
     /// The mean location of the touches down, or of all followed touches when none is.

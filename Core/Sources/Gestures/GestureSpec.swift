@@ -15,6 +15,9 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var modes: [String] = [GestureSpec.defaultMode]
     /// Whether it still fires while the session is locked.
     public var whenLocked = false
+    /// Its events say where each finger is (`GestureEvent.touches`): its binding hands
+    /// it to the virtual touchpad.
+    public var tracksTouches = false
     /// What may draw it: fingers, a pen, or either (nil).
     public var tool: ContactTool?
     /// The applications it is for, or not for (`apps`, `not_apps`).

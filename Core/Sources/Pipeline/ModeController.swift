@@ -44,7 +44,7 @@ public struct ModeController: Sendable {
             return switchMode(to: change.mode, timeoutSeconds: change.timeoutSeconds, at: time, why: binding)
         case .pause(let binding, let seconds):
             return pause(seconds: seconds, at: time, why: binding)
-        case .run, .signal, .keys, .click, .scroll, .hold:
+        case .run, .signal, .keys, .click, .scroll, .hold, .touchpad:
             return nil
         }
     }

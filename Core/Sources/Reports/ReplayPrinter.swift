@@ -205,6 +205,9 @@ public struct ReplayPrinter {
                          .named("y", .number(hold.location.y, decimals: 4, jsonDecimals: 4))]
             }
             parts = held
+        case .touchpad(let action):
+            parts = [.word("touchpad"), .field("touchpad", .string(action.binding), after: ":"), .field("moment", .string(action.moment.rawValue)),
+                     .named("fingers", .integer(action.touches.count))]
         case .scroll(let turn):
             parts = [.word("scroll"), .field("scroll", .string(turn.binding), after: ":"),
                      .named("vertical", .integer(turn.vertical)), .named("horizontal", .integer(turn.horizontal))]

@@ -33,6 +33,8 @@ public struct SeatPrinter {
             base.print(events, to: "keyboard")
         case .write(.pointer, let events) where base.showTwin:
             base.print(events, to: "pointer")
+        case .write(.touchpad, let events) where base.showTwin:
+            base.print(events, to: "touchpad")
         default:
             break
         }

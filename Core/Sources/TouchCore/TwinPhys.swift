@@ -7,6 +7,7 @@ public enum TwinPhys {
     public static let virtualPrefix = "gestured-virtual/"
     public static let keyboard = virtualPrefix + "keyboard"
     public static let pointer = virtualPrefix + "pointer"
+    public static let touchpad = virtualPrefix + "touchpad"
 
     public static func of(panel phys: String?, node: String) -> String {
         prefix + (phys.flatMap { $0.isEmpty ? nil : $0 } ?? node)

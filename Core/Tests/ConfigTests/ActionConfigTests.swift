@@ -152,6 +152,14 @@ import Testing
         #expect(config.bindings.filter(\.needsVirtualDevices).count == 3)
     }
 
+    @Test func aTouchpadGestureTracksItsFingersAndWithholdsThemFromTheTwin() throws {
+        let config = try parsed("[[gesture]]\nname = \"w\"\ntype = \"pan\"\nfingers = 3\ntouchpad = true\n")
+        #expect(config.bindings[0].touchpad && config.gestures[0].tracksTouches && config.gestures[0].delaysTouchesBegan)
+        #expect(refusals("[[gesture]]\nname = \"w\"\ntype = \"pan\"\ntouchpad = true\n")
+            == ["test.toml:4: error: gesture[1].touchpad: a touchpad gesture has 2 to 5 fingers; this pan has 1 (set fingers)"])
+        #expect(refusals("[[gesture]]\nname = \"w\"\ntype = \"swipe\"\nfingers = 3\ntouchpad = true\n").count == 1)
+    }
+
     @Test func holdsAreRefusedWhereTheyCannotBeWithTheirLine() {
         #expect(refusals("[[gesture]]\nname = \"s\"\ntype = \"swipe\"\nhold = \"alt\"\n").first?
             .hasPrefix("test.toml:4: error: gesture[1].hold: a swipe gesture has no hold") == true)

@@ -103,6 +103,7 @@ extension Seat {
         if next.wakesWithKeyboard { needing.append("wake_latch") }
         // Another session's user's too: their keyboard is there when their session is in front again.
         needing += sessions.neededByOthers.filter { !needing.contains($0) }
-        perform(.virtualDevices(needing: mode == .service ? needing : []))
+        let touchpad = next.bindings.contains(where: \.touchpad) || sessions.othersNeedTouchpad
+        perform(.virtualDevices(needing: mode == .service ? needing : [], touchpad: mode == .service && touchpad))
     }
 }

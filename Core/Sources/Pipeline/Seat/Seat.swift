@@ -64,10 +64,12 @@ public final class Seat {
     @exclusivity(unchecked) private var secondClick: (due: Timestamp, click: Click, location: Point)?
     /// What the keyboard or pointer gets, made anew for each action (`pointerEvents`: the
     /// pointer's, when an action writes to both).
-    @exclusivity(unchecked) private var virtualEvents: [InputEvent] = []
+    @exclusivity(unchecked) var virtualEvents: [InputEvent] = []
     @exclusivity(unchecked) private var pointerEvents: [InputEvent] = []
     /// What gestured's keyboard and pointer hold for the gestures under way.
     @exclusivity(unchecked) public private(set) var held = HeldInput()
+    /// The gesture whose fingers are on gestured's virtual touchpad.
+    @exclusivity(unchecked) var touchpad = TouchpadFingers()
     /// A panel's step is being performed: a gate it changes reaches the others once it ends.
     @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
@@ -114,7 +116,9 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        panels.reduce(secondClick?.due) { Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline) }
+        panels.reduce(Timestamp.earlier(secondClick?.due, touchpad.due)) {
+            Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline)
+        }
     }
 
     /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
@@ -221,6 +225,11 @@ public final class Seat {
                 if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel, perform) }
             }
             if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
+            if let frame = touchpad.due, frame <= due {
+                virtualEvents.removeAll(keepingCapacity: true)
+                touchpad.advance(to: due, into: &virtualEvents)
+                perform(.write(.touchpad, virtualEvents))
+            }
             if let second = secondClick, second.due <= due {
                 secondClick = nil
                 virtualEvents.removeAll(keepingCapacity: true)
@@ -283,6 +292,8 @@ public final class Seat {
             if !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
         case .hold(let hold):
             render(hold, of: panel, perform)
+        case .touchpad(let action):
+            render(action, of: panel, at: time, perform)
         case .click(let binding, let click, let location):
             if explaining {
                 perform(.log(.debug, "\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"))
@@ -322,10 +333,35 @@ public final class Seat {
         }
     }
 
-    /// What a panel's gestures still hold (nil: every panel's) goes up: the panel goes,
-    /// or the daemon stops. Their gestures' cancellation has released it already, unless
-    /// something ended them without one.
+    /// A gesture's fingers on the virtual touchpad: one gesture at a time, the others'
+    /// fingers left off it (said in the debug log).
+    private func render(_ action: TouchpadAction, of panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        let holder = TouchpadFingers.Holder(panel: panel.node, binding: action.binding)
+        virtualEvents.removeAll(keepingCapacity: true)
+        switch action.moment {
+        case .begin:
+            let took = touchpad.begin(action.touches, by: holder, at: time, into: &virtualEvents)
+            if explaining {
+                perform(.log(.debug, took ? "\(action.binding): \(action.touches.count) fingers on the touchpad"
+                    : "\(action.binding): not on the touchpad: \(touchpad.holder.map { "\($0.binding)'s fingers are on it" } ?? "\(action.touches.count) fingers")"))
+            }
+        case .move:
+            touchpad.move(action.touches, by: holder, at: time, into: &virtualEvents)
+        case .end:
+            touchpad.end(by: holder, into: &virtualEvents)
+        }
+        if !virtualEvents.isEmpty { perform(.write(.touchpad, virtualEvents)) }
+    }
+
+    /// What a panel's gestures still hold (nil: every panel's) goes up, and their fingers
+    /// leave the touchpad: the panel goes, or the daemon stops. Their gestures'
+    /// cancellation has done it already, unless something ended them without one.
     func release(_ panel: SeatPanel?, _ perform: (SeatEffect) -> Void) {
+        if let holder = touchpad.holder, panel == nil || holder.panel == panel?.node {
+            virtualEvents.removeAll(keepingCapacity: true)
+            touchpad.end(by: nil, into: &virtualEvents)
+            perform(.write(.touchpad, virtualEvents))
+        }
         guard !held.isEmpty else { return }
         virtualEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)

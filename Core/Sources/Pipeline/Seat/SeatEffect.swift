@@ -34,8 +34,9 @@ public enum SeatEffect {
     /// Offer every input device present again (`appeared`): this session came back in
     /// front of the seat, and what it let go is to be read again.
     case rescan
-    /// The gestures that need the virtual keyboard and pointer (none: remove them).
-    case virtualDevices(needing: [String])
+    /// The gestures that need the virtual keyboard and pointer (none: remove them), and
+    /// whether any needs the virtual touchpad.
+    case virtualDevices(needing: [String], touchpad: Bool)
     case log(SeatLogLevel, String)
 }
 
@@ -45,6 +46,7 @@ public enum VirtualDevice: Equatable, Sendable {
     case twin(String)
     case keyboard
     case pointer
+    case touchpad
 }
 
 public enum SeatLogLevel: Sendable {

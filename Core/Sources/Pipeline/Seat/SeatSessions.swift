@@ -113,6 +113,11 @@ struct SeatSessions {
         given.filter { $0.key != active?.id }.values.flatMap { $0.config?.bindings.filter(\.needsVirtualDevices).map(\.gesture) ?? [] }.sorted()
     }
 
+    /// Whether another session's user hands a gesture to the virtual touchpad.
+    var othersNeedTouchpad: Bool {
+        given.contains { $0.key != active?.id && $0.value.config?.bindings.contains(where: \.touchpad) == true }
+    }
+
     /// What the active session's agent gave, if anything.
     var activeGiven: Given? { active.flatMap { given[$0.id] } }
 
