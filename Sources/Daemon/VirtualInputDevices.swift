@@ -3,16 +3,24 @@ import Pipeline
 
 /// gestured's virtual keyboard and pointer in the daemon: made while the configuration
 /// binds keys, clicks, scrolling or holds (the seat says which gestures; never for a
-/// monitor), with the touchpad while a binding hands it gestures; made again when the
-/// touchpad comes or goes, removed when nothing needs them. What they write is the seat's.
+/// monitor), with the touchpad while a binding hands it gestures (made or removed alone,
+/// the others kept), removed when nothing needs them. What they write is the seat's.
 extension Daemon {
     func makeOrRemoveVirtualDevices(for needing: [String], touchpad: Bool) {
         guard !needing.isEmpty else {
             virtual = nil
             return
         }
-        guard virtual == nil || virtual?.hasTouchpad != touchpad else { return }
-        virtual = nil
+        if let virtual {
+            guard virtual.hasTouchpad != touchpad else { return }
+            do {
+                try virtual.setTouchpad(touchpad)
+                logger.info(touchpad ? "virtual touchpad: \(virtual.touchpadNode ?? "made")" : "virtual touchpad removed: no gesture hands it fingers")
+            } catch {
+                logger.error("cannot make gestured's virtual touchpad (\(error)): it needs \(PanelPolicy.uinputAccess)")
+            }
+            return
+        }
         do {
             let made = try VirtualDevices(touchpad: touchpad)
             virtual = made

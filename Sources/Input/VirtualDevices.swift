@@ -19,7 +19,7 @@ public final class VirtualDevices {
 
     private let keyboard: UinputDevice
     private let pointer: UinputDevice
-    private let touchpad: UinputDevice?
+    private var touchpad: UinputDevice?
     /// The touchpad's frames, a touchpad's pace apart (see `FramePace`).
     private var touchpadPace = FramePace(spacing: 5_000, capacity: 16)
 
@@ -38,8 +38,18 @@ public final class VirtualDevices {
             _ = libevdev_enable_event_type(device, UInt32(VirtualInput.relative))
             for code in VirtualInput.wheelCodes { _ = libevdev_enable_event_code(device, UInt32(VirtualInput.relative), UInt32(code), nil) }
         }
-        touchpad = withTouchpad ? try Self.make("gestured touchpad", phys: TwinPhys.touchpad, Self.enableTouchpad) : nil
+        if withTouchpad { try setTouchpad(true) }
     }
+
+    /// Makes the touchpad or removes it, the keyboard and pointer left as they are (what
+    /// they hold stays held). Removed with fingers on it, the kernel lifts them.
+    public func setTouchpad(_ wanted: Bool) throws(Errno) {
+        guard wanted != (touchpad != nil) else { return }
+        touchpadPace = FramePace(spacing: 5_000, capacity: 16)
+        touchpad = wanted ? try Self.make("gestured touchpad", phys: TwinPhys.touchpad, Self.enableTouchpad) : nil
+    }
+
+    public var touchpadNode: String? { touchpad?.node }
 
     /// A clickpad as libinput wants one: a pointer, not direct, with the slots, the
     /// tool-count buttons and axes in millimetres (`VirtualTouchpad`).

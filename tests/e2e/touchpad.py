@@ -5,7 +5,7 @@ scripts/vm-run, as root): a three-finger pan and a two-finger pinch bound with
 virtual touchpad, as a compositor's libinput reads it: libinput's own swipe and pinch,
 their deltas against the fingers' travel; and on the twin, none of those touches.
     tests/e2e/touchpad.py GESTURED"""
-import os, re, sys, tempfile, time
+import os, re, signal, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -30,17 +30,23 @@ touchpad = true
 name = "zoom"
 type = "pinch"
 touchpad = true
+
+[[gesture]]
+name = "menu"
+type = "long-press"
+click = "right"
 ''')
 
 
 panel = Panel(HEADER)
 daemon, text = start_daemon(gestured, config_path, work)
-found = re.compile(r"virtual keyboard and pointer and touchpad for [^:]*: /dev/input/event\d+, /dev/input/event\d+, (/dev/input/event\d+)")
+found = re.compile(r"virtual keyboard and pointer and touchpad for [^:]*: (/dev/input/event\d+), /dev/input/event\d+, (/dev/input/event\d+)")
 check("the daemon makes its virtual touchpad", wait_for(20, lambda: found.search(text())))
 check("and isolates the panel", wait_for(20, lambda: twins_in(text(), panel)))
 if not found.search(text()) or not twins_in(text(), panel):
     sys.exit("--- daemon log\n" + text())
-touchpad, twin = Reader(found.search(text()).group(1)), Twin(twins_in(text(), panel)[-1])
+keyboard_node, touchpad_node = found.search(text()).groups()
+touchpad, twin = Reader(touchpad_node), Twin(twins_in(text(), panel)[-1])
 added = next((l for l in touchpad.lines if "DEVICE_ADDED" in l), "")
 check("libinput takes it for a touchpad with gestures (%s)" % added.strip(), "gestured touchpad" in added and re.search(r"cap:\S*g", added))
 
@@ -93,6 +99,20 @@ panel.play(one.text())
 time.sleep(1.5)
 check("a tap reaches the twin (%s) and not the touchpad" % twin.touch_events(twin_mark),
       "TOUCH_DOWN" in twin.touch_events(twin_mark) and not any("TOUCH" in l or "GESTURE" in l for l in touchpad.since(mark)))
+
+# 4. A reload without touchpad gestures removes the touchpad alone; one with them makes it again.
+with open(config_path) as f:
+    original = f.read()
+with open(config_path, "w") as f:
+    f.write(original.replace("touchpad = true\n", ""))
+daemon.send_signal(signal.SIGHUP)
+check("reloaded without touchpad gestures, the touchpad goes", wait_for(10, lambda: not os.path.exists(touchpad_node)))
+check("and the keyboard stays (%s)" % keyboard_node, os.path.exists(keyboard_node) and "virtual touchpad removed" in text())
+with open(config_path, "w") as f:
+    f.write(original)
+daemon.send_signal(signal.SIGHUP)
+again = wait_for(10, lambda: re.search(r"virtual touchpad: /dev/input/event\d+", text()))
+check("reloaded with them, a touchpad again (%s)" % re.findall(r"virtual touchpad: \S+", text()), again)
 
 daemon.terminate()
 check("SIGTERM: it exits 0", daemon.wait(timeout=10) == 0)
