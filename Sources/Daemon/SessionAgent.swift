@@ -73,7 +73,12 @@ public final class SessionAgent {
                     }
                 }
                 handOver.start()
-                follower = UserConfigFollower(path: configPath, handOver: handOver, notifier: notifier, logger: logger)
+                let follower = UserConfigFollower(path: configPath, handOver: handOver, notifier: notifier, logger: logger)
+                follower.watchOutput = { [unowned self] fd, handler in
+                    do { try loop.watch(fd, handler) } catch { logger.error("cannot watch the parsing helper: \(error)") }
+                }
+                follower.unwatchOutput = { [unowned self] fd in loop.unwatch(fd) }
+                self.follower = follower
             }
         }
         // Where the windows are stays with the user service: ReportApp carries the application alone.
@@ -85,7 +90,9 @@ public final class SessionAgent {
         while let signal = try? SignalFD.next(signals) {
             switch signal {
             case SIGCHLD:
-                while let (pid, status) = (try? Spawn.reap()) ?? nil { runner.exited(pid: pid, status: status, now: monotonicMicroseconds()) }
+                while let (pid, status) = (try? Spawn.reap()) ?? nil {
+                    if follower?.helperExited(pid: pid, status: status) != true { runner.exited(pid: pid, status: status, now: monotonicMicroseconds()) }
+                }
             case SIGHUP:
                 follower?.look(now: monotonicMicroseconds(), force: true)
             default:
@@ -148,6 +155,7 @@ public final class SessionAgent {
     private func afterWakeUp() {
         let now = monotonicMicroseconds()
         follower?.look(now: now)
+        follower?.enforceTimeout(now: now)
         runner.enforceTimeouts(now: now)
         for source in sources {
             if let deadline = source.nextDeadline, deadline <= now { source.process() }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Bindings
 import Config
 import Effects
@@ -5,6 +8,7 @@ import Input
 import Logging
 import Pipeline
 import SystemIO
+import SystemPackage
 
 /// The session agent's user's configuration (`~/.config/gestured/gestured.toml`): read,
 /// parsed and checked as a user's (`ConfigScope.user`) at start, every 2 s when the file
@@ -13,6 +17,10 @@ import SystemIO
 /// gestures are dropped). Errors, the agent's own or gestured's refusal, are logged with
 /// their lines and shown as a notification. What gestured took is what the agent runs
 /// commands from: an Act names a binding of that configuration.
+///
+/// The parsing helper runs beside the agent's loop, as the daemon's reload's does: its
+/// output watched (`watchOutput`), its exit reaped by the agent (`helperExited`), killed
+/// after 10 s (`enforceTimeout`). One at a time: a change meanwhile is seen at the next look.
 final class UserConfigFollower {
     let path: String
     private let logger: Logger
@@ -25,6 +33,11 @@ final class UserConfigFollower {
     /// Handed over, not yet answered; and the one gestured took.
     private var handed: Configuration?
     private(set) var taken: Configuration?
+    /// The helper parsing the file (a missing file: nothing, parsed as such).
+    private var parsing: (parse: ConfigParse, missing: Bool, deadline: Int64, outputDone: Bool, exit: Spawn.ExitStatus?)?
+    /// The agent's loop: watch the helper's output, and stop watching it.
+    var watchOutput: (FileDescriptor, @escaping () -> Void) -> Void = { _, _ in }
+    var unwatchOutput: (FileDescriptor) -> Void = { _ in }
 
     init(path: String, handOver: ConfigHandOver, notifier: Notifier, logger: Logger) {
         self.path = path
@@ -34,33 +47,62 @@ final class UserConfigFollower {
         handOver.onAnswer = { [unowned self] refusal in answered(refusal) }
     }
 
-    var nextDeadline: Int64? { nextLook }
+    var nextDeadline: Int64? { min(nextLook, parsing?.deadline ?? .max) }
 
-    /// Looks at the file when due (or now, `force`), and hands it over if it changed.
+    /// Looks at the file when due (or now, `force`), and starts parsing it if it changed.
     func look(now: Int64, force: Bool = false) {
         guard force || now >= nextLook else { return }
         nextLook = now + Self.lookEvery
+        // One parse at a time; what changed meanwhile is seen when it is done.
+        guard parsing == nil else { return }
         let version = (try? FileStatus(path))?.version
         if !force, case .some(let last) = seen, last == version { return }
         seen = .some(version)
-        guard version != nil else { return hand(nil) }
-        let bytes: [UInt8]
-        do { bytes = try readConfiguration(path) } catch { return refuse("\(error)") }
-        hand(bytes)
+        var bytes: [UInt8] = []
+        if version != nil {
+            do { bytes = try readConfiguration(path) } catch { return refuse("\(error)") }
+        }
+        let parse: ConfigParse
+        do { parse = try ConfigParse.start(bytes, file: path) } catch { return refuse("\(error)") }
+        parsing = (parse, version == nil, now + ConfigParse.timeoutMicroseconds, false, nil)
+        watchOutput(parse.output) { [unowned self] in
+            guard parsing != nil, parsing!.parse.read() else { return }
+            parsing!.outputDone = true
+            unwatchOutput(parsing!.parse.output)
+            finishIfDone()
+        }
     }
 
-    private func hand(_ bytes: [UInt8]?) {
+    /// A child the agent reaped: true when it was the parsing helper.
+    func helperExited(pid: pid_t, status: Spawn.ExitStatus) -> Bool {
+        guard parsing?.parse.pid == pid else { return false }
+        parsing!.exit = status
+        finishIfDone()
+        return true
+    }
+
+    /// A helper past its 10 s is killed; its exit ends the parse.
+    func enforceTimeout(now: Int64) {
+        guard let pending = parsing, pending.deadline <= now else { return }
+        parsing!.deadline = .max
+        try? Spawn.kill(group: pending.parse.pid, SIGKILL)
+    }
+
+    private func finishIfDone() {
+        guard let pending = parsing, pending.outputDone, let status = pending.exit else { return }
+        parsing = nil
+        Syscall.release(pending.parse.output)
         let push: UserPush
         let config: Configuration
         do {
-            let parsed = try ConfigParse.userPush(bytes ?? [], file: path)
+            let parsed = try pending.parse.userPush(status)
             push = parsed.push
             config = try Configuration.check(parsed.outcome, text: push.text, file: path, keyCodes: .libevdev, scope: .user)
         } catch {
             return refuse("\(error)")
         }
         handed = config
-        logger.info(bytes == nil ? "\(path): none; handing gestured no gestures of this user's"
+        logger.info(pending.missing ? "\(path): none; handing gestured no gestures of this user's"
             : "\(path): \(config.gestures.count) gestures, handed to gestured")
         handOver.hand(push)
     }

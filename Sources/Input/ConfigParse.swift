@@ -94,8 +94,13 @@ public struct ConfigParse {
     /// and the document as read, for the agent's own check.
     public static func userPush(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> (push: UserPush, outcome: ParseOutcome) {
         let (parse, status) = try parsed(bytes, file: file)
-        let outcome = try parse.outcome(status)
-        return (UserPush(file: file, text: parse.text, document: outcome.encoded), outcome)
+        return try parse.userPush(status)
+    }
+
+    /// As `userPush(_:file:)`, from a helper watched by a loop (the session agent's).
+    public func userPush(_ status: Spawn.ExitStatus) throws(ConfigErrors) -> (push: UserPush, outcome: ParseOutcome) {
+        let outcome = try outcome(status)
+        return (UserPush(file: file, text: text, document: outcome.encoded), outcome)
     }
 
     private static func parsed(_ bytes: [UInt8], file: String) throws(ConfigErrors) -> (ConfigParse, Spawn.ExitStatus) {
