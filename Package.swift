@@ -33,9 +33,9 @@ let package = Package(
             .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // What actions do: commands, D-Bus signals, systemd notifications.
+        // What actions do: commands, D-Bus signals, systemd notifications, the session agent's overlay.
         .target(name: "Effects", dependencies: [
-            "SystemIO", "CSystemd", .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
+            "SystemIO", "CSystemd", "CXcb", .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
             .product(name: "Bindings", package: "Core"), .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),

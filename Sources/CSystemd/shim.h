@@ -11,7 +11,7 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[20];
+    static sd_bus_vtable vtable[21];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -19,6 +19,8 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
                                  SD_BUS_PARAM(name) SD_BUS_PARAM(type) SD_BUS_PARAM(phase) SD_BUS_PARAM(values), 0),
         SD_BUS_SIGNAL("AppWanted", "", 0),
         SD_BUS_SIGNAL_WITH_NAMES("Act", "ssas", SD_BUS_PARAM(binding) SD_BUS_PARAM(kind) SD_BUS_PARAM(environment), 0),
+        SD_BUS_SIGNAL_WITH_NAMES("Feedback", "sssdsad", SD_BUS_PARAM(panel) SD_BUS_PARAM(output) SD_BUS_PARAM(gesture)
+                                 SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(fingers), 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),

@@ -28,7 +28,18 @@ static struct {
     int (*query_tree_children_length)(const xcb_query_tree_reply_t *);
     xcb_get_geometry_cookie_t (*get_geometry)(xcb_connection_t *, xcb_drawable_t);
     xcb_get_window_attributes_cookie_t (*get_window_attributes)(xcb_connection_t *, xcb_window_t);
+    uint32_t (*generate_id)(xcb_connection_t *);
+    xcb_void_cookie_t (*create_window)(xcb_connection_t *, uint8_t, xcb_window_t, xcb_window_t, int16_t, int16_t, uint16_t,
+                                       uint16_t, uint16_t, uint16_t, xcb_visualid_t, uint32_t, const void *);
+    xcb_void_cookie_t (*map_window)(xcb_connection_t *, xcb_window_t);
+    xcb_void_cookie_t (*unmap_window)(xcb_connection_t *, xcb_window_t);
+    xcb_void_cookie_t (*clear_area)(xcb_connection_t *, uint8_t, xcb_window_t, int16_t, int16_t, uint16_t, uint16_t);
+    xcb_void_cookie_t (*configure_window)(xcb_connection_t *, xcb_window_t, uint16_t, const void *);
 } xcb;
+
+// libxcb-shape's one call, declared here: its -dev package is not needed to build.
+static xcb_void_cookie_t (*shape_rectangles)(xcb_connection_t *, uint8_t operation, uint8_t kind, uint8_t ordering,
+                                             xcb_window_t, int16_t, int16_t, uint32_t, const xcb_rectangle_t *);
 
 static int loaded;
 
@@ -56,6 +67,12 @@ int gestured_xcb_load(const char **why) {
     FIND(query_tree_children_length, "xcb_query_tree_children_length")
     FIND(get_geometry, "xcb_get_geometry")
     FIND(get_window_attributes, "xcb_get_window_attributes")
+    FIND(generate_id, "xcb_generate_id")
+    FIND(create_window, "xcb_create_window")
+    FIND(map_window, "xcb_map_window")
+    FIND(unmap_window, "xcb_unmap_window")
+    FIND(clear_area, "xcb_clear_area")
+    FIND(configure_window, "xcb_configure_window")
 #undef FIND
     loaded = 1;
     return 0;
@@ -157,4 +174,41 @@ xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c) { return x
 const void *gestured_xcb_property_value(xcb_get_property_reply_t *reply, int *length) {
     *length = xcb.get_property_value_length(reply);
     return xcb.get_property_value(reply);
+}
+
+int gestured_xcb_load_shape(const char **why) {
+    if (shape_rectangles) return 0;
+    void *library = dlopen("libxcb-shape.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) { *why = dlerror(); return -1; }
+    if (!(*(void **)&shape_rectangles = dlsym(library, "xcb_shape_rectangles"))) { *why = dlerror(); dlclose(library); return -1; }
+    return 0;
+}
+
+enum { SHAPE_SET = 0, SHAPE_BOUNDING = 0, SHAPE_INPUT = 2 };
+
+xcb_window_t gestured_xcb_overlay_create(xcb_connection_t *c, uint32_t pixel) {
+    xcb_screen_iterator_t screens = xcb.setup_roots_iterator(xcb.get_setup(c));
+    if (screens.rem <= 0 || !shape_rectangles) return 0;
+    xcb_screen_t *screen = screens.data;
+    xcb_window_t window = xcb.generate_id(c);
+    uint32_t values[] = {pixel, 1};
+    xcb.create_window(c, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, screen->width_in_pixels, screen->height_in_pixels, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, XCB_COPY_FROM_PARENT, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT, values);
+    shape_rectangles(c, SHAPE_SET, SHAPE_INPUT, 0, window, 0, 0, 0, NULL);
+    shape_rectangles(c, SHAPE_SET, SHAPE_BOUNDING, 0, window, 0, 0, 0, NULL);
+    return window;
+}
+
+void gestured_xcb_overlay_show(xcb_connection_t *c, xcb_window_t window, uint32_t pixel, const xcb_rectangle_t *rects, uint32_t count) {
+    xcb.change_window_attributes(c, window, XCB_CW_BACK_PIXEL, &pixel);
+    shape_rectangles(c, SHAPE_SET, SHAPE_BOUNDING, 0, window, 0, 0, count, rects);
+    uint32_t above = XCB_STACK_MODE_ABOVE;
+    xcb.configure_window(c, window, XCB_CONFIG_WINDOW_STACK_MODE, &above);
+    xcb.map_window(c, window);
+    xcb.clear_area(c, 0, window, 0, 0, 0, 0);
+}
+
+void gestured_xcb_overlay_hide(xcb_connection_t *c, xcb_window_t window) {
+    xcb.unmap_window(c, window);
+    shape_rectangles(c, SHAPE_SET, SHAPE_BOUNDING, 0, window, 0, 0, 0, NULL);
 }

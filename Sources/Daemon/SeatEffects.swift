@@ -23,6 +23,8 @@ extension Daemon {
             options.show?(effect)
         case .wantAgents:
             if acts { bus?.wantApp() }
+        case .feedback(let frame, let agent):
+            if acts { bus?.feedback(frame, to: agent) }
         case .write(let target, let events):
             if acts { write(events, to: target) }
             options.show?(effect)

@@ -6,6 +6,7 @@ import Config
 import Effects
 import Gestures
 import Logging
+import Pipeline
 import SystemIO
 import SystemPackage
 import TouchCore
@@ -28,6 +29,9 @@ public final class SessionAgent {
     private let reporter: AppReporter
     private let runner: CommandRunner
     private var follower: UserConfigFollower?
+    /// The overlay, made at the first update gestured sends (`overlay = true`).
+    private var overlay: X11Overlay?
+    private var noOverlay = false
     private var sources: [BusSource] = []
     private var armedAt: Int64?
     /// --verbose's lines of each change: a caller flooding the relay cannot fill the log
@@ -66,6 +70,7 @@ public final class SessionAgent {
                 let notifier = Notifier(logger: logger)
                 watch(handOver, "the system bus")
                 watch(notifier, "the session bus")
+                handOver.onFeedback = { [unowned self] frame in draw(frame) }
                 handOver.onAct = { [unowned self] binding, kind, environment in
                     switch kind {
                     case .command: act(binding, environment)
@@ -126,6 +131,48 @@ public final class SessionAgent {
         relay.emit(event, device: device, step: step)
     }
 
+    /// An overlay update from gestured: drawn on this session's screen. In an X11 session
+    /// (`$DISPLAY` without `$WAYLAND_DISPLAY`); elsewhere said once.
+    private func draw(_ frame: FeedbackFrame) {
+        if overlay == nil, !noOverlay {
+            noOverlay = true
+            guard let display = Environment.value("DISPLAY"), !display.isEmpty, (Environment.value("WAYLAND_DISPLAY") ?? "").isEmpty else {
+                return logger.warning("overlay: gestured sends its updates, but this agent draws the overlay only in an X11 session so far")
+            }
+            do {
+                let made = try X11Overlay(display: display)
+                overlay = made
+                noOverlay = false
+                watchOverlay(made)
+            } catch {
+                return logger.warning("overlay: \(error); none is drawn")
+            }
+        }
+        overlay?.draw(frame, now: monotonicMicroseconds())
+    }
+
+    /// The overlay's descriptor: the connecting thread's, then the X socket's.
+    private func watchOverlay(_ overlay: X11Overlay) {
+        let watched = overlay.fd
+        do {
+            try loop.watch(watched) { [unowned self, unowned overlay] in
+                do { try overlay.readable() } catch {
+                    logger.warning("overlay: \(error); none is drawn")
+                    loop.unwatch(overlay.fd)
+                    self.overlay = nil
+                    noOverlay = true
+                    return
+                }
+                if overlay.fd != watched {
+                    loop.unwatch(watched)
+                    watchOverlay(overlay)
+                }
+            }
+        } catch {
+            logger.warning("overlay: cannot watch the X connection (\(error)); none is drawn")
+        }
+    }
+
     private func said(_ app: AppInFront?, by source: String) {
         let now = monotonicMicroseconds()
         if changeLines.take(now: now) {
@@ -156,11 +203,12 @@ public final class SessionAgent {
         let now = monotonicMicroseconds()
         follower?.look(now: now)
         follower?.enforceTimeout(now: now)
+        overlay?.process(now: now)
         runner.enforceTimeouts(now: now)
         for source in sources {
             if let deadline = source.nextDeadline, deadline <= now { source.process() }
         }
-        let due = (sources.compactMap(\.nextDeadline) + [follower?.nextDeadline, runner.nextDeadline].compactMap { $0 }).min()
+        let due = (sources.compactMap(\.nextDeadline) + [follower?.nextDeadline, runner.nextDeadline, overlay?.nextDeadline].compactMap { $0 }).min()
         do { try TimerFD.rearm(timer, at: due, now: now, armedAt: &armedAt) } catch {
             logger.error("timerfd: cannot arm: \(error)")
         }

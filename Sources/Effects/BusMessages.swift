@@ -51,6 +51,17 @@ extension SDBus {
         return sd_bus_message_exit_container(m) >= 0 ? strings : nil
     }
 
+    /// An array of doubles (`ad`), copied: nil for more than `most`.
+    static func readDoubles(_ m: OpaquePointer, most: Int) -> [Double]? {
+        var pointer: UnsafeRawPointer?
+        var size = 0
+        guard sd_bus_message_read_array(m, Character("d").asCChar, &pointer, &size) >= 0 else { return nil }
+        guard let pointer, size > 0 else { return [] }
+        let count = size / MemoryLayout<Double>.size
+        guard count <= most else { return nil }
+        return (0..<count).map { pointer.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Double>.size, as: Double.self) }
+    }
+
     /// An array of bytes (`ay`), copied.
     static func readBytes(_ m: OpaquePointer) -> [UInt8]? {
         var pointer: UnsafeRawPointer?

@@ -37,4 +37,20 @@ extension BusService {
         saidActionDrops = false
         updateWatch()
     }
+
+    /// An overlay update, to the session in front's agent alone (never broadcast: where
+    /// fingers are is no other client's business): Feedback(panel, output, gesture,
+    /// progress, verdict, fingers as x, y pairs). Dropped while the bus is full: the next
+    /// one draws the fingers where they are then.
+    public func feedback(_ frame: FeedbackFrame, to agent: String) {
+        guard let bus, hasRoom(bus), let message = SDBus.newSignal(bus, Self.path, Self.interface, "Feedback") else { return }
+        defer { SDBus.unref(message) }
+        let ok = SDBus.address(message, to: agent) && SDBus.append(message, frame.panel) && SDBus.append(message, frame.output ?? "")
+            && SDBus.append(message, frame.lead.gesture ?? "") && SDBus.append(message, frame.lead.progress)
+            && SDBus.append(message, frame.lead.verdict.rawValue)
+            && SDBus.container(message, "a", "d") { frame.fingers.allSatisfy { SDBus.append(message, $0.x) && SDBus.append(message, $0.y) } }
+        guard ok else { return }
+        _ = SDBus.send(bus, message)
+        updateWatch()
+    }
 }

@@ -2,9 +2,11 @@ import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
+import Gestures
 import Logging
 import Pipeline
 import SystemIO
+import TouchCore
 
 /// The session agent's side of SetUserConfiguration and Act, on the system bus: hands
 /// the system service its user's configuration (the latest; again whenever gestured
@@ -33,6 +35,8 @@ public final class ConfigHandOver: BusSource {
     /// Which binding fired, for its command or its signal, and the gesture's `GESTURE_*`
     /// variables (checked).
     public var onAct: (_ binding: String, _ kind: AgentAction.Kind, _ environment: [String]) -> Void = { _, _, _ in }
+    /// An overlay update for this session (nil: the agent draws none).
+    public var onFeedback: ((FeedbackFrame) -> Void)?
     /// nil: gestured took it; else its error.
     public var onAnswer: (_ refusal: String?) -> Void = { _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
@@ -51,6 +55,8 @@ public final class ConfigHandOver: BusSource {
                                        member: "AppWanted") { [unowned self] _ in sendSoon() }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
                                        member: "Act") { [unowned self] in act($0) }
+            try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
+                                       member: "Feedback") { [unowned self] in feedback($0) }
             self.connection = connection
             retryAt = nil
             backoff.reset()
@@ -110,6 +116,19 @@ public final class ConfigHandOver: BusSource {
             return logger.warning("gestured sent an Act this agent cannot read; nothing is run")
         }
         onAct(binding, kind, environment)
+    }
+
+    /// An overlay update, from gestured alone: fingers within the panel (at most ten),
+    /// a progress between 0 and 1, a verdict the agent knows; anything else is dropped.
+    private func feedback(_ message: OpaquePointer) {
+        guard let gestured, SDBus.sender(message) == gestured, let onFeedback,
+              let panel = SDBus.readString(message, limit: 256), let output = SDBus.readString(message, limit: 256),
+              let gesture = SDBus.readString(message, limit: 256), let progress = SDBus.readDouble(message), (0...1).contains(progress),
+              let verdict = SDBus.readString(message).flatMap(FeedbackLead.Verdict.init(rawValue:)),
+              let xy = SDBus.readDoubles(message, most: 20), xy.count % 2 == 0, xy.allSatisfy({ (0...1).contains($0) }) else { return }
+        let fingers = stride(from: 0, to: xy.count, by: 2).map { Point(x: xy[$0], y: xy[$0 + 1]) }
+        onFeedback(FeedbackFrame(panel: panel, output: output.isEmpty ? nil : output, fingers: fingers,
+                                 lead: FeedbackLead(gesture: gesture.isEmpty ? nil : gesture, progress: progress, verdict: verdict)))
     }
 
     public var nextDeadline: Int64? {

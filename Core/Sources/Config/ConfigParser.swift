@@ -5,7 +5,7 @@ import TouchCore
 
 extension Configuration {
     static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s",
-                             "rotation", "palm_after_pen_ms", "wake_latch", "wake_guard_ms", "wake_command"]
+                             "rotation", "palm_after_pen_ms", "wake_latch", "wake_guard_ms", "wake_command", "overlay"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
@@ -128,6 +128,7 @@ extension Configuration {
         if let rotation = parseRotation(t) { d.rotation = rotation }
         if let palm = t.number("palm_after_pen_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.palmAfterPenMS = palm }
         d.wakeLatch = t.bool("wake_latch") ?? true
+        d.overlay = t.bool("overlay") ?? false
         if let guardMS = t.number("wake_guard_ms", allowingZero: true, atMost: Limit(10_000, "ten seconds")) { d.wakeGuardMS = guardMS }
         if let command = t.string("wake_command", hint: ", like \"wlopm --on '*'\"") {
             if command.allSatisfy(\.isWhitespace) {

@@ -15,14 +15,14 @@ public enum ConfigScope: Sendable {
 }
 
 extension Configuration {
-    static let userDaemonKeys: Set<String> = ["mode", "modes", "mode_timeout_s"]
+    static let userDaemonKeys: Set<String> = ["mode", "modes", "mode_timeout_s", "overlay"]
 
     /// Reports what a user's file may not say, each at its line.
     static func refuseTheMachines(_ root: ConfigTable, _ diagnostics: Diagnostics) {
         let machines = "the machine's setting (/etc/gestured/gestured.toml), not a user's"
         if let daemon = root["daemon"]?.table {
             for key in daemon.keys where !userDaemonKeys.contains(key) {
-                diagnostics.report("\(machines): a user's [daemon] takes mode, modes and mode_timeout_s; remove it", array: "daemon", index: 0, key: key)
+                diagnostics.report("\(machines): a user's [daemon] takes mode, modes, mode_timeout_s and overlay; remove it", array: "daemon", index: 0, key: key)
             }
         }
         if root["device"] != nil {
@@ -64,6 +64,7 @@ extension Configuration {
         merged.daemon.modes += user.daemon.modes.filter { !daemon.modes.contains($0) }
         if user.daemon.mode != GestureSpec.defaultMode { merged.daemon.mode = user.daemon.mode }
         if let timeout = user.daemon.modeTimeoutSeconds { merged.daemon.modeTimeoutSeconds = timeout }
+        merged.daemon.overlay = daemon.overlay || user.daemon.overlay
         return (merged, leftOut)
     }
 }

@@ -34,6 +34,9 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     public var wakeGuardMS = 200.0
     /// Wakes the screen instead of gestured's pointer nudging it.
     public var wakeCommand: CommandForm?
+    /// The session in front's agent draws each finger's trail and the gesture being
+    /// recognized, on an overlay that takes no input (`FeedbackFrame`).
+    public var overlay = false
 
     public init() {}
 }

@@ -73,6 +73,21 @@ public final class Arbiter {
         candidates.reserveCapacity(specs.count)
     }
 
+    /// For the overlay: a gesture recognized or under way; else the one still possible
+    /// furthest toward firing; else nothing matches.
+    public func lead() -> FeedbackLead {
+        if let fired = recognizers.first(where: { $0.state.isActive || $0.state == .ended }) {
+            return FeedbackLead(gesture: fired.spec.name, progress: 1, verdict: .fired)
+        }
+        var best: (name: String, progress: Double)?
+        for r in recognizers where r.state == .possible && !r.excluded {
+            let progress = min(max(r.progress.isFinite ? r.progress : 0, 0), 1)
+            if progress > best?.progress ?? -1 { best = (r.spec.name, progress) }
+        }
+        guard let best else { return FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches) }
+        return FeedbackLead(gesture: best.name, progress: best.progress, verdict: best.progress >= 1 ? .willFire : .deciding)
+    }
+
     /// The earliest time `advance(to:)` must be called if no frame comes before it.
     public var nextDeadline: Timestamp? { earliestDeadline()?.deadline }
 

@@ -12,4 +12,11 @@ public enum Direction: String, CaseIterable, Codable, Sendable {
         let sector = Int(saturating: ((angle + 360 + 22.5) / 45).rounded(.down)) % 8
         self = Direction.allCases[sector]
     }
+
+    /// A displacement of length 1 this way (y downwards).
+    public var unit: Point {
+        let index = Double(Direction.allCases.firstIndex(of: self) ?? 0)
+        let radians = index * 45 * Double.pi / 180
+        return Point(x: Double.cos(radians), y: Double.sin(radians))
+    }
 }

@@ -236,6 +236,10 @@ public class GestureRecognizer {
 
     // MARK: Measures
 
+    /// How far toward firing, for the overlay: 1 at its threshold; 0 where nothing can be
+    /// said before the fingers lift (a tap, a stroke).
+    var progress: Double { 0 }
+
     func makeEvent(_ phase: GesturePhase, direction: Direction? = nil, scale: Double? = nil,
                    rotation: Double? = nil, translation: Point? = nil, velocity: Double? = nil) -> GestureEvent {
         var event = GestureEvent(name: spec.name, type: spec.type, phase: phase, time: output.now, fingers: mostFingersDown,

@@ -337,6 +337,9 @@ public final class TouchscreenPipeline {
 
     /// The name of the screen it belongs to, when one is known (see `Screens`).
     public var screenName: String? { screens.name(forOutput: applied.rule?.output) }
+
+    /// The gesture furthest toward firing in the sequence under way (the overlay's).
+    public var lead: FeedbackLead { current.arbiter.lead() }
     /// The output its rule puts it on, if any.
     public var ruleOutput: String? { applied.rule?.output }
 

@@ -1,5 +1,6 @@
-// libxcb for following X11's active window, opened with dlopen only when an X display
-// is followed: a daemon on a kiosk without X, or in a Wayland session, never loads it.
+// libxcb for following X11's active window and for the session agent's overlay, opened
+// with dlopen only when an X display is followed or drawn on: a daemon on a kiosk without
+// X, or in a Wayland session, never loads it.
 // The calls go through a table filled once (gestured_xcb_load). xcb_connect's handshake
 // is the one call libxcb only makes blocking: it runs on a thread of its own, which
 // writes the connection to a pipe the loop watches, so that an X server that never
@@ -37,3 +38,14 @@ int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void
 xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c);
 // A GetProperty reply's value and its length in bytes.
 const void *gestured_xcb_property_value(xcb_get_property_reply_t *reply, int *length);
+
+// The overlay (the session agent's, `overlay = true`): an override-redirect window over
+// the first screen that takes no input (an empty input shape) and shows only what its
+// bounding shape says, painted one colour: drawn without a compositor. libxcb-shape is
+// opened when the first overlay is made (0, or -1 with dlerror's words in `why`).
+int gestured_xcb_load_shape(const char **why);
+// The window, hidden; 0 when the screen or the shape extension is missing.
+xcb_window_t gestured_xcb_overlay_create(xcb_connection_t *c, uint32_t pixel);
+// Shows these rectangles of it, in `pixel` (0xRRGGBB), above every other window.
+void gestured_xcb_overlay_show(xcb_connection_t *c, xcb_window_t window, uint32_t pixel, const xcb_rectangle_t *rects, uint32_t count);
+void gestured_xcb_overlay_hide(xcb_connection_t *c, xcb_window_t window);

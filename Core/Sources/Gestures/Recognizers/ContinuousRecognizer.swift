@@ -14,6 +14,8 @@ class ContinuousRecognizer: GestureRecognizer {
     func hasPassedThreshold() -> Bool { false }
     /// Reports began or changed with the subclass's values.
     func report(_ phase: GesturePhase, seconds: Double) {}
+    /// The subclass's measure over its threshold (1 at it), once all fingers are down.
+    func thresholdProgress() -> Double { 0 }
     /// What the gesture had reached when its fingers lifted, for the failure reason.
     func shortfall() -> String { "" }
 
@@ -63,6 +65,10 @@ class ContinuousRecognizer: GestureRecognizer {
         } else {
             change(direction: direction, scale: scale, rotation: rotation, translation: translation, velocity: velocity)
         }
+    }
+
+    override var progress: Double {
+        state.isActive ? 1 : referenceTime == nil || fingersDown != spec.fingers ? 0 : thresholdProgress()
     }
 
     override func reset() {

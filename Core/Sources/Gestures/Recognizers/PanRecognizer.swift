@@ -15,6 +15,8 @@ final class PanRecognizer: ContinuousRecognizer {
 
     override func hasPassedThreshold() -> Bool { translationMM.length >= spec.minDistanceMM }
 
+    override func thresholdProgress() -> Double { spec.minDistanceMM > 0 ? translationMM.length / spec.minDistanceMM : 1 }
+
     override func shortfall() -> String {
         "after \(translationMM.length.rounded0) mm, a pan needs \(spec.minDistanceMM.rounded0) mm"
     }

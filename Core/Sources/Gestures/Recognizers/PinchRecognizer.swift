@@ -27,6 +27,8 @@ final class PinchRecognizer: ContinuousRecognizer {
 
     override func hasPassedThreshold() -> Bool { abs(scale - 1) >= spec.minScaleChange }
 
+    override func thresholdProgress() -> Double { spec.minScaleChange > 0 ? abs(scale - 1) / spec.minScaleChange : 1 }
+
     override func shortfall() -> String {
         "at scale \(scale.formatted2), a pinch needs a change of \(spec.minScaleChange.formatted2)"
     }

@@ -32,6 +32,8 @@ final class RotateRecognizer: ContinuousRecognizer {
         lastAngle = a
     }
 
+    override func thresholdProgress() -> Double { spec.minRotation > 0 ? abs(rotation) / spec.minRotation : 1 }
+
     override func hasPassedThreshold() -> Bool {
         accumulate()
         return abs(rotation) >= spec.minRotation

@@ -9,6 +9,16 @@ final class SwipeRecognizer: GestureRecognizer {
     /// How far a finger's direction may stray from the fingers' mean direction.
     private static let maxSpreadDegrees = 35.0
 
+    /// The fingers' mean travel (along `direction`, when set) over the distance it needs.
+    override var progress: Double {
+        guard !touches.isEmpty, spec.minDistanceMM > 0 else { return 0 }
+        var mean = Point.zero
+        for t in touches { mean = mean + millimetreVector(t.location - t.start) }
+        mean = mean * (1 / Double(touches.count))
+        let along = spec.direction.map { mean.x * $0.unit.x + mean.y * $0.unit.y } ?? mean.length
+        return along / spec.minDistanceMM
+    }
+
     override func touchBegan(_ index: Int) {
         if fingersDown > spec.fingers {
             fail("\(fingersDown) fingers down, a \(spec.fingers)-finger swipe")

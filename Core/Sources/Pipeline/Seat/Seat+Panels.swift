@@ -55,6 +55,7 @@ extension Seat {
     func remove(_ panel: SeatPanel, why: String, reopen: Bool = false, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         feed(.cancel(time), to: panel, perform)
         release(panel, perform)
+        feedback.forget(panel.node)
         if panel.pipeline.device.tool == .pen { penMoved(false, on: panel, at: time, perform) }
         drop(panel)
         perform(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))

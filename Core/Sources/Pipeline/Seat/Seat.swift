@@ -70,6 +70,8 @@ public final class Seat {
     @exclusivity(unchecked) public private(set) var held = HeldInput()
     /// The gesture whose fingers are on gestured's virtual touchpad.
     @exclusivity(unchecked) var touchpad = TouchpadFingers()
+    /// The overlay's updates, paced (`overlay = true`).
+    @exclusivity(unchecked) var feedback = FeedbackStream()
     /// A panel's step is being performed: a gate it changes reaches the others once it ends.
     @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
@@ -116,7 +118,7 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        panels.reduce(Timestamp.earlier(secondClick?.due, touchpad.due)) {
+        panels.reduce(Timestamp.earlier(Timestamp.earlier(secondClick?.due, touchpad.due), feedback.due)) {
             Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline)
         }
     }
@@ -225,6 +227,11 @@ public final class Seat {
                 if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel, perform) }
             }
             if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
+            if let update = feedback.due, update <= due {
+                // Taken even with no agent to send them to (it left): else they stay due.
+                let frames = feedback.take(by: due)
+                if let agent = sessions.activeGiven?.agent { for frame in frames { perform(.feedback(frame, agent: agent)) } }
+            }
             if let frame = touchpad.due, frame <= due {
                 virtualEvents.removeAll(keepingCapacity: true)
                 touchpad.advance(to: due, into: &virtualEvents)
@@ -268,6 +275,10 @@ public final class Seat {
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
         for action in step.actions { render(action, of: panel, at: time, perform) }
+        if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, let agent = sessions.activeGiven?.agent {
+            let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step) { panel.pipeline.lead }
+            if let now = feedback.offer(frame, at: time) { perform(.feedback(now, agent: agent)) }
+        }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
         changed(step.actions.compactMap { control.perform($0, at: time) }, by: panel, at: time, perform)
     }

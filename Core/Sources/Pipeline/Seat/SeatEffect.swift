@@ -28,6 +28,8 @@ public enum SeatEffect {
     /// A command of a gesture of the session in front's user: for their session's agent
     /// to run as them, in their session. Never the command: the binding and the gesture.
     case toAgent(AgentAction)
+    /// An update of the overlay, for the session in front's agent alone (its bus name).
+    case feedback(FeedbackFrame, agent: String)
     /// Ask every session's agent to say itself again (its application in front, its
     /// configuration): another session is in front.
     case wantAgents

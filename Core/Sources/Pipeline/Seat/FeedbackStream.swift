@@ -1,0 +1,81 @@
+import Gestures
+import TouchCore
+
+/// One update of the session agent's overlay (`overlay = true`): a panel's fingers, the
+/// screen it is on (its rule's `output`, when one says), and where its gestures are.
+/// Positions normalized over the panel, as touches are (the display's orientation).
+public struct FeedbackFrame: Equatable, Sendable {
+    public var panel: String
+    public var output: String?
+    public var fingers: [Point]
+    public var lead: FeedbackLead
+
+    public init(panel: String, output: String?, fingers: [Point], lead: FeedbackLead) {
+        self.panel = panel
+        self.output = output
+        self.fingers = fingers
+        self.lead = lead
+    }
+}
+
+/// The overlay's updates, at most 60 a second for each panel: one due sooner is kept (the
+/// latest replaces it) and goes out when its time comes, so that the last of a burst is
+/// always drawn and drawing never asks for more than a screen shows. Also what fired in
+/// each panel's sequence, for its lift: by then the recognizers have begun again.
+struct FeedbackStream {
+    static let spacingMS = 1000.0 / 60
+    private var sentAt: [String: Timestamp] = [:]
+    private var waiting: [String: FeedbackFrame] = [:]
+    private var fired: [String: String] = [:]
+
+    /// When the earliest waiting update is due.
+    var due: Timestamp? {
+        waiting.keys.compactMap { sentAt[$0].map { $0 + Self.spacingMS } }.min()
+    }
+
+    /// What a panel's step says, as the overlay draws it: a gesture that fired stays the
+    /// lead to the lift; a lift after none says nothing matched.
+    mutating func frame(panel: String, output: String?, step: Step, lead: () -> FeedbackLead) -> FeedbackFrame {
+        let fingers = step.frame?.touches.filter { $0.phase.isDown }.map(\.location) ?? []
+        if let event = step.events.last { fired[panel] = event.name }
+        let current: FeedbackLead
+        if let name = fired[panel] {
+            current = FeedbackLead(gesture: name, progress: 1, verdict: .fired)
+        } else if step.frame != nil, fingers.isEmpty {
+            current = FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches)
+        } else {
+            current = lead()
+        }
+        if step.frame != nil, fingers.isEmpty { fired[panel] = nil }
+        return FeedbackFrame(panel: panel, output: output, fingers: fingers, lead: current)
+    }
+
+    /// The update to send now, or nil: kept until it is due.
+    mutating func offer(_ frame: FeedbackFrame, at time: Timestamp) -> FeedbackFrame? {
+        if let last = sentAt[frame.panel], time < last + Self.spacingMS {
+            waiting[frame.panel] = frame
+            return nil
+        }
+        sentAt[frame.panel] = time
+        waiting[frame.panel] = nil
+        return frame
+    }
+
+    /// The waiting updates due by `time`.
+    mutating func take(by time: Timestamp) -> [FeedbackFrame] {
+        var due: [FeedbackFrame] = []
+        for (panel, frame) in waiting where sentAt[panel].map({ $0 + Self.spacingMS <= time }) ?? true {
+            due.append(frame)
+            sentAt[panel] = time
+        }
+        for frame in due { waiting[frame.panel] = nil }
+        return due.sorted { $0.panel < $1.panel }
+    }
+
+    /// A panel gone: nothing of it waits.
+    mutating func forget(_ panel: String) {
+        sentAt[panel] = nil
+        waiting[panel] = nil
+        fired[panel] = nil
+    }
+}

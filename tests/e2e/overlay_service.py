@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""The overlay in an X11 session, inside scripts/vm-run-systemd (tests/e2e/service.sh,
+one of its suites): the machine's `overlay = true`, dana logged in on a VT (tty8: PAM, logind)
+with her agent on an Xvfb display; a slow three-finger pan on the isolated panel. Mid-way
+the screen's pixels show the trail along the fingers' path and a click on the trail
+reaches the window under it (tests/x11_probe.c: XGetImage, and XTEST); a second after
+the lift the overlay is gone. The updates are
+addressed to dana's agent alone: a listener of another user's, or of hers outside the
+agent, hears none."""
+import os, re, subprocess, sys, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+from fixtures import HEADER, Recording  # noqa: E402
+from uinput_panel import Panel, check, failures, twins_in, wait_for  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DISPLAY = ":5"
+WIDTH, HEIGHT = 1280, 800
+PANEL_MM = (3839 / 13, 2159 / 13)
+MACHINE = """[daemon]
+bus = "system"
+isolate = true
+overlay = true
+
+[[gesture]]
+name = "drag"
+type = "pan"
+fingers = 3
+command = "true"
+"""
+
+
+def run(*command, **kw):
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, **kw)
+
+
+def journal():
+    return run("journalctl", "-u", "gestured", "--no-pager", "-o", "cat").stdout
+
+
+def read(path):
+    return open(path).read() if os.path.exists(path) else ""
+
+
+def coloured(rgb):
+    """One of the overlay's colours (blue, green, red), not Xvfb's black or the window's white."""
+    return rgb in ("3584e4", "33d17a", "e01b24")
+
+
+with open("/etc/gestured/gestured.toml", "w") as f:
+    f.write(MACHINE)
+run("systemctl", "reset-failed", "gestured")
+run("systemctl", "restart", "gestured")
+panel = Panel(HEADER.replace("gestured test panel", "gestured kiosk panel"))
+check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
+
+xvfb = subprocess.Popen(["Xvfb", DISPLAY, "-ac", "-noreset", "-screen", "0", f"{WIDTH}x{HEIGHT}x24"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+check("an X server (Xvfb)", wait_for(20, lambda: run("xwininfo", "-root", "-display", DISPLAY).returncode == 0))
+
+for user in ("dana", "erik"):
+    run("useradd", "--create-home", user)
+    os.makedirs(f"/home/{user}/.config/gestured")
+    with open(f"/home/{user}/.config/gestured/gestured.toml", "w") as f:
+        f.write('[[gesture]]\nname = "mine"\ntype = "tap"\nfingers = 4\ncommand = "true"\n')
+    run("chown", "-R", f"{user}:{user}", f"/home/{user}/.config")
+uid = run("id", "-u", "dana").stdout.strip()
+run("systemd-run", "--unit=dana-session", "-p", "PAMName=login", "-p", "User=dana", "-p", "TTYPath=/dev/tty8",
+    "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-dana.txt", "-E", f"DISPLAY={DISPLAY}",
+    "gestured", "agent", "--verbose")
+
+
+def session_of(unit):
+    pid = run("systemctl", "show", "-p", "MainPID", "--value", unit).stdout.strip()
+    found = re.search(r"/session-(\w+)\.scope", read(f"/proc/{pid}/cgroup")) if pid.isdigit() else None
+    return found.group(1) if found else None
+
+
+check("logind opens dana's session, her agent in it", wait_for(30, lambda: session_of("dana-session")))
+session = session_of("dana-session") or "?"
+run("loginctl", "activate", session)
+check("her session in front, gestured takes her configuration from her agent",
+      wait_for(30, lambda: f"uid {uid}'s configuration taken" in journal()))
+
+# Listeners that must hear nothing: erik (another user), and dana herself outside her agent.
+listeners = {}
+for user in ("erik", "dana"):
+    listeners[user] = f"/tmp/feedback-{user}.txt"
+    subprocess.Popen(["setpriv", f"--reuid={user}", f"--regid={user}", "--init-groups", "dbus-monitor", "--system",
+                      "type='signal',interface='org.gestured.Gestured1',member='Feedback'"],
+                     stdout=open(listeners[user], "w"), stderr=subprocess.STDOUT)
+root_monitor = subprocess.Popen(["dbus-monitor", "--system", "type='signal',member='Feedback'"], stdout=open("/tmp/feedback-root.txt", "w"),
+                                stderr=subprocess.DEVNULL)
+
+# A window under where the fingers will go, that says whether a click reaches it.
+subprocess.run(["gcc", "-O2", "-o", "/tmp/x11_probe", os.path.join(HERE, "..", "x11_probe.c"), "-lX11", "-l:libXtst.so.6"], check=True)
+probe = subprocess.Popen(["/tmp/x11_probe", "100", "100", "900", "500"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ, DISPLAY=DISPLAY))
+check("a window under the path", probe.stdout.readline().strip() == "ready")
+
+
+def ask(line):
+    probe.stdin.write(line + "\n")
+    probe.stdin.flush()
+    return probe.stdout.readline().strip()
+
+
+def pixel(mm):
+    """The screen's colour where a point of the panel (mm) is: the panel spans the screen."""
+    return ask("pixel %d %d" % (int(mm[0] / PANEL_MM[0] * WIDTH), int(mm[1] / PANEL_MM[1] * HEIGHT)))
+time.sleep(1)
+
+# Three fingers 15 mm apart from (60, 50) mm, 100 mm to the right in 2 s.
+pan = Recording()
+for i in range(101):
+    pan.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=20)
+pan.frame({s: None for s in range(3)})
+playing = threading.Thread(target=panel.play, args=(pan.text(),))
+playing.start()
+time.sleep(1.4)
+# Where the first finger went by then (it passed 60 → ~120 mm): sampled every 5 mm from 65 to 100.
+on_trail = [pixel((x, 50)) for x in range(65, 101, 5)]
+check(f"mid-way, the screen shows the first finger's trail along its path ({on_trail})", all(map(coloured, on_trail)))
+off_trail = [pixel((x, 130)) for x in range(65, 101, 5)]
+check(f"and nothing where no finger went ({off_trail})", not any(map(coloured, off_trail)))
+x, y = int(80 / PANEL_MM[0] * WIDTH), int(50 / PANEL_MM[1] * HEIGHT)
+check("a click on the trail reaches the window under the overlay", ask(f"click {x} {y}") == "reached")
+playing.join()
+time.sleep(1.5)
+after = [pixel((x, 50)) for x in range(65, 101, 5)]
+check(f"a second after the lift, the overlay is gone ({after})", not any(map(coloured, after)))
+
+updates = read("/tmp/feedback-root.txt").count("member=Feedback")
+check(f"gestured sent its updates ({updates}; at most 60 a second: {2.2 * 60:.0f} in the pan's 2.2 s)", 10 <= updates <= 2.2 * 60 + 5)
+for user, path in listeners.items():
+    heard = read(path).count("member=Feedback")
+    check(f"{user}'s own listener (not the agent) heard none of them ({heard})", heard == 0)
+agent_log = read("/tmp/agent-dana.txt")
+check("the agent drew without an error", "overlay:" not in agent_log)
+
+probe.stdin.close()
+probe.kill()
+xvfb.kill()
+if failures():
+    print("--- agent\n" + agent_log[-2000:])
+    print("--- journal\n" + journal()[-2000:])
+sys.exit(1 if failures() else 0)
