@@ -4,6 +4,7 @@ SWIFTC ?= swiftc
 BIN = .build/release/gestured
 HELPER = .build/release/gestured-parse-config
 TOPLEVELS = .build/release/gestured-toplevels
+OVERLAY = .build/release/gestured-overlay
 # The release build needs no Swift runtime on the target (--static-swift-stdlib), and
 # links FoundationEssentials where TOMLKit and the desktops' JSON ask for Foundation
 # (lean/Foundation.swift: the whole of Foundation would bring CoreFoundation and ICU).
@@ -21,7 +22,7 @@ deps:
 
 build: deps $(LEAN)/Foundation.swiftmodule
 	$(SWIFT) build $(RELEASE)
-	$(MAKE) -s $(TOPLEVELS)
+	$(MAKE) -s $(TOPLEVELS) $(OVERLAY)
 
 # Which application a wlroots compositor has in front (helpers/gestured-toplevels.c): a
 # small C program that links libwayland-client, beside gestured in each build (SwiftPM
@@ -29,6 +30,12 @@ build: deps $(LEAN)/Foundation.swiftmodule
 .build/%/gestured-toplevels: helpers/gestured-toplevels.c
 	mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $$(pkg-config --cflags --libs wayland-client)
+
+# The session agent's overlay on a layer-shell compositor (helpers/gestured-overlay.c),
+# made as gestured-toplevels is.
+.build/%/gestured-overlay: helpers/gestured-overlay.c
+	mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $$(pkg-config --cflags --libs wayland-client) -lm
 
 # The shim module is made again when the compiler changes: a module from another
 # compiler cannot be imported ($(LEAN)/compiler holds the version it was made with).
@@ -69,7 +76,7 @@ run: build
 check: deps
 	scripts/test-core
 	$(SWIFT) build
-	$(MAKE) -s .build/debug/gestured-toplevels
+	$(MAKE) -s .build/debug/gestured-toplevels .build/debug/gestured-overlay
 	$(SWIFT) test
 	for file in config/*.toml; do .build/debug/gestured check "$$file" >/dev/null || exit 1; done
 
@@ -145,6 +152,7 @@ install-common: build docs
 	$(SUBST) udev/90-gestured-twin.rules > $(DESTDIR)$(UDEVRULESDIR)/90-gestured-twin.rules
 	install -D -m 755 $(HELPER) $(DESTDIR)$(HELPERDIR)/gestured-parse-config
 	install -D -m 755 $(TOPLEVELS) $(DESTDIR)$(HELPERDIR)/gestured-toplevels
+	install -D -m 755 $(OVERLAY) $(DESTDIR)$(HELPERDIR)/gestured-overlay
 	install -D -m 644 $(DOCS)/man/gestured.8 $(DESTDIR)$(MANDIR)/man8/gestured.8
 	install -D -m 644 $(DOCS)/man/gestured.toml.5 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5
 	install -D -m 644 $(DOCS)/completions/gestured.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured
@@ -159,7 +167,7 @@ install-common: build docs
 # Removes what the install targets put there; the configuration only if it is
 # still the example.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels \
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels $(DESTDIR)$(HELPERDIR)/gestured-overlay \
 	      $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(USERUNITDIR)/gestured-agent.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \

@@ -29,8 +29,10 @@ public final class SessionAgent {
     private let reporter: AppReporter
     private let runner: CommandRunner
     private var follower: UserConfigFollower?
-    /// The overlay, made at the first update gestured sends (`overlay = true`).
+    /// The overlay, made at the first update gestured sends (`overlay = true`): drawn by
+    /// the layer-shell helper in a Wayland session, on the X display in an X11 one.
     private var overlay: X11Overlay?
+    private var layerOverlay: WaylandOverlay?
     private var noOverlay = false
     private var sources: [BusSource] = []
     private var armedAt: Int64?
@@ -131,24 +133,38 @@ public final class SessionAgent {
         relay.emit(event, device: device, step: step)
     }
 
-    /// An overlay update from gestured: drawn on this session's screen. In an X11 session
-    /// (`$DISPLAY` without `$WAYLAND_DISPLAY`); elsewhere said once.
+    /// An overlay update from gestured: drawn on this session's screen. In a Wayland
+    /// session (`$WAYLAND_DISPLAY`) by the layer-shell helper; in an X11 one (`$DISPLAY`
+    /// alone) on the X display; elsewhere, or when that fails, said once.
     private func draw(_ frame: FeedbackFrame) {
-        if overlay == nil, !noOverlay {
+        if overlay == nil, layerOverlay == nil, !noOverlay {
             noOverlay = true
-            guard let display = Environment.value("DISPLAY"), !display.isEmpty, (Environment.value("WAYLAND_DISPLAY") ?? "").isEmpty else {
-                return logger.warning("overlay: gestured sends its updates, but this agent draws the overlay only in an X11 session so far")
-            }
             do {
-                let made = try X11Overlay(display: display)
-                overlay = made
+                if let wayland = Environment.value("WAYLAND_DISPLAY"), !wayland.isEmpty {
+                    let made = try WaylandOverlay()
+                    layerOverlay = made
+                    try loop.watch(made.output) { [unowned self, unowned made] in
+                        let (words, ended) = made.read()
+                        guard ended else { return }
+                        logger.warning("overlay: \(WaylandOverlay.helper) ended\(words.isEmpty ? "" : ": \(printable(words, limit: 512))"); none is drawn")
+                        loop.unwatch(made.output)
+                        layerOverlay = nil
+                        noOverlay = true
+                    }
+                } else if let display = Environment.value("DISPLAY"), !display.isEmpty {
+                    let made = try X11Overlay(display: display)
+                    overlay = made
+                    watchOverlay(made)
+                } else {
+                    return logger.warning("overlay: gestured sends its updates, but this session has no display the agent knows")
+                }
                 noOverlay = false
-                watchOverlay(made)
             } catch {
                 return logger.warning("overlay: \(error); none is drawn")
             }
         }
         overlay?.draw(frame, now: monotonicMicroseconds())
+        layerOverlay?.draw(frame)
     }
 
     /// The overlay's descriptor: the connecting thread's, then the X socket's.

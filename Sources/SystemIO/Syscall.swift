@@ -90,6 +90,22 @@ public enum Syscall {
         try call { fcntl(fds[0], F_SETFL, flags | O_NONBLOCK) }
         return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
     }
+
+    /// A pipe to a child's stdin, close-on-exec, with only the write end (ours)
+    /// non-blocking: a child that stops reading never holds up the loop.
+    public static func pipeToChild() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        try call { pipe2(&fds, O_CLOEXEC) }
+        let flags = try call { fcntl(fds[1], F_GETFL) }
+        try call { fcntl(fds[1], F_SETFL, flags | O_NONBLOCK) }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// One write(2): how much went (a non-blocking descriptor may take less, or throw
+    /// `.wouldBlock`).
+    public static func write(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try call { Glibc.write(fd.rawValue, bytes.baseAddress, bytes.count) }
+    }
 }
 
 /// The monotonic clock, in microseconds: the time base of live events and deadlines.

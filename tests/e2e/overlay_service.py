@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The overlay in an X11 session, inside scripts/vm-run-systemd (tests/e2e/service.sh,
+"""The overlay in an X11 session and on sway, inside scripts/vm-run-systemd (tests/e2e/service.sh,
 one of its suites): the machine's `overlay = true`, dana logged in on a VT (tty8: PAM, logind)
 with her agent on an Xvfb display; a slow three-finger pan on the isolated panel. Mid-way
 the screen's pixels show the trail along the fingers' path and a click on the trail
 reaches the window under it (tests/x11_probe.c: XGetImage, and XTEST); a second after
 the lift the overlay is gone. The updates are
 addressed to dana's agent alone: a listener of another user's, or of hers outside the
-agent, hears none."""
-import os, re, subprocess, sys, threading, time
+agent, hears none. Then fay's session in front runs sway headless with two foot windows:
+grim shows the trail her agent draws through the layer shell, a click on it (sway's seat
+cursor) focuses the window under it, and it is gone after the lift."""
+import json, os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -142,7 +144,89 @@ check("the agent drew without an error", "overlay:" not in agent_log)
 probe.stdin.close()
 probe.kill()
 xvfb.kill()
+
+# The same on a Wayland desktop: fay's session runs sway, headless, with two foot windows
+# side by side, the right one focused; her agent draws through the layer shell.
+run("useradd", "--create-home", "fay")
+fay = run("id", "-u", "fay").stdout.strip()
+run("systemd-run", "--unit=fay-session", "-p", "PAMName=login", "-p", "User=fay", "-p", "TTYPath=/dev/tty9",
+    "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-fay.txt", "-E", "WAYLAND_DISPLAY=wayland-1",
+    "gestured", "agent", "--verbose")
+check("logind opens fay's session, her agent in it", wait_for(30, lambda: session_of("fay-session")))
+runtime = f"/run/user/{fay}"
+wait_for(15, lambda: os.path.isdir(runtime))
+as_fay = ["setpriv", "--reuid=fay", "--regid=fay", "--init-groups"]
+sway_env = dict(os.environ, HOME=f"/home/fay", XDG_RUNTIME_DIR=runtime, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
+                WLR_LIBINPUT_NO_DEVICES="1")
+sway_env.pop("DISPLAY", None)
+with open("/tmp/sway-fay.conf", "w") as f:
+    f.write("output HEADLESS-1 resolution 1280x800\n")
+sway = subprocess.Popen(as_fay + ["sway", "-c", "/tmp/sway-fay.conf"], env=sway_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+check("sway runs headless in her session", wait_for(30, lambda: os.path.exists(f"{runtime}/wayland-1")))
+ipc = lambda: next((f"{runtime}/{f}" for f in os.listdir(runtime) if f.startswith("sway-ipc.")), "")
+swaymsg = lambda *args: run(*as_fay, "swaymsg", "-s", ipc(), *args).stdout
+client_env = dict(sway_env, WAYLAND_DISPLAY="wayland-1")
+windows = []
+for app_id in ("left", "right"):
+    windows.append(subprocess.Popen(as_fay + ["foot", "--app-id", app_id, "sleep", "600"], env=client_env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    wait_for(20, lambda: f'"app_id": "{app_id}"' in swaymsg("-t", "get_tree"))
+
+
+def focused():
+    """The app id of the window sway has focused."""
+    def find(node):
+        if node.get("focused"):
+            return node.get("app_id") or node.get("name")
+        for child in node.get("nodes", []) + node.get("floating_nodes", []):
+            found = find(child)
+            if found:
+                return found
+        return None
+    try:
+        return find(json.loads(swaymsg("-t", "get_tree"))) or "?"
+    except ValueError:
+        return "?"
+
+
+check(f"two foot windows, the right one focused ({focused()})", focused() == "right")
+run("loginctl", "activate", session_of("fay-session") or "?")
+check("fay's session in front, her configuration taken", wait_for(30, lambda: f"uid {fay}'s configuration taken" in journal()))
+
+
+def shot(name):
+    """The output's pixels (grim, PPM): a function of (x, y) to RRGGBB."""
+    path = f"/tmp/{name}.ppm"
+    run(*as_fay, "env", f"XDG_RUNTIME_DIR={runtime}", "WAYLAND_DISPLAY=wayland-1", "grim", "-t", "ppm", path)
+    data = open(path, "rb").read() if os.path.exists(path) else b"P6\n1 1\n255\n\0\0\0"
+    magic, size, depth, pixels = data.split(b"\n", 3)
+    w, h = map(int, size.split())
+    return lambda mm: pixels[(int(mm[1] / PANEL_MM[1] * h) * w + int(mm[0] / PANEL_MM[0] * w)) * 3:][:3].hex()
+
+
+playing = threading.Thread(target=panel.play, args=(pan.text(),))
+playing.start()
+time.sleep(1.4)
+at = shot("mid")
+on_trail = [at((x, 50)) for x in range(65, 101, 5)]
+check(f"sway, mid-way: grim shows the first finger's trail along its path ({on_trail})", all(map(coloured, on_trail)))
+off_trail = [at((x, 130)) for x in range(65, 101, 5)]
+check(f"and nothing where no finger went ({off_trail})", not any(map(coloured, off_trail)))
+x, y = int(80 / PANEL_MM[0] * 1280), int(50 / PANEL_MM[1] * 800)
+swaymsg("seat", "-", "cursor", "set", str(x), str(y))
+swaymsg("seat", "-", "cursor", "press", "button1")
+swaymsg("seat", "-", "cursor", "release", "button1")
+check(f"a click on the trail reaches the window under the overlay (focused: {focused()})", wait_for(5, lambda: focused() == "left"))
+playing.join()
+time.sleep(1.5)
+at = shot("after")
+after = [at((x, 50)) for x in range(65, 101, 5)]
+check(f"a second after the lift, the overlay is gone ({after})", not any(map(coloured, after)))
+check("her agent drew without an error", "overlay:" not in read("/tmp/agent-fay.txt"))
+for window in windows:
+    window.kill()
+sway.kill()
 if failures():
-    print("--- agent\n" + agent_log[-2000:])
+    print("--- agents\n" + agent_log[-2000:] + read("/tmp/agent-fay.txt")[-2000:])
     print("--- journal\n" + journal()[-2000:])
 sys.exit(1 if failures() else 0)
