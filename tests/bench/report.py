@@ -1,12 +1,14 @@
 """BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
-markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py).
-    python3 tests/bench/report.py CORE.md VM.json KEYS.json COMMAND BINARY
+markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py,
+tests/bench/vm_overlay.py).
+    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY
 """
 import datetime, json, os, platform, re, statistics, subprocess, sys
 
-core_path, vm_path, keys_path, command, binary = sys.argv[1:6]
+core_path, vm_path, keys_path, overlay_path, command, binary = sys.argv[1:7]
 vm = json.load(open(vm_path))
 keys = json.load(open(keys_path))
+overlay = json.load(open(overlay_path))
 
 
 def cpu_model():
@@ -148,6 +150,22 @@ if t:
           f"of it, both kernel time stamps: {ms(t['p50_ms'])} p50, {ms(t['p99_ms'])} p99 over {t['n']} of "
           f"{t['panel_frames']} panel frames (the frames before the pan begins make none).")
     print()
+print("## The overlay")
+print()
+print(f"The swipe's command with `overlay = true` and without, {overlay['blocks']} blocks of {overlay['swipes']} swipes each, "
+      "taking turns in one boot; the session agent drawing every update on an X display (Xvfb) meanwhile "
+      "(`tests/bench/vm_overlay.py`: a private bus as the system bus, a stand-in logind, the agent of the session in front).")
+print()
+print("| overlay | p50 | p99 | missed |")
+print("|---|---|---|---|")
+for name in ("off", "on"):
+    o = overlay[name]
+    print(f"| {name} | {ms(o['p50_ms'])} | {ms(o['p99_ms'])} | {o['missed']} |")
+print(f"| on ÷ off | {ratio(overlay['on']['p50_ms'], overlay['off']['p50_ms'])} | {ratio(overlay['on']['p99_ms'], overlay['off']['p99_ms'])} | |")
+print()
+print(f"The agent's CPU time over ten idle seconds after them: {overlay['agent_idle_ticks_10s']} ticks "
+      f"({overlay['ticks_per_second']} a second){'' if overlay['agent_drew'] else '; it could not draw'}.")
+print()
 print("## The pure core, on this machine (ordo-one/benchmark)")
 print()
 print("One iteration of a `throughput` benchmark is one kernel event through the whole "

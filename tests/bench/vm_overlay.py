@@ -1,0 +1,114 @@
+"""The overlay's cost, in a real kernel (inside scripts/vm-run by scripts/benchmarks, as
+root): the latency from a swipe's lift to the first instruction of its command, with
+`overlay = true` and without, in blocks that take turns in one boot; the session agent
+drawing each update on an X display (Xvfb) meanwhile; and the agent's CPU time over ten
+idle seconds after them. gestured serves sessions here as the system service does: a
+private bus taken for the system bus, with tests/fake_logind.c on it saying session c1 of
+uid 0 is in front, and the agent (uid 0, in no session: the user's own services) handing
+over its user's configuration.
+    python3 tests/bench/vm_overlay.py GESTURED OUT.json [BLOCKS] [SWIPES]
+"""
+import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
+from common import latencies, play_swipes, summary  # noqa: E402
+from fixtures import Recording  # noqa: E402
+from uinput_panel import Panel, wait_for  # noqa: E402
+
+gestured_build, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
+blocks = int(sys.argv[3]) if len(sys.argv) > 3 else 6
+swipes = int(sys.argv[4]) if len(sys.argv) > 4 else 15
+work = tempfile.mkdtemp()
+os.chmod(work, 0o755)
+build = os.path.dirname(gestured_build)
+for program in ("gestured", "gestured-parse-config", "gestured-overlay", "gestured-toplevels"):
+    shutil.copy(os.path.join(build, program), work)
+gestured = os.path.join(work, "gestured")
+stamp, stamps = os.path.join(work, "stamp"), os.path.join(work, "stamps.txt")
+subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
+flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True, check=True).stdout.split()
+subprocess.run(["cc", "-O2", "-o", os.path.join(work, "fake_logind"), os.path.join(here, "..", "fake_logind.c"), *flags], check=True)
+
+for role in ("SYSTEM", "SESSION"):
+    address = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
+    os.environ[f"DBUS_{role}_BUS_ADDRESS"] = address
+logind = subprocess.Popen([os.path.join(work, "fake_logind")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+assert logind.stdout.readline().strip() == "ready"
+xvfb = subprocess.Popen(["Xvfb", ":7", "-ac", "-noreset", "-screen", "0", "1280x800x24"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+time.sleep(2)
+panel = Panel(Recording().text())
+time.sleep(1)
+
+config = """[daemon]
+bus = "system"
+overlay = {overlay}
+
+[[gesture]]
+name = "right"
+type = "swipe"
+direction = "right"
+command = "{stamp} {stamps} {label}"
+"""
+home = os.path.join(work, "home")
+os.makedirs(os.path.join(home, ".config", "gestured"))
+with open(os.path.join(home, ".config", "gestured", "gestured.toml"), "w") as f:
+    f.write('[[gesture]]\nname = "mine"\ntype = "tap"\nfingers = 4\ncommand = "true"\n')
+agent_log = open(os.path.join(work, "agent.log"), "w")
+agent = subprocess.Popen([gestured, "agent"], env=dict(os.environ, HOME=home, DISPLAY=":7"), stdout=agent_log, stderr=subprocess.STDOUT)
+
+
+def block(overlay):
+    """One block of swipes with the overlay on or off: their latencies (ms)."""
+    label = "on" if overlay else "off"
+    path = os.path.join(work, "gestured.toml")
+    with open(path, "w") as f:
+        f.write(config.format(overlay=str(overlay).lower(), stamp=stamp, stamps=stamps, label=label))
+    log_path = os.path.join(work, f"daemon-{label}.log")
+    notify_path = os.path.join(work, "notify")
+    if os.path.exists(notify_path):
+        os.unlink(notify_path)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(notify_path)
+    notify.settimeout(30)
+    daemon = subprocess.Popen([gestured, "run", "--config", path], env=dict(os.environ, NOTIFY_SOCKET=notify_path),
+                              stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    while b"READY=1" not in notify.recv(4096):
+        pass
+    log = lambda: open(log_path).read()
+    assert wait_for(20, lambda: panel.node + ": '" in log()), log()
+    # The agent hands its configuration over again to each new daemon: from then on the updates go to it.
+    assert wait_for(20, lambda: "'s configuration taken" in log()), log()
+    time.sleep(0.5)
+    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, label)
+    daemon.send_signal(signal.SIGTERM)
+    daemon.wait(timeout=20)
+    notify.close()
+    return ms
+
+
+def cpu_ticks(pid):
+    stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(stat[11]) + int(stat[12])
+
+
+pooled = {"on": [], "off": []}
+for i in range(blocks):
+    for overlay in ((True, False) if i % 2 == 0 else (False, True)):
+        pooled["on" if overlay else "off"] += block(overlay)
+        print(f"block {i + 1}, overlay {'on' if overlay else 'off'}: {len(pooled['on' if overlay else 'off'])} latencies so far", flush=True)
+before = cpu_ticks(agent.pid)
+time.sleep(10)
+figures = {
+    "blocks": blocks, "swipes": swipes,
+    "on": summary(pooled["on"], blocks * swipes), "off": summary(pooled["off"], blocks * swipes),
+    "agent_idle_ticks_10s": cpu_ticks(agent.pid) - before, "ticks_per_second": os.sysconf("SC_CLK_TCK"),
+    "agent_drew": "overlay:" not in open(agent_log.name).read(),
+}
+agent.terminate()
+agent.wait(timeout=20)
+xvfb.kill()
+logind.kill()
+with open(out_path, "w") as f:
+    json.dump(figures, f, indent=1)
+print(json.dumps(figures, indent=1))
