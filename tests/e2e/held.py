@@ -7,18 +7,14 @@ a private bus taken for the system bus; the panel unplugged; a reload; SIGTERM; 
 each checked with the kernel's own key state of gestured's keyboard and pointer
 (EVIOCGKEY) or, once they are gone, with what libinput read of them.
     tests/e2e/held.py GESTURED"""
-import fcntl, math, os, re, signal, subprocess, sys, tempfile, time
+import fcntl, math, os, re, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
-from uinput_panel import Panel, Reader, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Reader, check, failures, suite, twins_in, wait_for  # noqa: E402
 
-gestured = os.path.abspath(sys.argv[1])
-work = tempfile.mkdtemp(prefix="held.")
-config_path = os.path.join(work, "gestured.toml")
-with open(config_path, "w") as f:
-    f.write('''[daemon]
+gestured, work, config_path = suite("held", '''[daemon]
 bus = "none"
 isolate = true
 

@@ -9,11 +9,12 @@ addressed to dana's agent alone: a listener of another user's, or of hers outsid
 agent, hears none. Then fay's session in front runs sway headless with two foot windows:
 grim shows the trail her agent draws through the layer shell, a click on it (sway's seat
 cursor) focuses the window under it, and it is gone after the lift."""
-import json, os, re, subprocess, sys, threading, time
+import json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
+from seat_sessions import journal, read, run, session_of  # noqa: E402
 from uinput_panel import Panel, check, failures, twins_in, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,18 +32,6 @@ type = "pan"
 fingers = 3
 command = "true"
 """
-
-
-def run(*command, **kw):
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, **kw)
-
-
-def journal():
-    return run("journalctl", "-u", "gestured", "--no-pager", "-o", "cat").stdout
-
-
-def read(path):
-    return open(path).read() if os.path.exists(path) else ""
 
 
 def coloured(rgb):
@@ -71,12 +60,6 @@ uid = run("id", "-u", "dana").stdout.strip()
 run("systemd-run", "--unit=dana-session", "-p", "PAMName=login", "-p", "User=dana", "-p", "TTYPath=/dev/tty8",
     "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-dana.txt", "-E", f"DISPLAY={DISPLAY}",
     "gestured", "agent", "--verbose")
-
-
-def session_of(unit):
-    pid = run("systemctl", "show", "-p", "MainPID", "--value", unit).stdout.strip()
-    found = re.search(r"/session-(\w+)\.scope", read(f"/proc/{pid}/cgroup")) if pid.isdigit() else None
-    return found.group(1) if found else None
 
 
 check("logind opens dana's session, her agent in it", wait_for(30, lambda: session_of("dana-session")))

@@ -11,6 +11,7 @@ import os, re, subprocess, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, three_finger_swipe_right  # noqa: E402
+from seat_sessions import journal, read, run, session_of  # noqa: E402
 from uinput_panel import Panel, Reader, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,28 +46,9 @@ command = "echo scrolled-{user} >> $HOME/scrolled"
 """
 
 
-def run(*command, **kw):
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, **kw)
-
-
-def journal():
-    return run("journalctl", "-u", "gestured", "--no-pager", "-o", "cat").stdout
-
-
-def read(path):
-    return open(path).read() if os.path.exists(path) else ""
-
-
 def as_user(user, *command):
     ids = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] if user == "nobody" else [f"--reuid={user}", f"--regid={user}", "--init-groups"]
     return run("setpriv", *ids, *command)
-
-
-def session_of(unit):
-    """The logind session a unit's process is in (its scope's name), once it is."""
-    pid = run("systemctl", "show", "-p", "MainPID", "--value", unit).stdout.strip()
-    found = re.search(r"/session-(\w+)\.scope", read(f"/proc/{pid}/cgroup")) if pid.isdigit() else None
-    return found.group(1) if found else None
 
 
 def log_in(user, tty, mark):

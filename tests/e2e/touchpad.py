@@ -5,18 +5,14 @@ scripts/vm-run, as root): a three-finger pan and a two-finger pinch bound with
 virtual touchpad, as a compositor's libinput reads it: libinput's own swipe and pinch,
 their deltas against the fingers' travel; and on the twin, none of those touches.
     tests/e2e/touchpad.py GESTURED"""
-import os, re, signal, sys, tempfile, time
+import os, re, signal, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, three_finger_swipe_right  # noqa: E402
-from uinput_panel import Panel, Reader, Twin, check, failures, start_daemon, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Reader, Twin, check, failures, start_daemon, suite, twins_in, wait_for  # noqa: E402
 
-gestured = os.path.abspath(sys.argv[1])
-work = tempfile.mkdtemp(prefix="touchpad.")
-config_path = os.path.join(work, "gestured.toml")
-with open(config_path, "w") as f:
-    f.write('''[daemon]
+gestured, work, config_path = suite("touchpad", '''[daemon]
 bus = "none"
 isolate = true
 

@@ -3,18 +3,14 @@
 gesture recordings played on a uinput panel the daemon isolates, and `libinput
 debug-events` reading gestured's virtual keyboard and pointer as an application would.
     tests/e2e/virtual.py GESTURED"""
-import os, re, subprocess, sys, tempfile, threading, time
+import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
-from uinput_panel import Panel, Reader, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from uinput_panel import Panel, Reader, Twin, check, failures, suite, twins_in, wait_for  # noqa: E402
 
-gestured = os.path.abspath(sys.argv[1])
-work = tempfile.mkdtemp(prefix="virtual.")
-config_path = os.path.join(work, "gestured.toml")
-with open(config_path, "w") as f:
-    f.write('''[daemon]
+gestured, work, config_path = suite("virtual", '''[daemon]
 bus = "none"
 isolate = true
 
