@@ -38,6 +38,8 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
         printer.showActions = true
         var picture = TouchPicture(title: "extreme", size: pipeline.geometry.size)
         var time: Int64 = 0
+        var held = HeldInput()
+        var touchpad = TouchpadFingers()
         play(input.dropFirst(4), on: pipeline, from: &time, shape: shape, gestures: config.gestures) { step in
             printer.print(step)
             picture.add(step)
@@ -45,15 +47,31 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                 _ = GestureEnvironment.assignments(event, device: "extreme")
                 _ = GestureFields.numbers(event).map { fixed($0.1, decimals: 4) }
             }
-            // What the virtual keyboard and pointer would be sent.
+            // What the virtual keyboard, pointer and touchpad would be sent.
             var written: [InputEvent] = []
             for action in step.actions {
+                var pointer: [InputEvent] = []
                 switch action {
-                case .keys(_, let keys): VirtualInput.append(keys, to: &written)
+                case .keys(_, let keys): VirtualInput.append(keys, holding: held.keys, to: &written)
                 case .click(_, let click, let location): VirtualInput.append(click, at: location, to: &written)
                 case .scroll(let turn): VirtualInput.append(turn, to: &written)
+                case .hold(let hold):
+                    let holder = HeldInput.Holder(panel: "extreme", binding: hold.binding)
+                    switch hold.moment {
+                    case .press: held.press(hold.hold, by: holder, at: hold.location, keyboard: &written, pointer: &pointer)
+                    case .follow: held.follow(holder, to: hold.location, pointer: &pointer)
+                    case .release: held.release(holder, keyboard: &written, pointer: &pointer)
+                    }
+                case .touchpad(let action):
+                    let holder = TouchpadFingers.Holder(panel: "extreme", binding: action.binding)
+                    switch action.moment {
+                    case .begin: _ = touchpad.begin(action.touches, by: holder, at: step.input.time, into: &written)
+                    case .move: touchpad.move(action.touches, by: holder, at: step.input.time, into: &written)
+                    case .end: touchpad.end(by: holder, into: &written)
+                    }
                 case .run, .signal, .mode, .pause: break
                 }
+                written += pointer
             }
             if let last = written.last, last.type != EventType.syn || last.code != SynCode.report {
                 violated("virtual input that does not end in SYN_REPORT: \(written)")
