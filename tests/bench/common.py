@@ -1,10 +1,11 @@
-"""What the VM benchmarks share: the swipe they time, playing it, and percentiles."""
-import fcntl, os, struct, sys, time
+"""What the VM benchmarks share: the swipe they time, playing it, percentiles, and a
+daemon started with its READY=1 timed."""
+import fcntl, os, re, signal, socket, struct, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from fixtures import Recording  # noqa: E402
-from uinput_panel import EVENT, EVIOCSCLOCKID  # noqa: E402
+from uinput_panel import EVENT, EVIOCSCLOCKID, wait_for  # noqa: E402
 
 
 def swipe():
@@ -58,3 +59,51 @@ def play_swipes(panel, count, gap_s):
         lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
     os.close(reader)
     return lifts
+
+
+def cpu_seconds(pid, children=False):
+    stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    ticks = sum(int(t) for t in stat[11:15 if children else 13])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+class Daemon:
+    """`gestured run` of `program` with a notify socket of our own in `work`, its log
+    there under `log_name`: start → READY=1 is timed."""
+    def __init__(self, program, work, config, log_name):
+        notify_path = os.path.join(work, "notify")
+        if os.path.exists(notify_path):
+            os.unlink(notify_path)
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(notify_path)
+        self.log_path = os.path.join(work, log_name)
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        started = time.monotonic()
+        self.process = subprocess.Popen([program, "run", "--config", config], env=env,
+                                        stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
+        self.notify.settimeout(30)
+        while b"READY=1" not in self.notify.recv(4096):
+            pass
+        self.ready_ms = (time.monotonic() - started) * 1000
+        self.start_cpu_s = cpu_seconds(self.process.pid)
+        # With the configuration's parsing helper, a child it waited for at start.
+        self.start_cpu_with_helper_s = cpu_seconds(self.process.pid, children=True)
+
+    def reload_ms(self):
+        """SIGHUP → READY=1 (after RELOADING=1): parsed by the helper, checked and applied."""
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGHUP)
+        while b"READY=1" not in self.notify.recv(4096):
+            pass
+        return (time.monotonic() - started) * 1000
+
+    def log(self):
+        return open(self.log_path).read()
+
+    def wait_for_log(self, pattern):
+        return wait_for(20, lambda: re.search(pattern, self.log()))
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=20)
+        self.notify.close()

@@ -7,11 +7,11 @@ start (lisgd's beside it), a reload's time and context switches while idle.
     python3 tests/bench/vm_bench.py GESTURED OUT.json [SWIPES]
 With SWIPES 0, only the idle figures (to compare builds).
 """
-import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
+from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -43,12 +43,6 @@ def proc_status(pid):
         key, _, value = line.partition(":")
         fields[key] = value.split()[0] if value.split() else ""
     return fields
-
-
-def cpu_seconds(pid, children=False):
-    stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    ticks = sum(int(t) for t in stat[11:15 if children else 13])
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def rss_by_mapping(pid):
@@ -86,47 +80,6 @@ def write_config(text):
         f.write(text)
     os.chmod(path, 0o644)
     return path
-
-
-class Daemon:
-    """gestured run, with a notify socket of our own: start → READY=1 is timed."""
-    def __init__(self, config, log_name):
-        notify_path = os.path.join(work, "notify")
-        if os.path.exists(notify_path):
-            os.unlink(notify_path)
-        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.notify.bind(notify_path)
-        self.log_path = os.path.join(work, log_name)
-        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
-        started = time.monotonic()
-        self.process = subprocess.Popen([gestured, "run", "--config", config], env=env,
-                                        stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)
-        self.notify.settimeout(30)
-        while b"READY=1" not in self.notify.recv(4096):
-            pass
-        self.ready_ms = (time.monotonic() - started) * 1000
-        self.start_cpu_s = cpu_seconds(self.process.pid)
-        # With the configuration's parsing helper, a child it waited for at start.
-        self.start_cpu_with_helper_s = cpu_seconds(self.process.pid, children=True)
-
-    def reload_ms(self):
-        """SIGHUP → READY=1 (after RELOADING=1): parsed by the helper, checked and applied."""
-        started = time.monotonic()
-        self.process.send_signal(signal.SIGHUP)
-        while b"READY=1" not in self.notify.recv(4096):
-            pass
-        return (time.monotonic() - started) * 1000
-
-    def log(self):
-        return open(self.log_path).read()
-
-    def wait_for_log(self, pattern):
-        return wait_for(20, lambda: re.search(pattern, self.log()))
-
-    def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=20)
-        self.notify.close()
 
 
 def play_swipes(panel):
@@ -179,7 +132,7 @@ for _ in range(5):
     start = {"lisgd_cpu_s": cpu_seconds(lisgd.pid), "lisgd_rss_kb": rss_kb(lisgd.pid)}
     lisgd.terminate()
     lisgd.wait()
-    daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+    daemon = Daemon(gestured, work, write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
     assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
     time.sleep(3)
     start.update(cpu_s=daemon.start_cpu_s, cpu_with_helper_s=daemon.start_cpu_with_helper_s, ready_ms=daemon.ready_ms,
@@ -189,7 +142,7 @@ for _ in range(5):
 figures["starts"] = starts
 
 # Idle with one touchscreen: where the resident size is, and what it does while nobody touches it.
-daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+daemon = Daemon(gestured, work, write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
 figures["start_to_ready_ms"] = daemon.ready_ms
 assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
 time.sleep(3)
@@ -213,7 +166,7 @@ if swipes == 0:
 rounds = []
 for round_ in range(2):
     if round_ > 0:
-        daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
+        daemon = Daemon(gestured, work, write_config(swipe_config.format(command=f"{stamp} {stamps} direct")), "direct.log")
         daemon.wait_for_log(re.escape(panel.node) + ": '")
     lifts = play_swipes(panel)
     result = {"direct": summary(latencies(lifts, "direct"), swipes),
@@ -239,7 +192,7 @@ for round_ in range(2):
     for block in range(4):
         for kind in ("alone", "floor") if block % 2 == 0 else ("floor", "alone"):
             if kind == "alone":
-                daemon = Daemon(write_config(signal_config), "signal.log")
+                daemon = Daemon(gestured, work, write_config(signal_config), "signal.log")
                 daemon.wait_for_log(re.escape(panel.node) + ": '")
             else:
                 relaying = subprocess.Popen([relay, panel.node])
@@ -256,7 +209,7 @@ for round_ in range(2):
     result["signal_relay"] = summary(floor, swipes // 4 * 4)
     result["signal_floor"] = emit_floor()
 
-    daemon = Daemon(write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")
+    daemon = Daemon(gestured, work, write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")
     daemon.wait_for_log(re.escape(panel.node) + ": '")
     lifts = play_swipes(panel)
     result["shell"] = summary(latencies(lifts, "shell"), swipes)
@@ -270,7 +223,7 @@ taps = Recording()
 for i in range(1000):
     taps.tap(at=(60 + i % 10 * 15, 40 + i // 10 % 10 * 8), hold_ms=20)
     taps.wait(40)
-daemon = Daemon(write_config('[daemon]\nbus = "session"\n\n[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "true"\nsignal = true\n'),
+daemon = Daemon(gestured, work, write_config('[daemon]\nbus = "session"\n\n[[gesture]]\nname = "tap"\ntype = "tap"\ncommand = "true"\nsignal = true\n'),
                 "activity.log")
 assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
 time.sleep(3)
@@ -304,7 +257,7 @@ for i in range(50):
     kind, extra = kinds[i % len(kinds)]
     region = ["", 'region = "top"\n', 'region = "bottom"\n'][i // len(kinds) % 3]
     bindings += f'[[gesture]]\nname = "g{i}"\ntype = "{kind}"\n{extra}{region}command = "{stamp} {stamps} g{i}"\n'
-daemon = Daemon(write_config('[daemon]\nbus = "session"\n' + regions + bindings), "four.log")
+daemon = Daemon(gestured, work, write_config('[daemon]\nbus = "session"\n' + regions + bindings), "four.log")
 ok = all(daemon.wait_for_log(re.escape(p.node) + ": '") for p in panels)
 time.sleep(3)
 figures["rss_four_screens_50_bindings_kb"] = rss_kb(daemon.process.pid) if ok else None

@@ -8,13 +8,13 @@ uid 0 is in front, and the agent (uid 0, in no session: the user's own services)
 over its user's configuration.
     python3 tests/bench/vm_overlay.py GESTURED OUT.json [BLOCKS] [SWIPES]
 """
-import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import latencies, play_swipes, summary  # noqa: E402
+from common import Daemon, latencies, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
-from uinput_panel import Panel, wait_for  # noqa: E402
+from uinput_panel import Panel  # noqa: E402
 
 gestured_build, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 blocks = int(sys.argv[3]) if len(sys.argv) > 3 else 6
@@ -64,26 +64,13 @@ def block(overlay):
     path = os.path.join(work, "gestured.toml")
     with open(path, "w") as f:
         f.write(config.format(overlay=str(overlay).lower(), stamp=stamp, stamps=stamps, label=label))
-    log_path = os.path.join(work, f"daemon-{label}.log")
-    notify_path = os.path.join(work, "notify")
-    if os.path.exists(notify_path):
-        os.unlink(notify_path)
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(notify_path)
-    notify.settimeout(30)
-    daemon = subprocess.Popen([gestured, "run", "--config", path], env=dict(os.environ, NOTIFY_SOCKET=notify_path),
-                              stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
-    while b"READY=1" not in notify.recv(4096):
-        pass
-    log = lambda: open(log_path).read()
-    assert wait_for(20, lambda: panel.node + ": '" in log()), log()
+    daemon = Daemon(gestured, work, path, f"daemon-{label}.log")
+    assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
     # The agent hands its configuration over again to each new daemon: from then on the updates go to it.
-    assert wait_for(20, lambda: "'s configuration taken" in log()), log()
+    assert daemon.wait_for_log("'s configuration taken"), daemon.log()
     time.sleep(0.5)
     ms = latencies(play_swipes(panel, swipes, 0.6), stamps, label)
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(timeout=20)
-    notify.close()
+    daemon.stop()
     return ms
 
 

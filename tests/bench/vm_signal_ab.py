@@ -7,13 +7,13 @@ alike; vm_bench.py measures each once a round, which a drift can tip.
     python3 tests/bench/vm_signal_ab.py OUT.json BLOCKS SWIPES LABEL=GESTURED...
 (run inside scripts/vm-run, as root). Prints each block and the pooled p50 and p99.
 """
-import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import latencies, play_swipes, summary  # noqa: E402
+from common import Daemon, latencies, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
-from uinput_panel import Panel, wait_for  # noqa: E402
+from uinput_panel import Panel  # noqa: E402
 
 out_path, blocks, swipes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 work = tempfile.mkdtemp()
@@ -44,23 +44,11 @@ time.sleep(1)
 
 def gestured_signal(program):
     """One block of the build's signal: started, READY=1, its panel read, the swipes."""
-    notify_path = os.path.join(work, "notify")
-    if os.path.exists(notify_path):
-        os.unlink(notify_path)
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(notify_path)
-    notify.settimeout(30)
-    log = os.path.join(work, "daemon.log")
-    daemon = subprocess.Popen([program, "run", "--config", config], env=dict(os.environ, NOTIFY_SOCKET=notify_path),
-                              stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    while b"READY=1" not in notify.recv(4096):
-        pass
-    assert wait_for(20, lambda: re.search(re.escape(panel.node) + ": '", open(log).read())), open(log).read()
+    daemon = Daemon(program, work, config, "daemon.log")
+    assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
     time.sleep(1)
     ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
-    daemon.send_signal(signal.SIGTERM)
-    daemon.wait(timeout=20)
-    notify.close()
+    daemon.stop()
     return ms
 
 
