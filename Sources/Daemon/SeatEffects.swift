@@ -24,7 +24,7 @@ extension Daemon {
         case .wantAgents:
             if acts { bus?.wantApp() }
         case .feedback(let frame, let agent):
-            if acts { bus?.feedback(frame, to: agent) }
+            if acts { afterwards.append(.feedback(frame, agent: agent)) }
         case .write(let target, let events):
             if acts { write(events, to: target) }
             options.show?(effect)
@@ -70,6 +70,8 @@ extension Daemon {
         /// A command: a spawn takes milliseconds.
         case run(CommandAction)
         case log(Step, of: String)
+        /// An overlay update: after the step's command, which someone waits for.
+        case feedback(FeedbackFrame, agent: String)
     }
 
     /// The commands and the log lines of a seat step, once what others wait for without
@@ -82,6 +84,8 @@ extension Daemon {
             case .run(let command):
                 guard let output = runner.start(command, now: monotonicMicroseconds()) else { continue }
                 watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+            case .feedback(let frame, let agent):
+                bus?.feedback(frame, to: agent)
             }
         }
         afterwards.removeAll(keepingCapacity: true)
