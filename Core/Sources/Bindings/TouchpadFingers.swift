@@ -13,21 +13,11 @@ import TouchCore
 /// third frame on (libinput judges a touch's second move by its first), at most
 /// `catchUpMM` a finger a frame.
 public struct TouchpadFingers: Sendable {
-    public struct Holder: Hashable, Sendable {
-        public var panel: String
-        public var binding: String
-
-        public init(panel: String, binding: String) {
-            self.panel = panel
-            self.binding = binding
-        }
-    }
-
     public static let catchUpMM = 1.0
     /// A touchpad's report rate is 80 to 140 a second.
     public static let frameIntervalMS = 7.0
 
-    public private(set) var holder: Holder?
+    public private(set) var holder: GestureHolder?
     /// Where the fingers' centroid landed on the panel, in mm: the touchpad's centre.
     private var origin = Point.zero
     /// Each finger's movement still to make up.
@@ -46,7 +36,7 @@ public struct TouchpadFingers: Sendable {
 
     /// The fingers down, where the gesture's landed (they move with the next frame).
     /// False when the touchpad is another gesture's, or the fingers are too many.
-    public mutating func begin(_ touches: [TouchTrack], by holder: Holder, at time: Timestamp, into events: inout [InputEvent]) -> Bool {
+    public mutating func begin(_ touches: [TouchTrack], by holder: GestureHolder, at time: Timestamp, into events: inout [InputEvent]) -> Bool {
         guard self.holder == nil, (1...VirtualTouchpad.slots).contains(touches.count) else { return false }
         self.holder = holder
         origin = touches.reduce(Point.zero) { $0 + $1.start } * (1 / Double(touches.count))
@@ -63,7 +53,7 @@ public struct TouchpadFingers: Sendable {
     }
 
     /// The fingers moved: written now if a frame is due, else with the next.
-    public mutating func move(_ touches: [TouchTrack], by holder: Holder, at time: Timestamp, into events: inout [InputEvent]) {
+    public mutating func move(_ touches: [TouchTrack], by holder: GestureHolder, at time: Timestamp, into events: inout [InputEvent]) {
         guard self.holder == holder, touches.count == owed.count else { return }
         pending = touches
         advance(to: time, into: &events)
@@ -85,7 +75,7 @@ public struct TouchpadFingers: Sendable {
 
     /// The fingers lifted (a gesture's end, or its panel gone: `holder` nil, whoever's).
     /// A movement not yet written is left out: written at once, it would be a jump.
-    public mutating func end(by holder: Holder?, into events: inout [InputEvent]) {
+    public mutating func end(by holder: GestureHolder?, into events: inout [InputEvent]) {
         guard let current = self.holder, holder == nil || holder == current else { return }
         VirtualTouchpad.appendUp(owed.count, to: &events)
         self.holder = nil

@@ -5,8 +5,8 @@ import TouchCore
 /// What gestured's keyboard and pointer hold, and for whom.
 @Suite struct HeldInputTests {
     let alt: UInt16 = 56, superKey: UInt16 = 125, tab: UInt16 = 15, shift: UInt16 = 42
-    let drag = HeldInput.Holder(panel: "/dev/input/event3", binding: "drag")
-    let switcher = HeldInput.Holder(panel: "/dev/input/event4", binding: "switcher")
+    let drag = GestureHolder(panel: "/dev/input/event3", binding: "drag")
+    let switcher = GestureHolder(panel: "/dev/input/event4", binding: "switcher")
 
     /// "type:code=value" for each event but the SYN_REPORTs.
     func written(_ events: [InputEvent]) -> [String] {
@@ -62,7 +62,7 @@ import TouchCore
         #expect(held.release(panel: "/dev/input/event4", keyboard: &keyboard, pointer: &pointer) == [switcher])
         #expect(written(keyboard) == ["1:56=0"])
         keyboard = []
-        #expect(held.releaseAll(keyboard: &keyboard, pointer: &pointer) == [drag])
+        #expect(held.release(panel: nil, keyboard: &keyboard, pointer: &pointer) == [drag])
         #expect(written(keyboard) == ["1:125=0"] && written(pointer) == ["1:272=0"])
         #expect(held.isEmpty)
     }

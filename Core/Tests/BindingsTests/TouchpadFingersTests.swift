@@ -5,8 +5,8 @@ import TouchCore
 
 /// The virtual touchpad's fingers: where they land, how they move, who has them.
 @Suite struct TouchpadFingersTests {
-    let swipe = TouchpadFingers.Holder(panel: "/dev/input/event3", binding: "workspaces")
-    let other = TouchpadFingers.Holder(panel: "/dev/input/event4", binding: "zoom")
+    let swipe = GestureHolder(panel: "/dev/input/event3", binding: "workspaces")
+    let other = GestureHolder(panel: "/dev/input/event4", binding: "zoom")
 
     /// Each frame's first finger's (x, y) in mm, and the fingers' count at its touch-down.
     func frames(_ events: [InputEvent]) -> [(x: Double, y: Double)] {

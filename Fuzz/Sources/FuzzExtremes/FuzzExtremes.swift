@@ -56,14 +56,14 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                 case .click(_, let click, let location): VirtualInput.append(click, at: location, to: &written)
                 case .scroll(let turn): VirtualInput.append(turn, to: &written)
                 case .hold(let hold):
-                    let holder = HeldInput.Holder(panel: "extreme", binding: hold.binding)
+                    let holder = GestureHolder(panel: "extreme", binding: hold.binding)
                     switch hold.moment {
                     case .press: held.press(hold.hold, by: holder, at: hold.location, keyboard: &written, pointer: &pointer)
                     case .follow: held.follow(holder, to: hold.location, pointer: &pointer)
                     case .release: held.release(holder, keyboard: &written, pointer: &pointer)
                     }
                 case .touchpad(let action):
-                    let holder = TouchpadFingers.Holder(panel: "extreme", binding: action.binding)
+                    let holder = GestureHolder(panel: "extreme", binding: action.binding)
                     switch action.moment {
                     case .begin: _ = touchpad.begin(action.touches, by: holder, at: step.input.time, into: &written)
                     case .move: touchpad.move(action.touches, by: holder, at: step.input.time, into: &written)

@@ -326,7 +326,7 @@ public final class Seat {
     /// A held gesture's begin, move or end on gestured's keyboard and pointer: pressed
     /// keys before the button (super is down when the drag starts), released after it.
     private func render(_ hold: HoldAction, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
-        let holder = HeldInput.Holder(panel: panel.node, binding: hold.binding)
+        let holder = GestureHolder(panel: panel.node, binding: hold.binding)
         virtualEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)
         switch hold.moment {
@@ -347,7 +347,7 @@ public final class Seat {
     /// A gesture's fingers on the virtual touchpad: one gesture at a time, the others'
     /// fingers left off it (said in the debug log).
     private func render(_ action: TouchpadAction, of panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
-        let holder = TouchpadFingers.Holder(panel: panel.node, binding: action.binding)
+        let holder = GestureHolder(panel: panel.node, binding: action.binding)
         virtualEvents.removeAll(keepingCapacity: true)
         switch action.moment {
         case .begin:
@@ -376,11 +376,7 @@ public final class Seat {
         guard !held.isEmpty else { return }
         virtualEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)
-        let holders = if let panel {
-            held.release(panel: panel.node, keyboard: &virtualEvents, pointer: &pointerEvents)
-        } else {
-            held.releaseAll(keyboard: &virtualEvents, pointer: &pointerEvents)
-        }
+        let holders = held.release(panel: panel?.node, keyboard: &virtualEvents, pointer: &pointerEvents)
         guard !holders.isEmpty else { return }
         perform(.log(.info, "let go of what \(holders.map(\.binding).joined(separator: ", ")) held"))
         writeHeld(keyboardFirst: false, perform)
