@@ -8,7 +8,8 @@ import Pipeline
 import SystemIO
 import TouchCore
 
-/// A SIGHUP's configuration being parsed: its helper, watched by the loop like a command.
+/// A configuration being parsed: its helper, watched by the loop like a command (a
+/// SIGHUP's in the daemon, the user's file in the session agent).
 struct PendingReload {
     var parse: ConfigParse
     /// When the helper is killed if it has not finished (monotonic µs).

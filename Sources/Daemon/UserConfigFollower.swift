@@ -33,8 +33,9 @@ final class UserConfigFollower {
     /// Handed over, not yet answered; and the one gestured took.
     private var handed: Configuration?
     private(set) var taken: Configuration?
-    /// The helper parsing the file (a missing file: nothing, parsed as such).
-    private var parsing: (parse: ConfigParse, missing: Bool, deadline: Int64, outputDone: Bool, exit: Spawn.ExitStatus?)?
+    /// The helper parsing the file, and whether the file was missing (nothing parsed as such).
+    private var parsing: PendingReload?
+    private var parsingMissing = false
     /// The agent's loop: watch the helper's output, and stop watching it.
     var watchOutput: (FileDescriptor, @escaping () -> Void) -> Void = { _, _ in }
     var unwatchOutput: (FileDescriptor) -> Void = { _ in }
@@ -64,7 +65,8 @@ final class UserConfigFollower {
         }
         let parse: ConfigParse
         do { parse = try ConfigParse.start(bytes, file: path) } catch { return refuse("\(error)") }
-        parsing = (parse, version == nil, now + ConfigParse.timeoutMicroseconds, false, nil)
+        parsing = PendingReload(parse: parse, deadline: now + ConfigParse.timeoutMicroseconds)
+        parsingMissing = version == nil
         watchOutput(parse.output) { [unowned self] in
             guard parsing != nil, parsing!.parse.read() else { return }
             parsing!.outputDone = true
@@ -102,7 +104,7 @@ final class UserConfigFollower {
             return refuse("\(error)")
         }
         handed = config
-        logger.info(pending.missing ? "\(path): none; handing gestured no gestures of this user's"
+        logger.info(parsingMissing ? "\(path): none; handing gestured no gestures of this user's"
             : "\(path): \(config.gestures.count) gestures, handed to gestured")
         handOver.hand(push)
     }
