@@ -85,6 +85,9 @@ public final class SessionAgent {
                     do { try loop.watch(fd, handler) } catch { logger.error("cannot watch the parsing helper: \(error)") }
                 }
                 follower.unwatchOutput = { [unowned self] fd in loop.unwatch(fd) }
+                if let fileWatch = follower.fileWatch {
+                    try loop.watch(fileWatch.fd) { [unowned self] in self.follower?.fileEvents(now: monotonicMicroseconds()) }
+                }
                 self.follower = follower
             }
         }

@@ -11,8 +11,9 @@ import SystemIO
 import SystemPackage
 
 /// The session agent's user's configuration (`~/.config/gestured/gestured.toml`): read,
-/// parsed and checked as a user's (`ConfigScope.user`) at start, every 2 s when the file
-/// changed (written, replaced, removed), and at SIGHUP; each good one is handed to the
+/// parsed and checked as a user's (`ConfigScope.user`) at start, when the file changed
+/// (written, replaced, removed, made: `FileWatch`, 100 ms after the last sign so that an
+/// editor's several writes make one look), and at SIGHUP; each good one is handed to the
 /// system service (`ConfigHandOver`), and a missing file hands over none (the user's
 /// gestures are dropped). Errors, the agent's own or gestured's refusal, are logged with
 /// their lines and shown as a notification. What gestured took is what the agent runs
@@ -20,16 +21,22 @@ import SystemPackage
 ///
 /// The parsing helper runs beside the agent's loop, as the daemon's reload's does: its
 /// output watched (`watchOutput`), its exit reaped by the agent (`helperExited`), killed
-/// after 10 s (`enforceTimeout`). One at a time: a change meanwhile is seen at the next look.
+/// after 10 s (`enforceTimeout`). One at a time: when one is done the file is looked at
+/// again, for a change meanwhile. Where inotify cannot be had (the user's instances used
+/// up), the file is looked at every 2 s instead, and that is logged.
 final class UserConfigFollower {
     let path: String
     private let logger: Logger
     private let handOver: ConfigHandOver
     private let notifier: Notifier
+    /// The file's changes; nil: looked at every `pollEvery`.
+    let fileWatch: FileWatch?
     /// The file as last read (nil: missing), to see it change.
     private var seen: [Int64]?? = .none
-    private var nextLook: Int64 = 0
-    static let lookEvery: Int64 = 2_000_000
+    /// When to look at the file next; nil: at its next change.
+    private var nextLook: Int64? = 0
+    static let pollEvery: Int64 = 2_000_000
+    static let settle: Int64 = 100_000
     /// Handed over, not yet answered; and the one gestured took.
     private var handed: Configuration?
     private(set) var taken: Configuration?
@@ -45,15 +52,26 @@ final class UserConfigFollower {
         self.handOver = handOver
         self.notifier = notifier
         self.logger = logger
+        do { fileWatch = try FileWatch(path: path) } catch {
+            fileWatch = nil
+            logger.warning("cannot watch \(path) (inotify: \(error)); looking at it every \(Self.pollEvery / 1_000_000) s instead")
+        }
         handOver.onAnswer = { [unowned self] refusal in answered(refusal) }
     }
 
-    var nextDeadline: Int64? { min(nextLook, parsing?.deadline ?? .max) }
+    var nextDeadline: Int64? { [nextLook, parsing?.deadline].compactMap { $0 }.min() }
+
+    /// The file watch's descriptor was readable: a look soon, if the file may have changed.
+    func fileEvents(now: Int64) {
+        guard let fileWatch, fileWatch.changed() else { return }
+        fileWatch.rewatch()
+        nextLook = min(nextLook ?? .max, now + Self.settle)
+    }
 
     /// Looks at the file when due (or now, `force`), and starts parsing it if it changed.
     func look(now: Int64, force: Bool = false) {
-        guard force || now >= nextLook else { return }
-        nextLook = now + Self.lookEvery
+        guard force || nextLook.map({ now >= $0 }) == true else { return }
+        nextLook = fileWatch == nil ? now + Self.pollEvery : nil
         // One parse at a time; what changed meanwhile is seen when it is done.
         guard parsing == nil else { return }
         let version = (try? FileStatus(path))?.version
@@ -93,6 +111,7 @@ final class UserConfigFollower {
     private func finishIfDone() {
         guard let pending = parsing, pending.outputDone, let status = pending.exit else { return }
         parsing = nil
+        nextLook = 0  // a change while it parsed: seen now
         Syscall.release(pending.parse.output)
         let push: UserPush
         let config: Configuration

@@ -15,8 +15,8 @@ struct Agent: ParsableCommand {
             (/run/gestured/agent); elsewhere start it from the session's autostart. It reads \
             --config (~/.config/gestured/gestured.toml), checks it as a user's \
             (gestured.toml(5); errors with their lines in the log and as a notification), \
-            and hands it to gestured (SetUserConfiguration) at start, every 2 s when the \
-            file changed, at SIGHUP, and whenever gestured comes on the bus or asks \
+            and hands it to gestured (SetUserConfiguration) at start, when the file \
+            changes (inotify; through a link too), at SIGHUP, and whenever gestured comes on the bus or asks \
             (AppWanted); a missing file hands over none. When gestured says one of those \
             gestures fired (Act: the binding and the gesture's GESTURE_* variables, taken \
             only from the owner of org.gestured.Gestured1), it runs the binding's command \

@@ -163,8 +163,10 @@ for name in ("off", "on"):
     print(f"| {name} | {ms(o['p50_ms'])} | {ms(o['p99_ms'])} | {o['missed']} |")
 print(f"| on ÷ off | {ratio(overlay['on']['p50_ms'], overlay['off']['p50_ms'])} | {ratio(overlay['on']['p99_ms'], overlay['off']['p99_ms'])} | |")
 print()
-print(f"The agent's CPU time over ten idle seconds after them: {overlay['agent_idle_ticks_10s']} ticks "
-      f"({overlay['ticks_per_second']} a second){'' if overlay['agent_drew'] else '; it could not draw'}.")
+print(f"The agent over ten idle seconds between gestures (the overlay on, 2 s after three swipes were drawn): "
+      f"{overlay['agent_idle_ticks_10s']} ticks of CPU time "
+      f"({overlay['ticks_per_second']} a second), woken {overlay.get('agent_idle_wake_ups_10s', '?')} times "
+      f"(its voluntary context switches){'' if overlay['agent_drew'] else '; it could not draw'}.")
 print()
 print("## The pure core, on this machine (ordo-one/benchmark)")
 print()

@@ -1,11 +1,11 @@
 """The overlay's cost, in a real kernel (inside scripts/vm-run by scripts/benchmarks, as
 root): the latency from a swipe's lift to the first instruction of its command, with
 `overlay = true` and without, in blocks that take turns in one boot; the session agent
-drawing each update on an X display (Xvfb) meanwhile; and the agent's CPU time over ten
-idle seconds after them. gestured serves sessions here as the system service does: a
-private bus taken for the system bus, with tests/fake_logind.c on it saying session c1 of
-uid 0 is in front, and the agent (uid 0, in no session: the user's own services) handing
-over its user's configuration.
+drawing each update on an X display (Xvfb) meanwhile; and the agent's CPU time and
+wake-ups over ten idle seconds between gestures. gestured serves sessions here as the
+system service does: a private bus taken for the system bus, with tests/fake_logind.c on
+it saying session c1 of uid 0 is in front, and the agent (uid 0, in no session: the
+user's own services) handing over its user's configuration.
     python3 tests/bench/vm_overlay.py GESTURED OUT.json [BLOCKS] [SWIPES]
 """
 import json, os, re, shutil, subprocess, sys, tempfile, time
@@ -79,19 +79,33 @@ def cpu_ticks(pid):
     return int(stat[11]) + int(stat[12])
 
 
+def wake_ups(pid):
+    """How often it has slept and been woken: its voluntary context switches."""
+    return int(re.search(r"voluntary_ctxt_switches:\s+(\d+)", open(f"/proc/{pid}/status").read()).group(1))
+
+
 pooled = {"on": [], "off": []}
 for i in range(blocks):
     for overlay in ((True, False) if i % 2 == 0 else (False, True)):
         pooled["on" if overlay else "off"] += block(overlay)
         print(f"block {i + 1}, overlay {'on' if overlay else 'off'}: {len(pooled['on' if overlay else 'off'])} latencies so far", flush=True)
-before = cpu_ticks(agent.pid)
+# Between gestures: a daemon with the overlay on, three swipes drawn, their trails faded.
+with open(os.path.join(work, "gestured.toml"), "w") as f:
+    f.write(config.format(overlay="true", stamp=stamp, stamps=stamps, label="idle"))
+daemon = Daemon(gestured, work, os.path.join(work, "gestured.toml"), "daemon-idle.log")
+assert daemon.wait_for_log("'s configuration taken"), daemon.log()
+play_swipes(panel, 3, 0.6)
+time.sleep(2)
+before, woken = cpu_ticks(agent.pid), wake_ups(agent.pid)
 time.sleep(10)
 figures = {
     "blocks": blocks, "swipes": swipes,
     "on": summary(pooled["on"], blocks * swipes), "off": summary(pooled["off"], blocks * swipes),
-    "agent_idle_ticks_10s": cpu_ticks(agent.pid) - before, "ticks_per_second": os.sysconf("SC_CLK_TCK"),
+    "agent_idle_ticks_10s": cpu_ticks(agent.pid) - before, "agent_idle_wake_ups_10s": wake_ups(agent.pid) - woken,
+    "ticks_per_second": os.sysconf("SC_CLK_TCK"),
     "agent_drew": "overlay:" not in open(agent_log.name).read(),
 }
+daemon.stop()
 agent.terminate()
 agent.wait(timeout=20)
 xvfb.kill()
