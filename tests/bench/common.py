@@ -1,10 +1,11 @@
-"""What the VM benchmarks share: the swipe they time, playing it, percentiles, and a
+"""What the VM benchmarks share: the swipe they time, playing it, its summary (latency_summary), and a
 daemon started with its READY=1 timed."""
 import fcntl, os, re, signal, socket, struct, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from fixtures import Recording  # noqa: E402
+from latency_summary import summary  # noqa: E402,F401
 from uinput_panel import EVENT, EVIOCSCLOCKID, wait_for  # noqa: E402
 
 
@@ -28,15 +29,6 @@ def latencies(lifts, stamps, label):
         if after:
             ms.append((after[0] - lift) / 1e6)
     return ms
-
-
-def percentile(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
-
-
-def summary(ms, expected):
-    return {"p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99), "n": len(ms), "missed": expected - len(ms)}
 
 
 def play_swipes(panel, count, gap_s):

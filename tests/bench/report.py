@@ -5,6 +5,9 @@ tests/bench/vm_overlay.py).
 """
 import datetime, json, os, platform, re, statistics, subprocess, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from latency_summary import summary  # noqa: E402
+
 core_path, vm_path, keys_path, overlay_path, command, binary = sys.argv[1:7]
 vm = json.load(open(vm_path))
 keys = json.load(open(keys_path))
@@ -67,8 +70,8 @@ print()
 print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
       "again; and the whole path's floor, the same lifts read from the panel by a small C program that signals "
       "each one (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
-      "the alone and the floor taking turns in four blocks of each round (this VM's speed drifts by tens of percent "
-      "over minutes; `tests/bench/vm_signal_ab.py` compares two builds so):")
+      "the alone and the floor taking turns in eight blocks of each round, 120 lifts each (this VM's speed drifts by "
+      "tens of percent over minutes; `tests/bench/vm_signal_ab.py` compares two builds so); the last row pools the rounds:")
 print()
 print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | "
       "the whole path's floor p50 / p99 | alone ÷ floor p50 / p99 |")
@@ -77,6 +80,12 @@ for i, r in enumerate(vm["latency_rounds"], 1):
     with_command, alone, bus, relay = r["signal"], r["signal_alone"], r["signal_floor"], r["signal_relay"]
     print(f"| {i} | {ms(with_command['p50_ms'])} / {ms(with_command['p99_ms'])} | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | "
           f"{ms(bus['p50_ms'])} / {ms(bus['p99_ms'])} | {ms(relay['p50_ms'])} / {ms(relay['p99_ms'])} | "
+          f"{ratio(alone['p50_ms'], relay['p50_ms'])} / {ratio(alone['p99_ms'], relay['p99_ms'])} |")
+pooled_alone = [x for r in vm["latency_rounds"] for x in r.get("signal_alone_ms", [])]
+pooled_floor = [x for r in vm["latency_rounds"] for x in r.get("signal_relay_ms", [])]
+if pooled_alone and pooled_floor:
+    alone, relay = summary(pooled_alone, len(pooled_alone)), summary(pooled_floor, len(pooled_floor))
+    print(f"| both | | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | | {ms(relay['p50_ms'])} / {ms(relay['p99_ms'])} | "
           f"{ratio(alone['p50_ms'], relay['p50_ms'])} / {ratio(alone['p99_ms'], relay['p99_ms'])} |")
 print()
 starts = vm["starts"]

@@ -185,11 +185,11 @@ for round_ in range(2):
     lisgd.wait()
 
     # The signal alone (no command starting beside it) and the whole path's floor (a small
-    # C reader of the panel that signals each lift) take turns in four blocks, so that a
-    # drift of this VM's speed over the round (tens of percent) falls on both alike; then
-    # the bus's own hop again.
+    # C reader of the panel that signals each lift) take turns in eight blocks, so that a
+    # drift of this VM's speed over the round (tens of percent) falls on both alike and
+    # twice the swipes of the other figures go into each; then the bus's own hop again.
     alone, floor = [], []
-    for block in range(4):
+    for block in range(8):
         for kind in ("alone", "floor") if block % 2 == 0 else ("floor", "alone"):
             if kind == "alone":
                 daemon = Daemon(gestured, work, write_config(signal_config), "signal.log")
@@ -205,8 +205,9 @@ for round_ in range(2):
             else:
                 relaying.terminate()
                 relaying.wait()
-    result["signal_alone"] = summary(alone, swipes // 4 * 4)
-    result["signal_relay"] = summary(floor, swipes // 4 * 4)
+    result["signal_alone"] = summary(alone, swipes // 4 * 8)
+    result["signal_relay"] = summary(floor, swipes // 4 * 8)
+    result["signal_alone_ms"], result["signal_relay_ms"] = alone, floor
     result["signal_floor"] = emit_floor()
 
     daemon = Daemon(gestured, work, write_config(swipe_config.format(command=f"{stamp} {stamps} 'shell'")), "shell.log")

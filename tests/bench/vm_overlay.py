@@ -17,8 +17,8 @@ from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel  # noqa: E402
 
 gestured_build, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
-blocks = int(sys.argv[3]) if len(sys.argv) > 3 else 6
-swipes = int(sys.argv[4]) if len(sys.argv) > 4 else 15
+blocks = int(sys.argv[3]) if len(sys.argv) > 3 else 8
+swipes = int(sys.argv[4]) if len(sys.argv) > 4 else 20
 work = tempfile.mkdtemp()
 os.chmod(work, 0o755)
 build = os.path.dirname(gestured_build)
