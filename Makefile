@@ -145,7 +145,8 @@ install-own-daemon: build install-common
 
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
-GNOME_EXTENSION = gestured@gestured.github.io
+# The GNOME Shell extension: an ES module for GNOME 45 and later, the legacy form for 43 and 44.
+GNOME_EXTENSIONS = gestured@gestured.github.io gestured-43@gestured.github.io
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(UDEVRULESDIR)
@@ -160,8 +161,10 @@ install-common: build docs
 	install -D -m 644 $(DOCS)/completions/gestured.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish
 	install -D -m 644 desktop/kwin/metadata.json $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/metadata.json
 	install -D -m 644 desktop/kwin/contents/code/main.js $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code/main.js
-	install -D -m 644 desktop/gnome-shell/metadata.json $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/metadata.json
-	install -D -m 644 desktop/gnome-shell/extension.js $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/extension.js
+	for uuid in $(GNOME_EXTENSIONS); do \
+	  install -D -m 644 desktop/gnome-shell/$$uuid/metadata.json $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$$uuid/metadata.json && \
+	  install -D -m 644 desktop/gnome-shell/$$uuid/extension.js $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$$uuid/extension.js || exit 1; \
+	done
 	@if [ -e $(CONFIG) ]; then echo "keeping $(CONFIG)"; else install -D -m 644 config/gestured.toml $(CONFIG); fi
 
 # Removes what the install targets put there; the configuration only if it is
@@ -178,9 +181,9 @@ uninstall:
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
 	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish \
 	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/metadata.json $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code/main.js \
-	      $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/metadata.json \
-	      $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION)/extension.js
+	      $(foreach uuid,$(GNOME_EXTENSIONS),$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(uuid)/metadata.json \
+	        $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(uuid)/extension.js)
 	rmdir $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents \
-	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(GNOME_EXTENSION) 2>/dev/null || true
+	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured $(foreach uuid,$(GNOME_EXTENSIONS),$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(uuid)) 2>/dev/null || true
 	@if cmp -s config/gestured.toml $(CONFIG); then rm -f $(CONFIG); rmdir $(dir $(CONFIG)) 2>/dev/null || true; \
 	 elif [ -e $(CONFIG) ]; then echo "keeping $(CONFIG): it was changed"; fi

@@ -131,7 +131,7 @@ class ReportedOnTheBus(Harness):
         out, start, daemon, reporter = self.started()
         here = os.path.dirname(os.path.abspath(__file__))
         scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
-                   "gnome": os.path.join(here, "../desktop/gnome-shell/extension.js")}
+                   "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
 
         def activate(kind, window):
             lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], json.dumps([window])],
@@ -148,6 +148,33 @@ class ReportedOnTheBus(Harness):
             activate(kind, window)
         time.sleep(max(0, start + 9 - time.monotonic()))
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=30)
+
+    def test_the_gnome_45_extension_loads_as_an_es_module_and_says_it(self):
+        """The extension for GNOME 45 and later, loaded by gjs as an ES module as GNOME
+        Shell loads it (tests/gnome_module.js: stand-ins for the Shell's one module and
+        `global.display`); its calls made on the bus from gjs, which stays on it."""
+        out, start, daemon, _ = self.started()
+        here = os.path.dirname(os.path.abspath(__file__))
+        gjs = subprocess.Popen(["gjs", "-m", os.path.join(here, "gnome_module.js"),
+                                os.path.join(here, "../desktop/gnome-shell/gestured@gestured.github.io")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(gjs.kill)
+
+        def focus(window):
+            gjs.stdin.write(json.dumps(window) + "\n")
+            gjs.stdin.flush()
+            self.assertEqual(gjs.stdout.readline().strip(), "done", gjs.stderr.read() if gjs.poll() is not None else "")
+
+        for i, window in enumerate([{"appId": "org.mozilla.firefox"}, {"appId": "org.gnome.Terminal"},
+                                    {"class": "Firefox", "instance": "Navigator"}, None]):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            focus(window)
+        time.sleep(max(0, start + 9 - time.monotonic()))
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        gjs.stdin.close()
+        self.assertEqual(gjs.wait(timeout=30), 0, gjs.stderr.read())
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
@@ -455,6 +482,33 @@ class Desktop(Harness):
         left, right = 100, 250
         fired, log = self.swipes_with(self.path("fired.txt"), [
             lambda: None, lambda: x.move("kitty", 0, 0), lambda: x.move("kitty", 640, 0), lambda: x.move("Navigator", 2000, 0),
+        ], starts_mm=[right, left, left, left, left], apps_window="touched")
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
+
+    def test_x11_under_a_reparenting_window_manager_says_the_app_in_front(self):
+        """openbox frames each xterm and sets _NET_ACTIVE_WINDOW when asked to activate
+        one; the client it names is not what is on screen, the frame is."""
+        x = X11(self, [("Navigator", "Firefox"), ("kitty", "kitty")], window_manager="openbox")
+        self.env["DISPLAY"] = x.display
+        for instance in ("Navigator", "kitty"):
+            waited(f"openbox's frame around {instance}", lambda: x.parent(instance) != x.root())
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            lambda: x.activate("Navigator"), lambda: x.activate("kitty"), lambda: x.activate("Navigator"),
+            lambda: [x.close("Navigator"), x.close("kitty")],
+        ])
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+
+    def test_x11_under_a_reparenting_window_manager_says_which_window_is_under_the_first_touch(self):
+        """apps_window = "touched" under openbox: firefox's frame on the left, kitty's on
+        the right; kitty moved over firefox and back (asked of openbox), then firefox closed."""
+        x = X11(self, [("Navigator", "Firefox"), ("kitty", "kitty")], places=["100x50+0+0", "100x50+640+0"],
+                window_manager="openbox")
+        self.env["DISPLAY"] = x.display
+        waited("openbox's frame around kitty", lambda: x.parent("kitty") != x.root())
+        left, right = 100, 250
+        fired, log = self.swipes_with(self.path("fired.txt"), [
+            lambda: None, lambda: x.move("kitty", 0, 0), lambda: x.move("kitty", 640, 0), lambda: x.close("Navigator"),
         ], starts_mm=[right, left, left, left, left], apps_window="touched")
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
@@ -788,8 +842,9 @@ def waited(what, found, seconds=20):
 class X11:
     """Xvfb (1280×800) with an xterm for each (instance, class) at the place given, and
     what a window manager does (Xvfb has none): _NET_ACTIVE_WINDOW set on the root, a
-    window moved and raised (tests/x11_window.c)."""
-    def __init__(self, harness, classes, places=None):
+    window moved and raised (tests/x11_window.c). With `window_manager` (openbox), a real
+    one that reparents each xterm into its frame, and is asked to do those instead."""
+    def __init__(self, harness, classes, places=None, window_manager=None):
         # Xvfb picks a free display and writes its number (a fixed one may be taken, or locked by a
         # stale file). -noreset: by default the server resets when its last client leaves, and an
         # xterm connecting just as xprop's probe leaves is refused and exits.
@@ -804,6 +859,13 @@ class X11:
         for name in ["WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"]:
             self.env.pop(name, None)
         waited("Xvfb", lambda: subprocess.run(["xprop", "-root"], env=self.env, capture_output=True).returncode == 0)
+        self.manager = None
+        if window_manager:
+            self.manager = subprocess.Popen([window_manager, "--sm-disable"], env=self.env,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # A window manager says it runs with _NET_SUPPORTING_WM_CHECK on the root.
+            waited(window_manager, lambda: "_NET_SUPPORTING_WM_CHECK(WINDOW)" in subprocess.run(
+                ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env, capture_output=True, text=True).stdout)
         self.clients, self.windows = [], {}
         for i, (instance, window_class) in enumerate(classes):
             place = ["-geometry", places[i]] if places else []
@@ -812,7 +874,7 @@ class X11:
             self.clients.append(client)
             self.windows[instance] = waited(f"xterm {instance}", lambda: self.window(instance) or self.exited(client), seconds=60)
         self.mover = None
-        if places:
+        if places or window_manager:
             self.mover = harness.path("x11_window")
             subprocess.run(["gcc", "-O2", "-o", self.mover, os.path.join(os.path.dirname(os.path.abspath(__file__)), "x11_window.c"), "-lxcb"], check=True)
 
@@ -829,10 +891,28 @@ class X11:
         return match.group(1) if match else None
 
     def activate(self, instance):
-        """What a window manager does: the root's _NET_ACTIVE_WINDOW (0: none)."""
+        """What a window manager does: the root's _NET_ACTIVE_WINDOW (0: none); with one,
+        it is asked to, as a pager asks."""
+        if self.manager:
+            return subprocess.run([self.mover, self.windows[instance], "activate"], env=self.env, check=True)
         window = self.windows[instance] if instance else "0"
         subprocess.run(["xprop", "-root", "-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", window],
                        env=self.env, check=True)
+
+    def parent(self, instance):
+        """The window its xterm is a child of: the root, or a window manager's frame."""
+        out = subprocess.run(["xwininfo", "-tree", "-id", self.windows[instance]], env=self.env, capture_output=True, text=True).stdout
+        return re.search(r"Parent window id: (0x[0-9a-f]+)", out).group(1)
+
+    def root(self):
+        out = subprocess.run(["xwininfo", "-root"], env=self.env, capture_output=True, text=True).stdout
+        return re.search(r"Window id: (0x[0-9a-f]+)", out).group(1)
+
+    def close(self, instance):
+        """Ends the xterm: its window goes."""
+        client = self.clients[list(self.windows).index(instance)]
+        client.kill()
+        client.wait(timeout=10)
 
     def move(self, instance, x, y):
         """Moves the window and raises it, as a window manager would."""
@@ -843,6 +923,9 @@ class X11:
             client.kill()
             client.wait(timeout=10)
             client.stderr.close()
+        if self.manager:
+            self.manager.kill()
+            self.manager.wait(timeout=10)
         self.server.terminate()
         self.server.wait(timeout=10)
 

@@ -148,6 +148,11 @@ unsigned int gestured_xcb_select_root_events(xcb_connection_t *c, xcb_window_t r
     return xcb.change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask).sequence;
 }
 
+unsigned int gestured_xcb_select_destroy(xcb_connection_t *c, xcb_window_t window) {
+    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
+    return xcb.change_window_attributes(c, window, XCB_CW_EVENT_MASK, &mask).sequence;
+}
+
 unsigned int gestured_xcb_query_tree(xcb_connection_t *c, xcb_window_t window) { return xcb.query_tree(c, window).sequence; }
 
 const xcb_window_t *gestured_xcb_tree_children(xcb_query_tree_reply_t *reply, int *count) {

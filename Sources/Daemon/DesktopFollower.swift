@@ -62,14 +62,22 @@ final class DesktopFollower: BusSource {
 
     /// What in this session says which application is in front, for the daemon (the user
     /// service) and the session agent alike: in KDE Plasma the KWin script, loaded into
-    /// KWin, which calls ReportApp itself; and the follower of the desktop the environment
-    /// names, whose changes go to `onApp` and `onWindows`. Each is given to `watch`, then started.
+    /// KWin, which calls ReportApp itself; in GNOME the Shell extension, which the user
+    /// enables (said, with how, when neither form runs); and the follower of the desktop the
+    /// environment names, whose changes go to `onApp` and `onWindows`. Each is given to
+    /// `watch`, then started.
     static func followThisSession(logger: Logger, watch: (BusSource, String) -> Void,
                                   onApp: @escaping (_ app: AppInFront?, _ why: String) -> Void,
                                   onWindows: @escaping (_ windows: WindowLayout?, _ why: String) -> Void) {
         if let loader = KWinScriptLoader.forThisSession(logger: logger) {
             watch(loader, "KWin")
             loader.start()
+        }
+        let notifier = Notifier(logger: logger)
+        if let check = GnomeExtensionCheck.forThisSession(logger: logger, notify: notifier.notify) {
+            watch(notifier, "the session bus")
+            watch(check, "GNOME Shell")
+            check.start()
         }
         guard let desktop = desktop(in: Environment.value) else { return }
         let follower = DesktopFollower(desktop, logger: logger)

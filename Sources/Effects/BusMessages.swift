@@ -158,6 +158,27 @@ extension SDBus {
         return (peerString(interface, limit: 256), values, invalidated)
     }
 
+    /// The number an `a{sv}` argument holds under `key` as a double (`d`); nil when it has
+    /// none, holds another type there, or is no such array. The other entries are skipped.
+    static func readDouble(_ m: OpaquePointer, inDictionaryAt key: String) -> Double? {
+        guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
+        var found: Double?
+        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
+            var name: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(m, Character("s").asCChar, &name) > 0, let name else { return nil }
+            if strcmp(name, key) == 0, sd_bus_message_enter_container(m, Character("v").asCChar, "d") > 0 {
+                var value = 0.0
+                if sd_bus_message_read_basic(m, Character("d").asCChar, &value) > 0 { found = value }
+                _ = sd_bus_message_exit_container(m)
+            } else if sd_bus_message_skip(m, "v") < 0 {
+                return nil
+            }
+            _ = sd_bus_message_exit_container(m)
+        }
+        _ = sd_bus_message_exit_container(m)
+        return found
+    }
+
     /// A call's error reply, in words; nil for a method return.
     /// An error reply's D-Bus name (`org.freedesktop.DBus.Error.ServiceUnknown`, say).
     static func errorName(of reply: OpaquePointer) -> String? {

@@ -22,6 +22,9 @@ public final class X11Watcher: AppWatcher {
     private var atomAsked: UInt32?
     private var activeAsked: UInt32?
     private var classAsked: (sequence: UInt32, window: xcb_window_t)?
+    /// The window `_NET_ACTIVE_WINDOW` last named, watched for its end: a window manager
+    /// may leave the property naming a window gone (openbox does, when the last one closes).
+    private var activeWindow: xcb_window_t = 0
     private var windowQuery: X11WindowQuery?
     /// The active window changed while its question was out: asked again once it is answered.
     private var askAgain = false
@@ -61,8 +64,15 @@ public final class X11Watcher: AppWatcher {
                 let notify = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
                 if notify.window == root, notify.atom == activeWindowAtom, activeWindowAtom != 0 { askActive(connection) }
             case 17, 18, 19, 21, 22, 26:
-                // Destroy, Unmap, Map, Reparent, Configure, Circulate of a root's child.
-                windowQuery?.ask(connection)
+                // Destroy, Unmap, Map, Reparent, Configure, Circulate: of a root's child (the
+                // event's window is the root), or the active window's own.
+                let structure = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
+                if structure.event == root {
+                    windowQuery?.ask(connection)
+                } else if event.pointee.response_type & 0x7f == 17, structure.window == activeWindow, activeWindow != 0 {
+                    activeWindow = 0
+                    askActive(connection)
+                }
             default:
                 break
             }
@@ -115,8 +125,12 @@ public final class X11Watcher: AppWatcher {
                 askActive(c)
             } else if window == 0 {
                 classAsked = nil
+                activeWindow = 0
                 found = .some(nil)  // no window manager, or no window active
             } else {
+                if window != activeWindow { _ = gestured_xcb_select_destroy(c, window) }
+                activeWindow = window
+                // A window gone answers with an error: no application in front.
                 classAsked = (gestured_xcb_get_property(c, window, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue), Self.classLongs), window)
             }
         }

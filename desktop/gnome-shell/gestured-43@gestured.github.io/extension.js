@@ -1,9 +1,10 @@
-/* gestured's GNOME Shell extension: at every change of the focused window,
+/* gestured's GNOME Shell extension for GNOME 43 and 44 (their legacy form; GNOME 45 and
+ * later load gestured@gestured.github.io, an ES module): at every change of the focused window,
  * ReportApp(source, app id, WM_CLASS class, instance) to gestured on the session bus: the
  * user service (org.gestured.Gestured1), or the session agent that passes it to the
  * system service (org.gestured.Agent1). GNOME Shell tells no other process which window
  * has the focus; this is how gestured hears it. Enable it once:
- *   gnome-extensions enable gestured@gestured.github.io */
+ *   gnome-extensions enable gestured-43@gestured.github.io */
 const { Gio, GLib } = imports.gi;
 
 function report() {

@@ -1,0 +1,92 @@
+import Logging
+import SystemIO
+
+/// In a GNOME session, asks GNOME Shell (`org.gnome.Shell.Extensions.GetExtensionInfo`)
+/// about gestured's two extensions, the ES module for GNOME 45 and later and the legacy
+/// form for 43 and 44, and says what to do when neither runs: the application in front is
+/// known only through it. Asked once, at the start (GNOME Shell starts the session, so it
+/// is there); every call asynchronous, on a connection of its own closed once done.
+public final class GnomeExtensionCheck: BusSource {
+    public static let modern = "gestured@gestured.github.io"
+    public static let legacy = "gestured-43@gestured.github.io"
+    private let logger: Logger
+    private let notify: (String, String) -> Void
+    private var connection: BusConnection?
+    private let call = PendingCall()
+    private var states: [String: Double?] = [:]
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+
+    /// A check in a GNOME session ($XDG_CURRENT_DESKTOP names GNOME); nil elsewhere.
+    /// `notify`: a notification's summary and body, for what the user should do.
+    public static func forThisSession(logger: Logger, notify: @escaping (String, String) -> Void) -> GnomeExtensionCheck? {
+        guard (Environment.value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").contains("GNOME") else { return nil }
+        return GnomeExtensionCheck(logger: logger, notify: notify)
+    }
+
+    init(logger: Logger, notify: @escaping (String, String) -> Void) {
+        self.logger = logger
+        self.notify = notify
+    }
+
+    public func start() {
+        do { connection = try BusConnection(.session) } catch { return logger.warning("GNOME Shell: no session bus (\(error)); cannot say whether gestured's extension runs") }
+        connection?.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        ask(Self.modern)
+    }
+
+    private func ask(_ uuid: String) {
+        guard let connection, let bus = connection.bus else { return }
+        let asked = call.ask(bus, "org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo",
+                             strings: [uuid]) { [unowned self] reply in
+            if let error = SDBus.error(of: reply) {
+                logger.warning("GNOME Shell: cannot ask about gestured's extension (\(error)); gestures bound to applications need it enabled")
+                return close()
+            }
+            states[uuid] = .some(SDBus.readDouble(reply, inDictionaryAt: "state"))
+            if uuid == Self.modern { return ask(Self.legacy) }
+            let (level, advice) = Self.advice(modern: states[Self.modern] ?? nil, legacy: states[Self.legacy] ?? nil)
+            if level == .info {
+                logger.info("GNOME Shell: \(advice)")
+            } else {
+                logger.warning("GNOME Shell: \(advice)")
+                notify("gestured: gestures bound to applications cannot work", advice)
+            }
+            close()
+        }
+        if !asked { logger.warning("GNOME Shell: cannot ask about gestured's extension") }
+        connection.updateWatch()
+    }
+
+    /// What to say, from the two extensions' states as GNOME Shell gives them (nil: it
+    /// knows no such extension): 1 runs (ENABLED, ACTIVE since 45), 2 and 6 installed but
+    /// not enabled, 3 failed, 4 not for this Shell's version.
+    static func advice(modern: Double?, legacy: Double?) -> (Logger.Level, String) {
+        let known = [(modern, Self.modern), (legacy, Self.legacy)]
+        if let (_, uuid) = known.first(where: { $0.0 == 1 }) { return (.info, "\(uuid) runs: it says which application is in front") }
+        if let (_, uuid) = known.first(where: { $0.0 == 3 }) {
+            return (.warning, "\(uuid) failed to start; `gnome-extensions info \(uuid)` says why. Gestures bound to applications do not see the application in front")
+        }
+        if let (_, uuid) = known.first(where: { $0.0 != nil && $0.0 != 4 }) {
+            return (.warning, "gestured's extension is not enabled, so gestures bound to applications do not see the application in front: "
+                    + "run `gnome-extensions enable \(uuid)` (if it is enabled, extensions may be switched off: "
+                    + "`gsettings set org.gnome.shell disable-user-extensions false`)")
+        }
+        if modern == nil, legacy == nil {
+            return (.warning, "gestured's extension is not installed (/usr/share/gnome-shell/extensions/\(Self.modern)); gestures bound to applications do not see the application in front")
+        }
+        return (.warning, "this GNOME Shell loads neither of gestured's extensions (\(Self.modern) is for GNOME 45 to 49, \(Self.legacy) for 43 and 44); gestures bound to applications do not see the application in front")
+    }
+
+    private func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    public var nextDeadline: Int64? { connection?.nextDeadline }
+
+    public func process() {
+        guard let connection, let error = connection.process() else { return }
+        self.connection = nil
+        logger.warning("GNOME Shell: the session bus went away (\(error))")
+    }
+}

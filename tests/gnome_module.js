@@ -1,0 +1,58 @@
+// Loads the shipped GNOME Shell extension for GNOME 45 and later as GNOME Shell does, as
+// an ES module (gjs -m), with a stand-in for the one Shell module it imports
+// (resource:///org/gnome/shell/extensions/extension.js, which exists only inside the
+// Shell) and for `global.display`; then enables it, and gives the focus to each window
+// read from stdin, one JSON line each ({"appId", "class", "instance"}, or null for none),
+// answering "done" when the calls it made were sent. Its ReportApp calls go on the real
+// session bus ($DBUS_SESSION_BUS_ADDRESS), from this process, which stays on the bus.
+//   gjs -m tests/gnome_module.js EXTENSION_DIR
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import System from 'system';
+
+const [directory] = ARGV;
+const work = GLib.dir_make_tmp('gestured-gnome-XXXXXX');
+const text = new TextDecoder().decode(GLib.file_get_contents(`${directory}/extension.js`)[1]);
+const shellModule = "'resource:///org/gnome/shell/extensions/extension.js'";
+if (!text.includes(shellModule))
+    throw new Error(`extension.js does not import ${shellModule}`);
+GLib.file_set_contents(`${work}/extension.js`, text.replace(shellModule, "'./shell-extension.js'"));
+GLib.file_set_contents(`${work}/shell-extension.js`,
+    'export class Extension { constructor(metadata) { this.metadata = metadata; this.uuid = metadata.uuid; } }\n');
+
+let focus = null, notify = null;
+globalThis.global = {display: {
+    get focus_window() { return focus; },
+    connect: (signal, f) => { if (signal === 'notify::focus-window') notify = f; return 1; },
+    disconnect: () => { notify = null; },
+}};
+
+const metadata = JSON.parse(new TextDecoder().decode(GLib.file_get_contents(`${directory}/metadata.json`)[1]));
+const {default: Extension} = await import(`file://${work}/extension.js`);
+const extension = new Extension(metadata);
+extension.enable();
+
+const input = new Gio.DataInputStream({base_stream: new Gio.UnixInputStream({fd: 0})});
+const loop = new GLib.MainLoop(null, false);
+function next() {
+    input.read_line_async(GLib.PRIORITY_DEFAULT, null, (stream, result) => {
+        const [line] = stream.read_line_finish_utf8(result);
+        if (line === null) {
+            extension.disable();
+            return loop.quit();
+        }
+        const w = JSON.parse(line);
+        focus = w && {
+            get_gtk_application_id: () => w.appId || null, get_sandboxed_app_id: () => null,
+            get_wm_class: () => w.class || null, get_wm_class_instance: () => w.instance || null,
+        };
+        notify();
+        Gio.DBus.session.flush(null, () => {
+            print('done');
+            next();
+        });
+    });
+}
+next();
+loop.run();
+System.exit(0);
