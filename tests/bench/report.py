@@ -1,7 +1,7 @@
 """BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
 markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py,
 tests/bench/vm_overlay.py).
-    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY
+    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY [LEARN.txt]
 """
 import datetime, json, os, platform, re, statistics, subprocess, sys
 
@@ -9,6 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from latency_summary import summary  # noqa: E402
 
 core_path, vm_path, keys_path, overlay_path, command, binary = sys.argv[1:7]
+learn_path = sys.argv[7] if len(sys.argv) > 7 else None
 vm = json.load(open(vm_path))
 keys = json.load(open(keys_path))
 overlay = json.load(open(overlay_path))
@@ -177,6 +178,33 @@ print(f"The agent over ten idle seconds between gestures (the overlay on, 2 s af
       f"({overlay['ticks_per_second']} a second), woken {overlay.get('agent_idle_wake_ups_10s', '?')} times "
       f"(its voluntary context switches){'' if overlay['agent_drew'] else '; it could not draw'}.")
 print()
+learned = open(learn_path).read() if learn_path else ""
+if learned:
+    print("## Learned shapes (scripts/check-learn)")
+    print()
+    print("The 16 shapes of the $1 paper, each learned from 3 of a person's strokes (`gestured learn`) and scored "
+          "(`gestured eval`) on their other strokes, then on the other people's of the same set: with a finger "
+          "(`strokes-finger`, their first 3 of each shape, scored on the other 7) and with a stylus (`strokes`, the "
+          "$1 paper's own logs: their first 3 at medium speed, scored on the other 27 of all three speeds). A learned "
+          "shape's false firings: the other 15 shapes' strokes it takes.")
+    for section in re.split(r"^## ", learned, flags=re.M)[1:]:
+        title = section.splitlines()[0]
+        print()
+        print(f"{title[0].upper()}{title[1:]}:")
+        print()
+        print("| person | their other strokes recognized | most false firings of one shape | the other people's strokes recognized |")
+        print("|---|---|---|---|")
+        for person, right, total, percent in re.findall(r"^(\S+), learned from 3 strokes a shape, on their other strokes: "
+                                                      r"(\d+) of (\d+) recognized as themselves \(([\d.]+) %\)", section, re.M):
+            false = re.search(rf"^{re.escape(person)}: recall [\d.]+ %; false firings at most ([\d.]+) %", section, re.M)
+            others = re.search(rf"^{re.escape(person)}'s learned shapes on the other people's strokes: (\d+) of (\d+) "
+                               r"recognized as themselves \(([\d.]+) %\)", section, re.M)
+            print(f"| {person} | {right} of {total} ({percent} %) | {false.group(1) if false else '?'} % | "
+                  f"{others.group(1) + ' of ' + others.group(2) + ' (' + others.group(3) + ' %)' if others else '?'} |")
+    verdict = re.search(r"^(ok  |FAIL) learned from 3 strokes", learned, re.M)
+    print()
+    print(f"Every person at 97 % or more with at most 1 % false firings: {'yes' if verdict and verdict.group(1) == 'ok  ' else 'no'}.")
+    print()
 print("## The pure core, on this machine (ordo-one/benchmark)")
 print()
 print("One iteration of a `throughput` benchmark is one kernel event through the whole "

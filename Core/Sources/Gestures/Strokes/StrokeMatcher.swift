@@ -38,6 +38,9 @@ public final class StrokeMatcher {
     /// never copied), then the learned ones.
     private let builtInVectors: [Float]
     private let learnedVectors: [Float]
+    /// The learned templates' turning angles (`PointCloud.turning`), and the candidate's.
+    private let learnedTurns: [Float]
+    private var candidateTurns = [Float](repeating: 0, count: StrokeTemplate.pointCount)
     /// Learned shapes are told apart by their point clouds (`PointCloud`): each one's
     /// distance to the last stroke matched (its closest template), and the spread of its
     /// own templates, which sets how far a stroke may be and still be it.
@@ -46,7 +49,7 @@ public final class StrokeMatcher {
     private var taken = [Bool](repeating: false, count: StrokeTemplate.pointCount)
     /// A learned shape's spread is kept within these: three examples say little of how
     /// far a person's next stroke may fall (one says nothing: the middle).
-    public static let spreadRange: ClosedRange<Float> = 0.8...1.6
+    public static let spreadRange: ClosedRange<Float> = 0.9...1.8
     /// For held-out evaluation: templates drawn by this person are left out.
     public var leftOutPerson: String? {
         didSet { leftOut = leftOutPerson.flatMap { persons.firstIndex(of: $0) } ?? -1; matched = nil }
@@ -112,6 +115,7 @@ public final class StrokeMatcher {
             learnedVectors += t.vector
         }
         self.learnedVectors = learnedVectors
+        learnedTurns = PointCloud.turning(learnedVectors)
         best = [Float](repeating: Self.noTemplate, count: shapes.count)
         cloud = [Float](repeating: .infinity, count: shapes.count)
         let middle = Double(Self.spreadRange.lowerBound + Self.spreadRange.upperBound) / 2
@@ -127,12 +131,18 @@ public final class StrokeMatcher {
     public static func spread(of examples: [StrokeTemplate]) -> Double? {
         guard examples.count >= 2 else { return nil }
         var taken = [Bool](repeating: false, count: StrokeTemplate.pointCount)
+        let turns = examples.map { PointCloud.turning($0.vector) }
         return taken.withUnsafeMutableBufferPointer { taken in
             examples.indices.map { i in
                 examples.indices.filter { $0 != i }.map { j in
                     examples[i].vector.withUnsafeBufferPointer { a in
                         examples[j].vector.withUnsafeBufferPointer { b in
-                            Double(PointCloud.distance(a.baseAddress!, b.baseAddress!, taken: taken.baseAddress!))
+                            turns[i].withUnsafeBufferPointer { aTurns in
+                                turns[j].withUnsafeBufferPointer { bTurns in
+                                    Double(PointCloud.distance(a.baseAddress!, aTurns.baseAddress!, b.baseAddress!, bTurns.baseAddress!,
+                                                               taken: taken.baseAddress!))
+                                }
+                            }
                         }
                     }
                 }.min()!
@@ -221,6 +231,9 @@ public final class StrokeMatcher {
         for i in cloud.indices { cloud[i] = .infinity }
         guard StrokeShape.resample(points, into: &resampled) != nil else { return }
         StrokeTemplate.normalize(resampled, into: &candidate)
+        candidate.withUnsafeBufferPointer { c in
+            candidateTurns.withUnsafeMutableBufferPointer { PointCloud.turning(c.baseAddress!, into: $0.baseAddress!) }
+        }
         for i in Swift.stride(from: 0, to: candidate.count, by: 2) {
             turned[i] = candidate[i + 1]
             turned[i + 1] = -candidate[i]
@@ -233,15 +246,21 @@ public final class StrokeMatcher {
 
     /// Each learned shape's point-cloud distance to the candidate (its closest template).
     private func measureClouds(from builtInCount: Int) {
-        let size = candidate.count, shapeOf = templateShape, personOf = templatePerson, leftOut = leftOut
+        let size = candidate.count, points = StrokeTemplate.pointCount
+        let shapeOf = templateShape, personOf = templatePerson, leftOut = leftOut
         candidate.withUnsafeBufferPointer { c in
-            learnedVectors.withUnsafeBufferPointer { v in
-                taken.withUnsafeMutableBufferPointer { taken in
-                    cloud.withUnsafeMutableBufferPointer { cloud in
-                        for t in 0..<(v.count / size) where personOf[builtInCount + t] != leftOut {
-                            let shape = shapeOf[builtInCount + t]
-                            let d = PointCloud.distance(c.baseAddress!, v.baseAddress! + t * size, taken: taken.baseAddress!, stopAt: cloud[shape])
-                            if d < cloud[shape] { cloud[shape] = d }
+            candidateTurns.withUnsafeBufferPointer { cTurns in
+                learnedVectors.withUnsafeBufferPointer { v in
+                    learnedTurns.withUnsafeBufferPointer { vTurns in
+                        taken.withUnsafeMutableBufferPointer { taken in
+                            cloud.withUnsafeMutableBufferPointer { cloud in
+                                for t in 0..<(v.count / size) where personOf[builtInCount + t] != leftOut {
+                                    let shape = shapeOf[builtInCount + t]
+                                    let d = PointCloud.distance(c.baseAddress!, cTurns.baseAddress!, v.baseAddress! + t * size,
+                                                                vTurns.baseAddress! + t * points, taken: taken.baseAddress!, stopAt: cloud[shape])
+                                    if d < cloud[shape] { cloud[shape] = d }
+                                }
+                            }
                         }
                     }
                 }
