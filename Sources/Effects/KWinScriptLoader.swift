@@ -92,6 +92,8 @@ public final class KWinScriptLoader: BusSource {
 
     public func process() {
         guard let connection, let error = connection.process() else { return }
+        // Closed by the answer it was processing: done, nothing went away.
+        guard self.connection != nil else { return }
         self.connection = nil
         logger.warning("KWin: the session bus went away (\(error))")
     }
