@@ -6,15 +6,11 @@ import SystemIO
 /// form for 43 and 44, and says what to do when neither runs: the application in front is
 /// known only through it. Asked once, at the start (GNOME Shell starts the session, so it
 /// is there); every call asynchronous, on a connection of its own closed once done.
-public final class GnomeExtensionCheck: BusSource {
+public final class GnomeExtensionCheck: SessionBusQuestions {
     public static let modern = "gestured@gestured.github.io"
     public static let legacy = "gestured-43@gestured.github.io"
-    private let logger: Logger
     private let notify: (String, String) -> Void
-    private var connection: BusConnection?
-    private let call = PendingCall()
     private var states: [String: Double?] = [:]
-    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     /// A check in a GNOME session ($XDG_CURRENT_DESKTOP names GNOME); nil elsewhere.
     /// `notify`: a notification's summary and body, for what the user should do.
@@ -24,20 +20,17 @@ public final class GnomeExtensionCheck: BusSource {
     }
 
     init(logger: Logger, notify: @escaping (String, String) -> Void) {
-        self.logger = logger
         self.notify = notify
+        super.init(what: "GNOME Shell", logger: logger)
     }
 
     public func start() {
-        do { connection = try BusConnection(.session) } catch { return logger.warning("GNOME Shell: no session bus (\(error)); cannot say whether gestured's extension runs") }
-        connection?.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        if let why = open() { return logger.warning("GNOME Shell: \(why); cannot say whether gestured's extension runs") }
         ask(Self.modern)
     }
 
     private func ask(_ uuid: String) {
-        guard let connection, let bus = connection.bus else { return }
-        let asked = call.ask(bus, "org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo",
-                             strings: [uuid]) { [unowned self] reply in
+        let asked = ask("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo", [uuid]) { [unowned self] reply in
             if let error = SDBus.error(of: reply) {
                 logger.warning("GNOME Shell: cannot ask about gestured's extension (\(error)); gestures bound to applications need it enabled")
                 return close()
@@ -54,7 +47,6 @@ public final class GnomeExtensionCheck: BusSource {
             close()
         }
         if !asked { logger.warning("GNOME Shell: cannot ask about gestured's extension") }
-        connection.updateWatch()
     }
 
     /// What to say, from the two extensions' states as GNOME Shell gives them (nil: it
@@ -77,18 +69,4 @@ public final class GnomeExtensionCheck: BusSource {
         return (.warning, "this GNOME Shell loads neither of gestured's extensions (\(Self.modern) is for GNOME 45 to 49, \(Self.legacy) for 43 and 44); gestures bound to applications do not see the application in front")
     }
 
-    private func close() {
-        connection?.close()
-        connection = nil
-    }
-
-    public var nextDeadline: Int64? { connection?.nextDeadline }
-
-    public func process() {
-        guard let connection, let error = connection.process() else { return }
-        // Closed by the answer it was processing: done, nothing went away.
-        guard self.connection != nil else { return }
-        self.connection = nil
-        logger.warning("GNOME Shell: the session bus went away (\(error))")
-    }
 }

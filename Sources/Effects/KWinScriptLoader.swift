@@ -12,13 +12,9 @@ import SystemPackage
 /// that name is loaded already; every call asynchronous on a session-bus connection of
 /// its own, closed once done. What fails is said once: per-application gestures then
 /// need the script enabled in KWin's settings.
-public final class KWinScriptLoader: BusSource {
+public final class KWinScriptLoader: SessionBusQuestions {
     static let pluginName = "gestured"
     private let file: String
-    private let logger: Logger
-    private var connection: BusConnection?
-    private let call = PendingCall()
-    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     /// The script's main file, installed beside gestured (`../share/kwin/scripts/gestured/`),
     /// or in the source tree of a build (`.build/<triple>/<configuration>/gestured`).
@@ -35,13 +31,12 @@ public final class KWinScriptLoader: BusSource {
 
     public init(file: String = KWinScriptLoader.installedScript, logger: Logger) {
         self.file = file
-        self.logger = logger
+        super.init(what: "KWin", logger: logger)
     }
 
     public func start() {
         guard Files.exists(file) else { return fail("its script is not installed (\(file))") }
-        do { connection = try BusConnection(.session) } catch { return fail("no session bus (\(error))") }
-        connection?.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
+        if let why = open() { return fail(why) }
         ask("/Scripting", "org.kde.kwin.Scripting", "isScriptLoaded", [Self.pluginName]) { [unowned self] reply in
             guard let loaded = SDBus.readBool(reply) else { return fail("KWin's answer to isScriptLoaded is unreadable") }
             if loaded { return done("gestured's script is loaded already") }
@@ -61,8 +56,7 @@ public final class KWinScriptLoader: BusSource {
 
     private func ask(_ path: String, _ interface: String, _ member: String, _ strings: [String],
                      _ answer: @escaping (OpaquePointer) -> Void, orElse: ((String) -> Void)? = nil) {
-        guard let connection, let bus = connection.bus else { return }
-        let asked = call.ask(bus, "org.kde.KWin", path, interface, member, strings: strings) { [unowned self] reply in
+        let asked = ask("org.kde.KWin", path, interface, member, strings) { [unowned self] reply in
             if let error = SDBus.error(of: reply) {
                 if let orElse { return orElse(error) }
                 return fail("KWin refuses \(member) (\(error))")
@@ -70,7 +64,6 @@ public final class KWinScriptLoader: BusSource {
             answer(reply)
         }
         if !asked { fail("cannot ask KWin") }
-        connection.updateWatch()
     }
 
     private func done(_ what: String) {
@@ -83,18 +76,4 @@ public final class KWinScriptLoader: BusSource {
         close()
     }
 
-    private func close() {
-        connection?.close()
-        connection = nil
-    }
-
-    public var nextDeadline: Int64? { connection?.nextDeadline }
-
-    public func process() {
-        guard let connection, let error = connection.process() else { return }
-        // Closed by the answer it was processing: done, nothing went away.
-        guard self.connection != nil else { return }
-        self.connection = nil
-        logger.warning("KWin: the session bus went away (\(error))")
-    }
 }
