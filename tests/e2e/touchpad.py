@@ -103,7 +103,9 @@ with open(config_path, "w") as f:
     f.write(original.replace("touchpad = true\n", ""))
 daemon.send_signal(signal.SIGHUP)
 check("reloaded without touchpad gestures, the touchpad goes", wait_for(10, lambda: not os.path.exists(touchpad_node)))
-check("and the keyboard stays (%s)" % keyboard_node, os.path.exists(keyboard_node) and "virtual touchpad removed" in text())
+# The device goes, then the line is logged: waited for.
+check("and the keyboard stays (%s)" % keyboard_node,
+      wait_for(5, lambda: "virtual touchpad removed" in text()) and os.path.exists(keyboard_node))
 with open(config_path, "w") as f:
     f.write(original)
 daemon.send_signal(signal.SIGHUP)
