@@ -68,6 +68,30 @@ import TouchCore
         #expect(last?.frame.fingers == [] && last?.frame.lead == FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches))
     }
 
+    @Test func theUpdateOfAStepThatStartsACommandWaitsAFrameAfterIt() throws {
+        // The drag's lift ends it, and its command runs on "ended".
+        let commanded = machine + "\ncommand = \"true\"\non = [\"ended\"]\n"
+        let seat = try seat(commanded)
+        var steps: [(time: Double, run: Bool, feedback: Bool)] = []
+        for input in SeatTests().drag("panel", at: 1, id: 7) + [.deadline(sessions.at(2))] {
+            while let due = seat.nextDeadline, due < input.time {
+                var fed = false
+                try seat.step(.deadline(due)) { if case .feedback = $0 { fed = true } }
+                steps.append((due.seconds, false, fed))
+            }
+            var ran = false, fed = false
+            try seat.step(input) { effect in
+                if case .run = effect { ran = true }
+                if case .feedback = effect { fed = true }
+            }
+            steps.append((input.time.seconds, ran, fed))
+        }
+        let command = try #require(steps.firstIndex { $0.run })
+        #expect(!steps[command].feedback, "the step that starts the command sends no update")
+        let next = try #require(steps[(command + 1)...].first { $0.feedback })
+        #expect(abs(next.time - steps[command].time - 1.0 / 60) < 1e-3, "it goes a frame later (\(next.time - steps[command].time) s)")
+    }
+
     @Test func noneWithoutAnAgentInFrontOrWithTheOverlayOff() throws {
         #expect(try updates(try seat(machine, handedOver: nil)).isEmpty)
         let off = machine.replacingOccurrences(of: "overlay = true", with: "overlay = false")

@@ -50,8 +50,15 @@ struct FeedbackStream {
         return FeedbackFrame(panel: panel, output: output, fingers: fingers, lead: current)
     }
 
-    /// The update to send now, or nil: kept until it is due.
-    mutating func offer(_ frame: FeedbackFrame, at time: Timestamp) -> FeedbackFrame? {
+    /// The update to send now, or nil: kept until it is due. One `besideCommand` (its step
+    /// starts a command) waits a frame's time: drawing it would take the machine from the
+    /// command's start, which someone waits for; the overlay shows it one frame later.
+    mutating func offer(_ frame: FeedbackFrame, at time: Timestamp, besideCommand: Bool = false) -> FeedbackFrame? {
+        if besideCommand {
+            waiting[frame.panel] = frame
+            sentAt[frame.panel] = time
+            return nil
+        }
         if let last = sentAt[frame.panel], time < last + Self.spacingMS {
             waiting[frame.panel] = frame
             return nil

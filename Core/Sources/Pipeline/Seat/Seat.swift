@@ -277,7 +277,8 @@ public final class Seat {
         for action in step.actions { render(action, of: panel, at: time, perform) }
         if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, let agent = sessions.activeGiven?.agent {
             let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step) { panel.pipeline.lead }
-            if let now = feedback.offer(frame, at: time) { perform(.feedback(now, agent: agent)) }
+            let startsCommand = step.actions.contains { if case .run = $0 { true } else { false } }
+            if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { perform(.feedback(now, agent: agent)) }
         }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
         changed(step.actions.compactMap { control.perform($0, at: time) }, by: panel, at: time, perform)
