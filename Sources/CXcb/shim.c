@@ -148,8 +148,8 @@ unsigned int gestured_xcb_select_root_events(xcb_connection_t *c, xcb_window_t r
     return xcb.change_window_attributes(c, root, XCB_CW_EVENT_MASK, &mask).sequence;
 }
 
-unsigned int gestured_xcb_select_destroy(xcb_connection_t *c, xcb_window_t window) {
-    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
+unsigned int gestured_xcb_select_destroy(xcb_connection_t *c, xcb_window_t window, int watch) {
+    uint32_t mask = watch ? XCB_EVENT_MASK_STRUCTURE_NOTIFY : XCB_EVENT_MASK_NO_EVENT;
     return xcb.change_window_attributes(c, window, XCB_CW_EVENT_MASK, &mask).sequence;
 }
 

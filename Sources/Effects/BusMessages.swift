@@ -110,9 +110,9 @@ extension SDBus {
         return cut && !shown.hasSuffix("…") ? shown + "…" : shown
     }
 
-    /// A value PropertiesChanged carried.
+    /// A value of an `a{sv}` argument (PropertiesChanged's, GetExtensionInfo's).
     enum Value: Equatable {
-        case string(String), bool(Bool)
+        case string(String), bool(Bool), double(Double)
     }
 
     /// PropertiesChanged's interface, the values of the properties `wanted` names (with
@@ -121,31 +121,7 @@ extension SDBus {
     static func propertiesChanged(_ m: OpaquePointer, wanted: [String: String]) -> (interface: String, values: [String: Value], invalidated: [String])? {
         var interface: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(m, Character("s").asCChar, &interface) > 0, let interface,
-              sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
-        var values: [String: Value] = [:]
-        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
-            let name = peerString(key, limit: 64)
-            switch wanted[name] {
-            case "s":
-                var text: UnsafePointer<CChar>?
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "s") > 0,
-                      sd_bus_message_read_basic(m, Character("s").asCChar, &text) > 0, let text else { return nil }
-                values[name] = .string(peerString(text))
-                _ = sd_bus_message_exit_container(m)
-            case "b":
-                var flag: Int32 = 0
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, "b") > 0,
-                      sd_bus_message_read_basic(m, Character("b").asCChar, &flag) > 0 else { return nil }
-                values[name] = .bool(flag != 0)
-                _ = sd_bus_message_exit_container(m)
-            default:
-                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
-            }
-            _ = sd_bus_message_exit_container(m)
-        }
-        _ = sd_bus_message_exit_container(m)
+              let values = readDictionary(m, wanted: wanted) else { return nil }
         var invalidated: [String] = []
         if sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 {
             var name: UnsafePointer<CChar>?
@@ -158,25 +134,40 @@ extension SDBus {
         return (peerString(interface, limit: 256), values, invalidated)
     }
 
-    /// The number an `a{sv}` argument holds under `key` as a double (`d`); nil when it has
-    /// none, holds another type there, or is no such array. The other entries are skipped.
-    static func readDouble(_ m: OpaquePointer, inDictionaryAt key: String) -> Double? {
+    /// The entries of an `a{sv}` argument that `wanted` names, with their type ("s", "b"
+    /// or "d"); the others skipped. Nil when the argument is no such array, or holds a
+    /// wanted entry of another type.
+    static func readDictionary(_ m: OpaquePointer, wanted: [String: String]) -> [String: Value]? {
         guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
-        var found: Double?
+        var values: [String: Value] = [:]
         while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
-            var name: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, Character("s").asCChar, &name) > 0, let name else { return nil }
-            if strcmp(name, key) == 0, sd_bus_message_enter_container(m, Character("v").asCChar, "d") > 0 {
-                var value = 0.0
-                if sd_bus_message_read_basic(m, Character("d").asCChar, &value) > 0 { found = value }
+            var key: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
+            let name = peerString(key, limit: 64)
+            if let type = wanted[name] {
+                guard sd_bus_message_enter_container(m, Character("v").asCChar, type) > 0 else { return nil }
+                switch type {
+                case "s":
+                    var text: UnsafePointer<CChar>?
+                    guard sd_bus_message_read_basic(m, Character("s").asCChar, &text) > 0, let text else { return nil }
+                    values[name] = .string(peerString(text))
+                case "b":
+                    var flag: Int32 = 0
+                    guard sd_bus_message_read_basic(m, Character("b").asCChar, &flag) > 0 else { return nil }
+                    values[name] = .bool(flag != 0)
+                default:
+                    var number = 0.0
+                    guard sd_bus_message_read_basic(m, Character("d").asCChar, &number) > 0 else { return nil }
+                    values[name] = .double(number)
+                }
                 _ = sd_bus_message_exit_container(m)
-            } else if sd_bus_message_skip(m, "v") < 0 {
-                return nil
+            } else {
+                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
             }
             _ = sd_bus_message_exit_container(m)
         }
         _ = sd_bus_message_exit_container(m)
-        return found
+        return values
     }
 
     /// A call's error reply, in words; nil for a method return.

@@ -10,7 +10,6 @@ public final class GnomeExtensionCheck: SessionBusQuestions {
     public static let modern = "gestured@gestured.github.io"
     public static let legacy = "gestured-43@gestured.github.io"
     private let notify: (String, String) -> Void
-    private var states: [String: Double?] = [:]
 
     /// A check in a GNOME session ($XDG_CURRENT_DESKTOP names GNOME); nil elsewhere.
     /// `notify`: a notification's summary and body, for what the user should do.
@@ -26,25 +25,30 @@ public final class GnomeExtensionCheck: SessionBusQuestions {
 
     public func start() {
         if let why = open() { return logger.warning("GNOME Shell: \(why); cannot say whether gestured's extension runs") }
-        ask(Self.modern)
+        state(of: Self.modern) { [unowned self] modern in
+            state(of: Self.legacy) { [unowned self] legacy in
+                let (level, advice) = Self.advice(modern: modern, legacy: legacy)
+                if level == .info {
+                    logger.info("GNOME Shell: \(advice)")
+                } else {
+                    logger.warning("GNOME Shell: \(advice)")
+                    notify("gestured: gestures bound to applications cannot work", advice)
+                }
+                close()
+            }
+        }
     }
 
-    private func ask(_ uuid: String) {
+    /// The state GNOME Shell gives an extension (nil: it knows none of that name), to
+    /// `answer`; an error reply is said, and the check ends there.
+    private func state(of uuid: String, _ answer: @escaping (Double?) -> Void) {
         let asked = ask("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo", [uuid]) { [unowned self] reply in
             if let error = SDBus.error(of: reply) {
                 logger.warning("GNOME Shell: cannot ask about gestured's extension (\(error)); gestures bound to applications need it enabled")
                 return close()
             }
-            states[uuid] = .some(SDBus.readDouble(reply, inDictionaryAt: "state"))
-            if uuid == Self.modern { return ask(Self.legacy) }
-            let (level, advice) = Self.advice(modern: states[Self.modern] ?? nil, legacy: states[Self.legacy] ?? nil)
-            if level == .info {
-                logger.info("GNOME Shell: \(advice)")
-            } else {
-                logger.warning("GNOME Shell: \(advice)")
-                notify("gestured: gestures bound to applications cannot work", advice)
-            }
-            close()
+            guard case .double(let state)? = SDBus.readDictionary(reply, wanted: ["state": "d"])?["state"] else { return answer(nil) }
+            answer(state)
         }
         if !asked { logger.warning("GNOME Shell: cannot ask about gestured's extension") }
     }

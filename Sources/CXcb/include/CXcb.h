@@ -28,8 +28,9 @@ unsigned int gestured_xcb_intern_atom(xcb_connection_t *c, const char *name);
 unsigned int gestured_xcb_get_property(xcb_connection_t *c, xcb_window_t window, xcb_atom_t property, uint32_t longs);
 // The root's property changes, and its children mapped, unmapped, moved and restacked.
 unsigned int gestured_xcb_select_root_events(xcb_connection_t *c, xcb_window_t root);
-// Another client's window: its own structure events (DestroyNotify) come to this connection.
-unsigned int gestured_xcb_select_destroy(xcb_connection_t *c, xcb_window_t window);
+// Another client's window: its own structure events (DestroyNotify) come to this
+// connection, or (watch 0) no longer do.
+unsigned int gestured_xcb_select_destroy(xcb_connection_t *c, xcb_window_t window, int watch);
 unsigned int gestured_xcb_query_tree(xcb_connection_t *c, xcb_window_t window);
 // A QueryTree reply's children, bottom of the stack first.
 const xcb_window_t *gestured_xcb_tree_children(xcb_query_tree_reply_t *reply, int *count);

@@ -125,10 +125,15 @@ public final class X11Watcher: AppWatcher {
                 askActive(c)
             } else if window == 0 {
                 classAsked = nil
+                if activeWindow != 0 { _ = gestured_xcb_select_destroy(c, activeWindow, 0) }
                 activeWindow = 0
                 found = .some(nil)  // no window manager, or no window active
             } else {
-                if window != activeWindow { _ = gestured_xcb_select_destroy(c, window) }
+                if window != activeWindow {
+                    // The window before no longer: its moves would wake the watcher for nothing.
+                    if activeWindow != 0 { _ = gestured_xcb_select_destroy(c, activeWindow, 0) }
+                    _ = gestured_xcb_select_destroy(c, window, 1)
+                }
                 activeWindow = window
                 // A window gone answers with an error: no application in front.
                 classAsked = (gestured_xcb_get_property(c, window, xcb_atom_t(XCB_ATOM_WM_CLASS.rawValue), Self.classLongs), window)
