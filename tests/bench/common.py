@@ -9,37 +9,42 @@ from latency_summary import summary  # noqa: E402,F401
 from uinput_panel import EVENT, EVIOCSCLOCKID, wait_for  # noqa: E402
 
 
-def swipe():
-    """150 mm to the right in 0.3 s, then the lift."""
+def swipe(direction="right"):
+    """150 mm to the right (or the left) in 0.3 s, then the lift."""
     r = Recording()
     for i in range(31):
-        r.frame({0: (60 + 5 * i, 100)})
+        r.frame({0: (60 + 5 * i if direction == "right" else 210 - 5 * i, 100)})
     r.frame({0: None})
     return r.text()
 
 
-def latencies(lifts, stamps, label):
+def latency_of_each_lift(lifts, stamps, label):
     """Each lift's delay (ms) to the first stamp of `label` in the file `stamps` (lines
-    "LABEL NANOSECONDS", tests/bench/stamp.c) after it and before the next lift."""
+    "LABEL NANOSECONDS", tests/bench/stamp.c) after it and before the next lift; None
+    where there is none."""
     times = sorted(int(line.split()[1]) for line in open(stamps) if line.split()[0] == label) if os.path.exists(stamps) else []
     ms = []
     for i, lift in enumerate(lifts):
         until = lifts[i + 1] if i + 1 < len(lifts) else float("inf")
         after = [t for t in times if lift <= t < until]
-        if after:
-            ms.append((after[0] - lift) / 1e6)
+        ms.append((after[0] - lift) / 1e6 if after else None)
     return ms
 
 
-def play_swipes(panel, count, gap_s):
+def latencies(lifts, stamps, label):
+    """The delays of the lifts that were answered (latency_of_each_lift)."""
+    return [ms for ms in latency_of_each_lift(lifts, stamps, label) if ms is not None]
+
+
+def play_swipes(panel, count, gap_s, directions=("right",)):
     """Plays the swipe `count` times, `gap_s` apart (the player stays out of the way of
-    what is measured); returns when the kernel took each lift's frame (monotonic ns, the
-    time stamp a reader of the panel gets with it)."""
+    what is measured), its directions taking turns; returns when the kernel took each
+    lift's frame (monotonic ns, the time stamp a reader of the panel gets with it)."""
     reader = os.open(panel.node, os.O_RDONLY | os.O_NONBLOCK)
     fcntl.ioctl(reader, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
-    lifts, text = [], swipe()
-    for _ in range(count):
-        panel.play(text)
+    lifts, texts = [], [swipe(direction) for direction in directions]
+    for i in range(count):
+        panel.play(texts[i % len(texts)])
         time.sleep(gap_s)
         data = b""
         while True:

@@ -1,9 +1,11 @@
 /* The whole path's floor for the signal benchmark: the least a daemon can do between a
  * lift and a D-Bus client. Reads the touchscreen's event node (read(2), no library) and,
- * at the SYN_REPORT of a frame in which the last touch lifted, emits a signal shaped like
- * gestured's Gesture (three strings and a dictionary of five entries) and flushes it.
- * gestured's signal is measured against this in the same boot, from the same lifts, to
- * the same listener (listen.c); emit.c measures the bus's hop alone.  relay NODE */
+ * at the SYN_REPORT of a frame in which the last touch lifted after going left, emits a
+ * signal shaped like gestured's Gesture (three strings and a dictionary of five entries)
+ * and flushes it. It runs beside gestured, whose binding is a swipe right, on swipes that
+ * take turns left and right: both read every frame, each answers its own lifts, and a
+ * drift of the machine's speed falls on both alike. Measured to the same listener
+ * (listen.c); emit.c measures the bus's hop alone.  relay NODE */
 #include <fcntl.h>
 #include <linux/input.h>
 #include <systemd/sd-bus.h>
@@ -25,7 +27,7 @@ int main(int argc, char **argv) {
     sd_bus *bus = NULL;
     int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;
     if (fd < 0 || sd_bus_open_user(&bus) < 0) return 1;
-    int touching = 0, lifted = 0;
+    int touching = 0, lifted = 0, first_x = 0, last_x = 0, moved = 0;
     struct input_event events[64];
     for (;;) {
         ssize_t n = read(fd, events, sizeof events);
@@ -33,11 +35,15 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < (size_t)n / sizeof *events; i++) {
             const struct input_event *e = &events[i];
             if (e->type == EV_ABS && e->code == ABS_MT_TRACKING_ID) {
-                if (e->value >= 0) touching++;
-                else if (touching > 0 && --touching == 0) lifted = 1;
+                if (e->value >= 0 && touching++ == 0) moved = 0;
+                else if (e->value < 0 && touching > 0 && --touching == 0) lifted = 1;
+            } else if (e->type == EV_ABS && e->code == ABS_MT_POSITION_X) {
+                if (!moved) first_x = e->value;
+                last_x = e->value;
+                moved = 1;
             } else if (e->type == EV_SYN && e->code == SYN_REPORT && lifted) {
                 lifted = 0;
-                if (emit(bus) < 0) return 1;
+                if (last_x < first_x && emit(bus) < 0) return 1;
             }
         }
     }

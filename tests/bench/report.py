@@ -69,10 +69,10 @@ print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from 
       f"{ms(floor['p50_ms'])} p50, {ms(floor['p99_ms'])} p99.")
 print()
 print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
-      "again; and the whole path's floor, the same lifts read from the panel by a small C program that signals "
-      "each one (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
-      "the alone and the floor taking turns in eight blocks of each round, 120 lifts each (this VM's speed drifts by "
-      "tens of percent over minutes; `tests/bench/vm_signal_ab.py` compares two builds so); the last row pools the rounds:")
+      "again; and the whole path's floor, a small C program that reads the panel and signals each lift of a "
+      "swipe left (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
+      "both running, on swipes that take turns right (gestured's binding) and left (the floor's), 120 of each a round: "
+      "this VM's speed drifts by tens of percent over minutes and falls on both alike; the last row pools the rounds:")
 print()
 print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | "
       "the whole path's floor p50 / p99 | alone ÷ floor p50 / p99 |")

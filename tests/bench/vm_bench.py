@@ -11,7 +11,7 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
+from common import Daemon, cpu_seconds, latencies as common_latencies, latency_of_each_lift, play_swipes as common_play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -185,28 +185,23 @@ for round_ in range(2):
     lisgd.wait()
 
     # The signal alone (no command starting beside it) and the whole path's floor (a small
-    # C reader of the panel that signals each lift) take turns in eight blocks, so that a
-    # drift of this VM's speed over the round (tens of percent) falls on both alike and
-    # twice the swipes of the other figures go into each; then the bus's own hop again.
-    alone, floor = [], []
-    for block in range(8):
-        for kind in ("alone", "floor") if block % 2 == 0 else ("floor", "alone"):
-            if kind == "alone":
-                daemon = Daemon(gestured, work, write_config(signal_config), "signal.log")
-                daemon.wait_for_log(re.escape(panel.node) + ": '")
-            else:
-                relaying = subprocess.Popen([relay, panel.node])
-                time.sleep(1)
-            ms = latencies(common_play_swipes(panel, swipes // 4, 0.6), "signal")
-            time.sleep(1)
-            (alone if kind == "alone" else floor).extend(ms)
-            if kind == "alone":
-                daemon.stop()
-            else:
-                relaying.terminate()
-                relaying.wait()
-    result["signal_alone"] = summary(alone, swipes // 4 * 8)
-    result["signal_relay"] = summary(floor, swipes // 4 * 8)
+    # C reader of the panel that signals each lift of a swipe left), both running, on
+    # swipes that take turns right (gestured's) and left (the floor's): each lift of one
+    # is followed by one of the other, so that a drift of this VM's speed (tens of percent
+    # over minutes) falls on both alike; twice the swipes of the other figures for each.
+    daemon = Daemon(gestured, work, write_config(signal_config), "signal.log")
+    daemon.wait_for_log(re.escape(panel.node) + ": '")
+    relaying = subprocess.Popen([relay, panel.node])
+    time.sleep(1)
+    lifts = common_play_swipes(panel, swipes * 4, 0.6, directions=("right", "left"))
+    time.sleep(1)
+    each = latency_of_each_lift(lifts, stamps, "signal")
+    daemon.stop()
+    relaying.terminate()
+    relaying.wait()
+    alone, floor = [ms for ms in each[0::2] if ms is not None], [ms for ms in each[1::2] if ms is not None]
+    result["signal_alone"] = summary(alone, swipes * 2)
+    result["signal_relay"] = summary(floor, swipes * 2)
     result["signal_alone_ms"], result["signal_relay_ms"] = alone, floor
     result["signal_floor"] = emit_floor()
 

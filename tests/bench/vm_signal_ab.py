@@ -55,7 +55,7 @@ def gestured_signal(program):
 def floor_signal():
     relaying = subprocess.Popen([relay, panel.node])
     time.sleep(1)
-    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
+    ms = latencies(play_swipes(panel, swipes, 0.6, directions=("left",)), stamps, "signal")
     relaying.terminate()
     relaying.wait()
     return ms
