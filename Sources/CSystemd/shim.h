@@ -11,7 +11,7 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[21];
+    static sd_bus_vtable vtable[26];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -25,6 +25,8 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Reload", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("LockTouch", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("UnlockTouch", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("ReportApp", "ssss", SD_BUS_PARAM(source) SD_BUS_PARAM(app_id) SD_BUS_PARAM(wm_class) SD_BUS_PARAM(instance),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetUserConfiguration", "ssay", SD_BUS_PARAM(file) SD_BUS_PARAM(text) SD_BUS_PARAM(document),
@@ -33,6 +35,9 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_PROPERTY("Modes", "as", property, 0, changes),
         SD_BUS_PROPERTY("Paused", "b", property, 0, changes),
         SD_BUS_PROPERTY("Locked", "b", property, 0, changes),
+        SD_BUS_PROPERTY("TouchLocked", "b", property, 0, changes),
+        SD_BUS_PROPERTY("Idle", "b", property, 0, changes),
+        SD_BUS_PROPERTY("LastTouch", "t", property, 0, changes),
         SD_BUS_PROPERTY("Gestures", "a(ssas)", property, 0, changes),
         SD_BUS_PROPERTY("Devices", "a(ssb)", property, 0, changes),
         SD_BUS_WRITABLE_PROPERTY("Rotation", "u", property, set, 0, changes | SD_BUS_VTABLE_UNPRIVILEGED),

@@ -13,14 +13,21 @@ extension Daemon: BusControl {
 
     public var controlProperties: ControlProperties {
         let gate = seat.control.gate
-        return ControlProperties(
-            mode: gate.mode, modes: seat.control.modes, paused: gate.paused, locked: gate.locked,
+        var properties = ControlProperties(
+            mode: gate.mode, modes: seat.control.modes, paused: gate.paused, locked: gate.locked, touchLocked: gate.touchLocked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: deviceNodes.compactMap(device),
             rotation: seat.displayRotation.degrees, app: gate.app,
             session: seat.sessionInFront.map {
                 .init(id: $0.session.name, uid: $0.session.user, agent: $0.agent, userGestures: $0.gestures, file: $0.file ?? "")
             })
+        properties.idle = seat.idleness == .idle
+        // On the wall clock: as long ago as it was on the seat's.
+        if let said = seat.lastTouchSaid {
+            let age = max(0, now.microseconds &- said.microseconds)
+            properties.lastTouch = UInt64(clamping: realtimeMicroseconds() &- age)
+        }
+        return properties
     }
 
     public var deviceNodes: [String] { seat.panels.map(\.node) }
@@ -36,6 +43,7 @@ extension Daemon: BusControl {
     public func setMode(_ mode: String) throws(BusControlError) { try request(.setMode(mode)) }
     public func pause(seconds: UInt32) throws(BusControlError) { try request(.pause(seconds: Double(seconds))) }
     public func resume() { try? request(.resume) }
+    public func lockTouch(_ locked: Bool) { try? request(.lockTouch(locked)) }
     public func setRotation(_ degrees: UInt32) throws(BusControlError) { try request(.rotate(degrees: degrees)) }
     public func setRotation(_ degrees: UInt32, of node: String) throws(BusControlError) {
         try request(.rotatePanel(node: node, degrees: degrees))

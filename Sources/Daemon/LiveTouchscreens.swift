@@ -15,6 +15,10 @@ extension Daemon {
             followTheDesktop()
             // Said at the first twin, if it cannot be recorded.
             try? TwinRecords.prepare()
+            // Before any panel is read: not a touch gets through a lock kept over the restart.
+            if config.daemon.keepTouchLock, KeptTouchLock.kept {
+                try? take(.request(.lockTouch(true), why: "kept through the restart (keep_touch_lock)", at: now))
+            }
         }
         do {
             let udev = try Udev()

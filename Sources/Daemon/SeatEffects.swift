@@ -54,6 +54,8 @@ extension Daemon {
             if !rotated.isEmpty { bus?.announceRotation(of: rotated) }
         case .virtualDevices(let needing, let touchpad):
             makeOrRemoveVirtualDevices(for: needing, touchpad: touchpad)
+        case .keepTouchLock(let locked):
+            if acts, let why = KeptTouchLock.keep(locked) { logger.warning("keep_touch_lock: \(why)") }
         case .log(let level, let text):
             switch level {
             case .debug: logger.debug("\(text)")

@@ -14,6 +14,8 @@ public protocol BusControl: AnyObject {
     func setMode(_ mode: String) throws(BusControlError)
     func pause(seconds: UInt32) throws(BusControlError)
     func resume()
+    /// The touch lock on or off (LockTouch, UnlockTouch).
+    func lockTouch(_ locked: Bool)
     /// The display's rotation, for panels whose rotation is auto or external.
     func setRotation(_ degrees: UInt32) throws(BusControlError)
     /// The touchscreens' nodes, each an object of its own (see `BusService.devicePath`).
@@ -119,6 +121,13 @@ public struct ControlProperties {
     public var paused: Bool
     /// The session in front of the panel is locked (logind): only when_locked gestures fire.
     public var locked: Bool
+    /// The touch lock: no touch reaches applications, only the gestures that unlock fire.
+    public var touchLocked: Bool
+    /// No touch for `idle_s`.
+    public var idle = false
+    /// When a touch last began (as last said, see `last_touch_interval_s`), in
+    /// microseconds since 1970; 0: none since gestured started.
+    public var lastTouch: UInt64 = 0
     public var gestures: [Gesture]
     public var devices: [Device]
     /// The display's rotation in clockwise degrees.
@@ -146,12 +155,13 @@ public struct ControlProperties {
         }
     }
 
-    public init(mode: String, modes: [String], paused: Bool, locked: Bool, gestures: [Gesture], devices: [Device], rotation: Int,
-                app: AppInFront?, session: Session? = nil) {
+    public init(mode: String, modes: [String], paused: Bool, locked: Bool, touchLocked: Bool, gestures: [Gesture], devices: [Device],
+                rotation: Int, app: AppInFront?, session: Session? = nil) {
         self.mode = mode
         self.modes = modes
         self.paused = paused
         self.locked = locked
+        self.touchLocked = touchLocked
         self.gestures = gestures
         self.devices = devices
         self.rotation = rotation
@@ -175,6 +185,8 @@ extension BusService {
                 try control.pause(seconds: seconds)
             case "Resume":
                 control.resume()
+            case "LockTouch", "UnlockTouch":
+                control.lockTouch(member == "LockTouch")
             case "ReportApp":
                 guard var report = AppReport.read(message) else { return -EINVAL }
                 let sender = SDBus.sender(message)
@@ -228,6 +240,9 @@ extension BusService {
         case .modes: ok = SDBus.append(reply, strings: values.modes)
         case .paused: ok = SDBus.append(reply, values.paused)
         case .locked: ok = SDBus.append(reply, values.locked)
+        case .touchLocked: ok = SDBus.append(reply, values.touchLocked)
+        case .idle: ok = SDBus.append(reply, values.idle)
+        case .lastTouch: ok = SDBus.append(reply, values.lastTouch)
         case .gestures:
             ok = SDBus.container(reply, "a", "(ssas)") {
                 values.gestures.allSatisfy { g in

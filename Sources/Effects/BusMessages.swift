@@ -218,6 +218,11 @@ extension SDBus {
         return sd_bus_message_append_basic(m, Character("i").asCChar, &value) >= 0
     }
 
+    static func append(_ m: OpaquePointer, _ value: UInt64) -> Bool {
+        var value = value
+        return sd_bus_message_append_basic(m, Character("t").asCChar, &value) >= 0
+    }
+
     static func append(_ m: OpaquePointer, _ value: Bool) -> Bool {
         var value: Int32 = value ? 1 : 0
         return sd_bus_message_append_basic(m, Character("b").asCChar, &value) >= 0

@@ -27,6 +27,8 @@ public enum ControlClient {
             modes: try get(bus, "Modes", "as", readStrings),
             paused: try get(bus, "Paused", "b", readBool),
             locked: try get(bus, "Locked", "b", readBool),
+            // A gestured from before TouchLocked: none.
+            touchLocked: (try? get(bus, "TouchLocked", "b", readBool)) ?? false,
             gestures: try get(bus, "Gestures", "a(ssas)") { (m) throws(Failure) in
                 try readArray(m, "(ssas)") { (m) throws(Failure) in
                     ControlProperties.Gesture(name: try readString(m), type: try readString(m), modes: try readStrings(m))

@@ -152,6 +152,11 @@ public enum Files {
         throw .system(.fileExists)
     }
 
+    /// Removes the file, if it is there.
+    public static func remove(_ path: String) throws(Errno) {
+        do { try Syscall.call { unlink(path) } } catch .noSuchFileOrDirectory {}
+    }
+
     /// The file made anew (see `create`) with `text` in it.
     public static func write(_ text: String, toFile path: String, permissions: FilePermissions) throws(CreateError) {
         let fd = try create(path, permissions: permissions)

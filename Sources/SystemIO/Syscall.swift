@@ -108,6 +108,13 @@ public enum Syscall {
     }
 }
 
+/// The wall clock, in microseconds since 1970: only for saying when something happened.
+public func realtimeMicroseconds() -> Int64 {
+    var ts = timespec()
+    guard (try? Syscall.call { clock_gettime(CLOCK_REALTIME, &ts) }) != nil else { return 0 }
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
 /// The monotonic clock, in microseconds: the time base of live events and deadlines.
 /// CLOCK_MONOTONIC cannot fail on Linux; if it ever did, time would stand still, not crash.
 public func monotonicMicroseconds() -> Int64 {

@@ -7,17 +7,18 @@ import TouchCore
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the running daemon's mode, pause, lock, application in front, devices and gestures.",
+        abstract: "Show the running daemon's mode, pause, locks, application in front, devices and gestures.",
         discussion: """
             Reads the control interface's properties (org.gestured.Gestured1 on the bus): \
             the mode and the modes there are, whether gestures are paused or the session \
-            locked (then only gestures with when_locked fire), the display's rotation \
+            locked (then only gestures with when_locked fire), whether touch is locked (then \
+            no touch reaches applications, and only the gestures that unlock it fire), the display's rotation \
             (from iio-sensor-proxy, or set on the bus), the application in front and which \
             desktop said so (gestures with apps fire only for theirs), the touchscreens read with the \
             rotation each measures in (and which are isolated), and each gesture with the modes it fires in: why a \
             gesture does not fire right now. Without --bus, the system bus first, then the \
             session bus. Anyone may read them; changing them (SetMode, Pause, Resume, \
-            Reload, setting Rotation) takes root or the gestured-control group on the \
+            LockTouch, UnlockTouch, Reload, setting Rotation) takes root or the gestured-control group on the \
             system bus, e.g. \
             busctl call org.gestured.Gestured1 /org/gestured/Gestured1 \
             org.gestured.Gestured1 SetMode s maintenance.
@@ -65,6 +66,7 @@ struct Status: ParsableCommand {
                      "mode:     \(p.mode) (modes: \(p.modes.joined(separator: ", ")))",
                      "paused:   \(p.paused ? "yes: every touch passes through, nothing fires" : "no")",
                      "locked:   \(p.locked ? "yes: only gestures with when_locked = true fire" : "no")",
+                     "touch:    \(p.touchLocked ? "locked: no touch reaches applications, and only gestures with touch_lock = \"unlock\" or \"toggle\" fire (or UnlockTouch on the bus)" : "not locked")",
                      "rotation: \(p.rotation)° clockwise (the display's, for panels whose rotation is auto or external)",
                      "app:      \(p.app.map { "\($0.description) (from \($0.source))" } ?? "not known (no desktop says; gestures with apps do not fire)")",
                      "devices:\(p.devices.isEmpty ? "  none" : "")"]

@@ -4,12 +4,14 @@ rule lets the service read a tablet on the screen (INPUT_PROP_DIRECT) and not a
 graphics tablet; a checkmark drawn with the pen fires the pen's gesture, not the
 fingers' one; while the pen hovers over its isolated touchscreen (one
 LIBINPUT_DEVICE_GROUP), a palm's swipe fires nothing and reaches the twin whole, and
-after it leaves (and palm_after_pen_ms) swipes fire again."""
+after it leaves (and palm_after_pen_ms) swipes fire again. With withhold_palm, the twin
+gets no touch while the pen is near and palm_after_pen_ms after, and a finger down when
+it comes near ends there as a cancel."""
 import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, PEN_HEADER, pen_checkmark, three_finger_swipe_down  # noqa: E402
+from fixtures import HEADER, PEN_HEADER, Recording, pen_checkmark, three_finger_swipe_down  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 CONFIG = """[daemon]
@@ -101,6 +103,53 @@ hover(False)
 time.sleep(1.0)
 up, cancelled, fired = swipe()
 check(f"the pen gone (and 500 ms), the swipe fires again, its touches cancelled on the twin ({up} up, {cancelled} cancelled)",
+      fired and cancelled == 3)
+twin.close()
+subprocess.run(["systemctl", "stop", "gestured"])
+
+# withhold_palm: nothing reaches the twin while the pen is near, and palm_after_pen_ms after.
+with open("/etc/gestured/gestured.toml", "a") as f:
+    f.write('\n[[device]]\nname = "gestured pen panel"\nwithhold_palm = true\n')
+subprocess.run(["systemctl", "start", "gestured"], check=True)
+check("the service isolates the panel again", wait_for(30, lambda: len(twins_in(journal(), panel)) >= 2))
+twin = Twin(twins_in(journal(), panel)[-1])
+up, cancelled, fired = swipe()
+check(f"withhold_palm, the pen away: the swipe fires, its touches cancelled on the twin ({up} up, {cancelled} cancelled)",
+      fired and cancelled == 3)
+hover(True)
+time.sleep(0.5)
+mark = twin.mark()
+up, cancelled, fired = swipe()
+seen = twin.touch_events(mark)
+check(f"the pen hovering, the palm's swipe fires nothing and reaches no application ({' '.join(seen) or 'nothing'})",
+      not fired and not seen)
+hover(False)
+time.sleep(0.2)
+mark = twin.mark()
+up, cancelled, fired = swipe()
+seen = twin.touch_events(mark)
+check(f"within palm_after_pen_ms (500) after the pen left, nothing either ({' '.join(seen) or 'nothing'})", not fired and not seen)
+time.sleep(1.0)
+# A finger down when the pen comes near: it ends on the twin, as a cancel.
+resting = Recording()
+for _ in range(5):
+    resting.frame({0: (60, 60)}, advance_ms=20)
+rest = len(resting.lines)
+resting.frame({0: None})
+mark = twin.mark()
+panel.play("\n".join(resting.lines[:rest]))
+time.sleep(0.5)
+hover(True)
+time.sleep(0.5)
+panel.play("\n".join(resting.lines[rest:]))
+time.sleep(1.0)
+seen = twin.touch_events(mark)
+check(f"a finger down when the pen comes near ends on the twin as a cancel ({' '.join(x for x in seen if x != 'TOUCH_MOTION')})",
+      seen.count("TOUCH_DOWN") == 1 and seen.count("TOUCH_CANCEL") == 1 and "TOUCH_UP" not in seen)
+hover(False)
+time.sleep(1.0)
+up, cancelled, fired = swipe()
+check(f"the pen gone (and 500 ms): the swipe fires and reaches the twin as before ({up} up, {cancelled} cancelled)",
       fired and cancelled == 3)
 twin.close()
 pen.destroy()

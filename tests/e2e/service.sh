@@ -105,6 +105,10 @@ python3 "$(dirname "$0")/isolation_service.py" || failures=$((failures + 1))
 systemctl stop gestured
 # Modes, the control interface and its policy, logind's lock, pauses (writes its own configuration).
 python3 "$(dirname "$0")/control_service.py" || failures=$((failures + 1))
+# The touch lock: by the bus and by a gesture, through a reload (writes its own configuration).
+python3 "$(dirname "$0")/touch_lock_service.py" || failures=$((failures + 1))
+# The kiosk's idle: its commands, the Idle and LastTouch properties, a flood paced (writes its own configuration).
+python3 "$(dirname "$0")/idle_service.py" || failures=$((failures + 1))
 # rotation = "auto" with Debian's iio-sensor-proxy and a uinput accelerometer.
 python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
 # A touchscreen's pen: read through the udev rule, its checkmark a pen's gesture.

@@ -23,4 +23,7 @@ public enum Action: Equatable, Sendable {
     case mode(binding: String, ModeSwitch)
     /// Let every touch through untouched for `seconds`: nothing fires.
     case pause(binding: String, seconds: Double)
+    /// Lock or unlock touch: while locked, no touch reaches applications and only the
+    /// gestures that unlock fire.
+    case touchLock(binding: String, TouchLockChange)
 }

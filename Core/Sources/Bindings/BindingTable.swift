@@ -84,6 +84,7 @@ public struct BindingTable: Sendable {
         }
         if let mode = bound.mode { actions.append(.mode(binding: binding.gesture, mode)) }
         if let seconds = bound.pauseSeconds { actions.append(.pause(binding: binding.gesture, seconds: seconds)) }
+        if let change = bound.touchLock { actions.append(.touchLock(binding: binding.gesture, change)) }
     }
 
     /// A continuous gesture's steps crossed and wheel turned since its last event.

@@ -1,6 +1,6 @@
 /// What a binding does when its gesture fires, or one of its steps when crossed: any of
 /// a command (or `exec`'s exact words), a D-Bus signal, a key sequence and a click; for a
-/// gesture (not a step), a mode switch and a pause.
+/// gesture (not a step), a mode switch, a pause and the touch lock.
 public struct BoundActions: Codable, Equatable, Sendable {
     /// `command` as written (see `CommandForm` for how it starts).
     public var command: String?
@@ -10,6 +10,7 @@ public struct BoundActions: Codable, Equatable, Sendable {
     public var click: Click?
     public var mode: ModeSwitch?
     public var pauseSeconds: Double?
+    public var touchLock: TouchLockChange?
 
     public init(command: String? = nil, exec: [String]? = nil, signal: Bool = false, keys: KeySequence? = nil,
                 click: Click? = nil) {
@@ -27,7 +28,7 @@ public struct BoundActions: Codable, Equatable, Sendable {
     }
 
     public var isEmpty: Bool {
-        command == nil && exec == nil && !signal && keys == nil && click == nil && mode == nil && pauseSeconds == nil
+        command == nil && exec == nil && !signal && keys == nil && click == nil && mode == nil && pauseSeconds == nil && touchLock == nil
     }
     /// Whether performing them needs gestured's virtual devices (keys, clicks).
     public var needsVirtualDevices: Bool { keys != nil || click != nil }

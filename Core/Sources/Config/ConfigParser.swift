@@ -5,11 +5,13 @@ import TouchCore
 
 extension Configuration {
     static let daemonKeys = ["bus", "user", "command_timeout_ms", "log_level", "isolate", "max_delay_ms", "mode", "modes", "mode_timeout_s",
-                             "rotation", "palm_after_pen_ms", "wake_latch", "wake_guard_ms", "wake_command", "overlay"]
+                             "rotation", "palm_after_pen_ms", "wake_latch", "wake_guard_ms", "wake_command", "overlay",
+                             "keep_touch_lock", "idle_s", "idle_command", "idle_mode", "active_command", "active_mode",
+                             "last_touch_interval_s"]
     static let regionKeys = ["name", "x", "y"]
     /// A panel's width or height, as `size_mm` may give it.
     static let panelSizesMM = 1.0...10_000.0
-    static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "output", "gestures"]
+    static let deviceKeys = ["name", "id", "ignore", "rotation", "invert_x", "invert_y", "size_mm", "isolate", "withhold_palm", "output", "gestures"]
 
     /// Every key the parser takes, by section: what gestured.toml(5) must describe.
     public static var acceptedKeys: [String: [String]] {
@@ -78,8 +80,11 @@ extension Configuration {
         }
         checkReferences(parsed, declared: declared)
         checkModesEntered(config, parsed.map(\.1))
+        checkTouchLockEnds(config, parsed.map(\.1))
         checkWaitingCycles(parsed)
-        config.devices = section(root, "device", diagnostics).compactMap { parseDevice($0, declared: declared) }
+        config.devices = section(root, "device", diagnostics).compactMap {
+            parseDevice($0, declared: declared, isolatedByDefault: config.daemon.isolate)
+        }
         if !diagnostics.errors.isEmpty {
             throw ConfigErrors(errors: diagnostics.errors.enumerated()
                 .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
@@ -129,6 +134,8 @@ extension Configuration {
         if let palm = t.number("palm_after_pen_ms", allowingZero: true, atMost: Limit(60_000, "a minute")) { d.palmAfterPenMS = palm }
         d.wakeLatch = t.bool("wake_latch") ?? true
         d.overlay = t.bool("overlay") ?? false
+        d.keepTouchLock = t.bool("keep_touch_lock") ?? false
+        parseIdle(t, into: &d)
         if let guardMS = t.number("wake_guard_ms", allowingZero: true, atMost: Limit(10_000, "ten seconds")) { d.wakeGuardMS = guardMS }
         if let command = t.string("wake_command", hint: ", like \"wlopm --on '*'\"") {
             if command.allSatisfy(\.isWhitespace) {
@@ -150,7 +157,7 @@ extension Configuration {
         return Region(name: name, x: x ?? 0...1, y: y ?? 0...1)
     }
 
-    private static func parseDevice(_ t: TableReader, declared: Set<String>) -> DeviceRule? {
+    private static func parseDevice(_ t: TableReader, declared: Set<String>, isolatedByDefault: Bool) -> DeviceRule? {
         var rule = DeviceRule()
         rule.namePattern = t.string("name")
         if let id = t.string("id") {
@@ -169,6 +176,10 @@ extension Configuration {
         rule.invertX = t.bool("invert_x") ?? false
         rule.invertY = t.bool("invert_y") ?? false
         rule.isolate = t.bool("isolate")
+        rule.withholdPalm = t.bool("withhold_palm") ?? false
+        if rule.withholdPalm, !(rule.isolate ?? isolatedByDefault) {
+            t.report("withhold_palm", "applications get this panel's touches from gestured only when it is isolated: add isolate = true here (or in [daemon])")
+        }
         if let output = t.name("output") {
             if output.utf8.count > Screens.longestName || output.contains(where: \.isWhitespace) {
                 t.report("output", "expected an output's name as xrandr, wlr-randr or /sys/class/drm show it (without \"card0-\"), like \"eDP-1\" or \"HDMI-A-1\"")

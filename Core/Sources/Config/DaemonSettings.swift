@@ -37,6 +37,19 @@ public struct DaemonSettings: Equatable, Codable, Sendable {
     /// The session in front's agent draws each finger's trail and the gesture being
     /// recognized, on an overlay that takes no input (`FeedbackFrame`).
     public var overlay = false
+    /// The touch lock holds through a restart of gestured (and of the machine): written to
+    /// its state directory while on.
+    public var keepTouchLock = false
+    /// After this long without a touch on any panel the seat is idle: `idle_command` runs,
+    /// `idle_mode` is switched to, the Idle property says so; the first touch after it
+    /// runs `active_command` and switches to `active_mode`. Nil: never idle.
+    public var idleSeconds: Double?
+    public var idleCommand: CommandForm?
+    public var idleMode: String?
+    public var activeCommand: CommandForm?
+    public var activeMode: String?
+    /// The least time between two changes of the LastTouch property said on the bus.
+    public var lastTouchIntervalSeconds = 1.0
 
     public init() {}
 }

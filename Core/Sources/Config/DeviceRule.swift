@@ -15,6 +15,9 @@ public struct DeviceRule: Equatable, Codable, Sendable {
     public var sizeMM: SizeMM?
     /// Overrides `[daemon] isolate` for this panel.
     public var isolate: Bool?
+    /// While its pen is near (and `palm_after_pen_ms` after), its twin gets no touches
+    /// either: a drawing application does not take the palm for fingers.
+    public var withholdPalm = false
     /// The screen it lies on, by its output's name (`eDP-1`, `HDMI-A-1`); nil: the
     /// built-in one, else the only one (see `Screens`).
     public var output: String?

@@ -1,10 +1,11 @@
 import Bindings
 import Gestures
 
-/// Modes: which gestures fire when (`modes`, `when_locked`), the gestures that switch mode
-/// or pause (`mode`, `mode_timeout_s`, `pause_s`), and `[daemon]`'s start mode.
+/// Modes: which gestures fire when (`modes`, `when_locked`), the gestures that switch mode,
+/// pause or lock touch (`mode`, `mode_timeout_s`, `pause_s`, `touch_lock`), and
+/// `[daemon]`'s start mode.
 extension Configuration {
-    static let modeKeys = ["modes", "when_locked", "mode", "mode_timeout_s", "pause_s"]
+    static let modeKeys = ["modes", "when_locked", "mode", "mode_timeout_s", "pause_s", "touch_lock"]
     /// The longest a mode lasts without a gesture, or a pause, that a setting may ask for;
     /// and the shortest, below which it would end before a finger could lift.
     public static let longestControlSeconds = 86_400.0
@@ -30,6 +31,8 @@ extension Configuration {
         }
         add(daemon.mode)
         daemon.modes.forEach(add)
+        daemon.idleMode.map(add)
+        daemon.activeMode.map(add)
         for gesture in gestures { gesture.modes.forEach(add) }
         for binding in bindings { binding.actions.mode.map { add($0.mode) } }
         return all
@@ -48,6 +51,10 @@ extension Configuration {
             t.report("mode_timeout_s", "goes with mode, like mode = \"maintenance\"")
         }
         actions.pauseSeconds = controlSeconds(t, "pause_s")
+        if let change = t.choice("touch_lock", TouchLockChange.allCases.map(\.rawValue)) {
+            actions.touchLock = TouchLockChange(rawValue: change)
+            spec.unlocksTouch = actions.touchLock?.unlocks ?? false
+        }
     }
 
     static func parseDaemonModes(_ t: TableReader, into d: inout DaemonSettings) {
@@ -60,10 +67,22 @@ extension Configuration {
         d.modeTimeoutSeconds = controlSeconds(t, "mode_timeout_s")
     }
 
+    /// A gesture that locks touch where none unlocks it would leave the panel dead until a
+    /// call on the bus: refused (a user's file is checked alone, the machine's likewise).
+    static func checkTouchLockEnds(_ config: Configuration, _ tables: [TableReader]) {
+        guard !config.gestures.contains(where: \.unlocksTouch) else { return }
+        for (binding, table) in zip(config.bindings, tables) where binding.actions.touchLock == .lock {
+            table.report("touch_lock", "no gesture unlocks touch, and the panel would stay locked: give one touch_lock = \"unlock\" "
+                + "(or make this one \"toggle\")")
+            return
+        }
+    }
+
     /// A mode gestures fire in that nothing enters (no gesture's `mode`, not the start
     /// mode, not declared for SetMode) is a mistake: those gestures could never fire.
     static func checkModesEntered(_ config: Configuration, _ tables: [TableReader]) {
         var entered = Set([config.daemon.mode] + config.daemon.modes + [GestureSpec.everyMode])
+        entered.formUnion([config.daemon.idleMode, config.daemon.activeMode].compactMap { $0 })
         for binding in config.bindings { if let mode = binding.actions.mode { entered.insert(mode.mode) } }
         var reported = Set<String>()
         for (spec, table) in zip(config.gestures, tables) {

@@ -7,7 +7,8 @@ import TouchCore
 /// `delays_touches_ended`, so are lifts. Recognized, a gesture with `cancels_touches` drops
 /// what is held, cancels what the twin already got and withholds the rest of its touches;
 /// when every gesture has failed, the held frames go out at once, then frames pass live.
-/// Nothing is held longer than `max_delay_ms`. Allocates nothing per frame.
+/// Nothing is held longer than `max_delay_ms`. While barred (the palm under a near pen,
+/// the touch lock), the twin gets no touches at all. Allocates nothing per frame.
 ///
 /// Like the recognizers, one exhaustive switch over (episode, event) decides every change
 /// (`handle`); a pair that cannot happen is a bug, reported in the step.
@@ -25,6 +26,8 @@ public final class TouchDelivery {
         case cancelled
         /// The sequence that begins wakes the screen: none of it is the twin's.
         case waking(String)
+        /// Barred from now on (see `bar`): the touches on the twin end, none follows.
+        case barred(String)
     }
 
     private var episode = DeliveryEpisode.idle
@@ -41,6 +44,9 @@ public final class TouchDelivery {
     private let maxDelayMS: Double
     /// Said by `wake`, for the next `decide`.
     private var wakingBecause: String?
+    /// Why the twin gets no touches (see `bar`), and whether the episode has taken it.
+    private var barredBecause: String?
+    private var barTaken = false
 
     /// The twin's events from the last call, each frame ending in SYN_REPORT, and the
     /// decisions; see `takeTwinEvents`.
@@ -94,6 +100,10 @@ public final class TouchDelivery {
             wakingBecause = nil
             handle(.waking(reason), at: now, recognizers)
         }
+        if let reason = barredBecause, !barTaken {
+            barTaken = true
+            handle(.barred(reason), at: now, recognizers)
+        }
         if frameEnded, panel.fingersDown { handle(.fingersDown, at: now, recognizers) }
         if let winner = winner(of: events, among: recognizers) { handle(.won(winner), at: now, recognizers) }
         if !recognizers.contains(where: \.mayYetBeRecognized) { handle(.noGestureLeft, at: now, recognizers) }
@@ -114,6 +124,19 @@ public final class TouchDelivery {
     /// the twin gets none of it.
     public func wake(because reason: String) { wakingBecause = reason }
 
+    /// From the next `decide` on, the twin gets no touches: those it shows end as a
+    /// cancel, what is held is dropped, and every sequence is withheld until `unbar`.
+    /// A sequence under way then stays withheld until its fingers lift.
+    public func bar(because reason: String) {
+        if barredBecause == nil { barTaken = false }
+        barredBecause = reason
+    }
+
+    public func unbar() { barredBecause = nil }
+
+    /// Whether the twin gets no touches now.
+    public var barred: Bool { barredBecause != nil }
+
     private func startCall() {
         twinEvents.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
@@ -125,7 +148,11 @@ public final class TouchDelivery {
         switch (episode, event) {
         case (.idle, .fingersDown):
             holdingExpired = false
-            change(to: .deciding, at: now, "touches landed")
+            if let reason = barredBecause {
+                change(to: .withheld, at: now, "touches landed, \(reason)")
+            } else {
+                change(to: .deciding, at: now, "touches landed")
+            }
         case (.deciding, .fingersDown), (.passing, .fingersDown), (.withheld, .fingersDown):
             break
         case (.deciding, .won(let winner)) where winner.cancelsTouches:
@@ -172,6 +199,12 @@ public final class TouchDelivery {
             change(to: .withheld, at: now, reason)
         case (.withheld, .waking):
             break
+        case (.idle, .barred):
+            break
+        case (.deciding, .barred(let reason)), (.passing, .barred(let reason)), (.withheld, .barred(let reason)):
+            drop(now, because: reason)
+            cancelTwinTouches(now, because: reason)
+            if episode != .withheld { change(to: .withheld, at: now, reason) }
         case (.idle, .cancelled), (.deciding, .cancelled), (.passing, .cancelled), (.withheld, .cancelled):
             drop(now, because: "the touches were cancelled")
             cancelTwinTouches(now, because: "the touches were cancelled")

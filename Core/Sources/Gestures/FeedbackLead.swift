@@ -7,6 +7,8 @@ public struct FeedbackLead: Equatable, Sendable {
         case willFire = "will-fire"
         case fired
         case nothingMatches = "nothing-matches"
+        /// Nothing matches because the touch lock is on: only its unlocking gestures may.
+        case touchLocked = "touch-locked"
     }
 
     public var gesture: String?

@@ -15,6 +15,9 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var modes: [String] = [GestureSpec.defaultMode]
     /// Whether it still fires while the session is locked.
     public var whenLocked = false
+    /// Whether its binding may end the touch lock (`touch_lock = "unlock"` or
+    /// `"toggle"`): such gestures alone fire while it holds.
+    public var unlocksTouch = false
     /// Its events say where each finger is (`GestureEvent.touches`): its binding hands
     /// it to the virtual touchpad.
     public var tracksTouches = false

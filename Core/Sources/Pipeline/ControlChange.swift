@@ -10,6 +10,10 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case resumed
         case locked
         case unlocked
+        case touchLocked
+        case touchUnlocked
+        /// The seat idle (`idle_s` without a touch), or in use again.
+        case idle(Bool)
         /// The display turned.
         case rotated(QuarterTurn)
         /// One panel (its name) turned, by its own object on the bus.
@@ -46,6 +50,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .mode: .mode
             case .paused, .resumed: .paused
             case .locked, .unlocked: .locked
+            case .touchLocked, .touchUnlocked: .touchLocked
+            case .idle: .idle
             case .rotated: .rotation
             case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .logindSilent: nil
             case .activeSession, .userGestures, .agentLeft: .session
@@ -56,8 +62,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// Whether what may fire changed (the gate), rather than how a panel is turned.
         public var changesGate: Bool {
             switch self {
-            case .mode, .paused, .resumed, .locked, .unlocked, .app, .windows: true
-            case .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft, .logindSilent: false
+            case .mode, .paused, .resumed, .locked, .unlocked, .touchLocked, .touchUnlocked, .app, .windows: true
+            case .idle, .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft, .logindSilent: false
             }
         }
     }
@@ -83,6 +89,10 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .logindSilent(_, false):
             "logind says nothing (\(reason)): the session counts as unlocked, and every gesture of the mode fires"
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
+        case .touchLocked: "touch locked: no touch reaches applications, and only the gestures that unlock fire (\(reason))"
+        case .touchUnlocked: "touch unlocked: touches reach applications again from the next touch sequence (\(reason))"
+        case .idle(true): "idle (\(reason))"
+        case .idle(false): "in use again (\(reason))"
         case .rotated(let turn): "display rotation: \(turn) clockwise for panels whose rotation is auto or external (\(reason))"
         case .panelRotated(let device, let turn): "\(device): rotation \(turn) clockwise from its next touch sequence (\(reason))"
         case .app(let app?, let firing): "app in front: \(printable(app.description)) from the next touch sequence\(firing.map { "; \($0)" } ?? "") (\(reason))"

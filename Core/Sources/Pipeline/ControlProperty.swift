@@ -2,5 +2,6 @@
 /// what the daemon announces with PropertiesChanged when they change.
 public enum ControlProperty: String, CaseIterable, Sendable {
     case mode = "Mode", modes = "Modes", paused = "Paused", locked = "Locked", gestures = "Gestures", devices = "Devices"
-    case rotation = "Rotation", app = "App", session = "Session"
+    case rotation = "Rotation", app = "App", session = "Session", touchLocked = "TouchLocked"
+    case idle = "Idle", lastTouch = "LastTouch"
 }

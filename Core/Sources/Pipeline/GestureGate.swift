@@ -1,7 +1,9 @@
 import Gestures
 import TouchCore
 
-/// Which of the configured gestures may fire: those of the mode, none while paused, while
+/// Which of the configured gestures may fire: under the touch lock only those that unlock
+/// it (in any mode, paused or not, the session locked or not: whoever holds the panel can
+/// always end it); otherwise those of the mode, none while paused, while
 /// the session is locked only those marked `when_locked`, and those for the application
 /// in front, an application's own gesture in place of the one for every application of
 /// the same trigger (or, for gestures with `apps_window = "touched"`, for the application
@@ -12,15 +14,20 @@ public struct GestureGate: Equatable, Sendable {
     public var mode: String
     public var paused = false
     public var locked = false
+    /// The touch lock: no touch reaches an isolated panel's twin, and only the gestures
+    /// that unlock it fire.
+    public var touchLocked = false
     /// Nil when no desktop says (none watched, or the one that said went away).
     public var app: AppInFront?
     /// Where the desktop's windows are; nil when no desktop says.
     public var windows: WindowLayout?
 
-    public init(mode: String, paused: Bool = false, locked: Bool = false, app: AppInFront? = nil, windows: WindowLayout? = nil) {
+    public init(mode: String, paused: Bool = false, locked: Bool = false, touchLocked: Bool = false, app: AppInFront? = nil,
+                windows: WindowLayout? = nil) {
         self.mode = mode
         self.paused = paused
         self.locked = locked
+        self.touchLocked = touchLocked
         self.app = app
         self.windows = windows
     }
@@ -68,10 +75,11 @@ public struct GestureGate: Equatable, Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// Why the mode, the pause or the lock keep `gesture` from firing; nil when they do
-    /// not. The application in front is not among them: it decides at a sequence's start,
-    /// and one that comes to the front during a sequence leaves it as it is.
+    /// Why the touch lock, the mode, the pause or the lock keep `gesture` from firing; nil
+    /// when they do not. The application in front is not among them: it decides at a
+    /// sequence's start, and one that comes to the front during a sequence leaves it as it is.
     public func exclusion(of gesture: GestureSpec) -> String? {
+        if touchLocked { return gesture.unlocksTouch ? nil : "the touch lock is on" }
         if paused { return "gestured is paused" }
         if locked, !gesture.whenLocked { return "the session is locked" }
         if !gesture.fires(inMode: mode) { return "not in mode \"\(mode)\"" }
@@ -80,6 +88,6 @@ public struct GestureGate: Equatable, Sendable {
 
     /// The same gate, the application and the windows aside: what a sequence under way answers to.
     func sameApart(fromApp other: GestureGate) -> Bool {
-        mode == other.mode && paused == other.paused && locked == other.locked
+        mode == other.mode && paused == other.paused && locked == other.locked && touchLocked == other.touchLocked
     }
 }

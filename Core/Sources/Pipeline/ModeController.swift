@@ -5,7 +5,7 @@ import TouchCore
 
 /// The daemon-wide state of what may fire (`GestureGate`) as gestures, the control
 /// interface, logind and time change it: the mode and its timeout back to the start
-/// mode, the pause and its end, the lock. Pure: time is passed in (the daemon's monotonic
+/// mode, the pause and its end, the lock, the touch lock. Pure: time is passed in (the daemon's monotonic
 /// clock, a replay's recorded one) and `nextDeadline` says when to call `advance`. Every
 /// pipeline is given the gate after each change, and takes it at its next touch sequence.
 public struct ModeController: Sendable {
@@ -35,8 +35,9 @@ public struct ModeController: Sendable {
         return switchMode(to: startMode, timeoutSeconds: nil, at: time, why: "the reloaded configuration has no mode \"\(gate.mode)\"")
     }
 
-    /// What a gesture's `.mode` or `.pause` action does; nil for other actions, and for a
-    /// switch to the mode already in force (its timeout starts again).
+    /// What a gesture's `.mode`, `.pause` or `.touchLock` action does; nil for other
+    /// actions, for a switch to the mode already in force (its timeout starts again) and
+    /// for a touch lock already so.
     public mutating func perform(_ action: Action, at time: Timestamp) -> ControlChange? {
         switch action {
         case .mode(let binding, let change):
@@ -44,6 +45,8 @@ public struct ModeController: Sendable {
             return switchMode(to: change.mode, timeoutSeconds: change.timeoutSeconds, at: time, why: binding)
         case .pause(let binding, let seconds):
             return pause(seconds: seconds, at: time, why: binding)
+        case .touchLock(let binding, let change):
+            return setTouchLocked(change.applied(to: gate.touchLocked), why: binding)
         case .run, .signal, .keys, .click, .scroll, .hold, .touchpad:
             return nil
         }
@@ -74,6 +77,13 @@ public struct ModeController: Sendable {
         guard gate.locked != locked else { return nil }
         gate.locked = locked
         return ControlChange(kind: locked ? .locked : .unlocked, reason: why)
+    }
+
+    /// The touch lock on or off; nil when it was already so.
+    public mutating func setTouchLocked(_ locked: Bool, why: String) -> ControlChange? {
+        guard gate.touchLocked != locked else { return nil }
+        gate.touchLocked = locked
+        return ControlChange(kind: locked ? .touchLocked : .touchUnlocked, reason: why)
     }
 
     /// Nil when it was already in front (or still not known).

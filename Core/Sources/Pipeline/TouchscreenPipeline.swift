@@ -31,7 +31,7 @@ public final class TouchscreenPipeline {
     /// `current` was not made from them: made anew once no sequence is in flight.
     @exclusivity(unchecked) private var stale = false
     /// Its palm is silenced (see `Palm`): no gesture fires, and touches go to an isolated
-    /// panel's twin.
+    /// panel's twin, unless its rule withholds the palm from it too.
     @exclusivity(unchecked) public private(set) var silenced = false
     /// The screens as last said (see `Screens`), and whether this panel's is dark by them.
     @exclusivity(unchecked) private var screens = Screens([])
@@ -123,6 +123,7 @@ public final class TouchscreenPipeline {
         if let kernelState { decoder.seed(kernelState) }
         let isolated = isolated ?? (PanelPolicy.use(device, isTwin: false, config: config, mode: .service) == .isolated)
         isolation = isolated ? Self.isolation(device, touchProtocol, config, kernelState) : nil
+        updateBar()  // a panel that comes while touch is locked
     }
 
     /// How a device's units map to the screen under its `[[device]]` rule (inversions,
@@ -262,6 +263,7 @@ public final class TouchscreenPipeline {
     private func silence(_ on: Bool, at time: Timestamp) {
         guard on != silenced else { return }
         silenced = on
+        updateBar()
         guard on else {
             stale = true
             return
@@ -281,6 +283,18 @@ public final class TouchscreenPipeline {
             collect()
         }
         current = Setup(applied, gate, display: displayRotation, tool: device.tool, silenced: true)
+    }
+
+    /// Whether the twin gets touches: none under the touch lock, nor while the palm is
+    /// silenced where the rule says so.
+    private func updateBar() {
+        if gate.touchLocked {
+            isolation?.bar(because: "the touch lock is on")
+        } else if silenced, applied.rule?.withholdPalm == true {
+            isolation?.bar(because: "the palm is withheld while the pen is near (withhold_palm)")
+        } else {
+            isolation?.unbar()
+        }
     }
 
     /// A sequence begins: the gestures for the window under its first touch are made for
@@ -367,6 +381,7 @@ public final class TouchscreenPipeline {
     public func reload(_ config: Configuration) throws(Refusal) {
         applied = try Applied(device, config)
         setScreens(screens)  // the new rule may put it on another screen
+        updateBar()
         stale = true
         takeChangesBetweenSequences()
     }
@@ -380,6 +395,7 @@ public final class TouchscreenPipeline {
         guard gate != self.gate else { return }
         let appOnly = gate.sameApart(fromApp: self.gate)
         self.gate = gate
+        updateBar()
         stale = true
         // Another application in front: the sequence under way keeps the gestures it began with.
         if appOnly { return }

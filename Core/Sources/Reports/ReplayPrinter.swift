@@ -74,6 +74,9 @@ public struct ReplayPrinter {
             parts += [.hidden("control", .string("logind silent")), .hidden("locked", .integer(locked ? 1 : 0)),
                       .hidden("ever_heard", .integer(everHeard ? 1 : 0))]
         case .unlocked: parts.append(.hidden("control", .string("unlocked")))
+        case .touchLocked: parts.append(.hidden("control", .string("touch locked")))
+        case .touchUnlocked: parts.append(.hidden("control", .string("touch unlocked")))
+        case .idle(let idle): parts.append(.hidden("control", .string(idle ? "idle" : "active")))
         case .rotated(let turn):
             parts += [.hidden("control", .string("rotated")), .hidden("degrees", .integer(Int(turn.degrees)))]
         case .panelRotated(let device, let turn):
@@ -215,6 +218,8 @@ public struct ReplayPrinter {
             parts = [.word("mode"), .field("mode", .string(binding), after: ":"), .field("to", .string(change.mode))]
         case .pause(let binding, let seconds):
             parts = [.word("pause"), .field("pause", .string(binding), after: ":"), .field("seconds", .number(seconds, decimals: 3, jsonDecimals: 3), after: " s")]
+        case .touchLock(let binding, let change):
+            parts = [.word("touch lock"), .field("touch_lock", .string(binding), after: ":"), .field("change", .string(change.rawValue))]
         }
         return OutputLine(file: file, parts)
     }

@@ -368,6 +368,16 @@ func projectFile(_ path: String) throws -> String {
         #expect(config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7224))
         #expect(!config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7225))
     }
+
+    @Test func aPalmIsWithheldOnlyFromAnIsolatedPanel() throws {
+        #expect(errors("[[device]]\nname = \"Pen*\"\nwithhold_palm = true\n") == [
+            "test.toml:3: error: device[1].withhold_palm: applications get this panel's touches from gestured only when it is isolated: "
+                + "add isolate = true here (or in [daemon])",
+        ])
+        #expect(try parse("[daemon]\nisolate = true\n[[device]]\nname = \"Pen*\"\nwithhold_palm = true\n").devices[0].withholdPalm)
+        #expect(try parse("[[device]]\nname = \"Pen*\"\nisolate = true\nwithhold_palm = true\n").devices[0].withholdPalm)
+        #expect(try !parse("[[device]]\nname = \"Pen*\"\n").devices[0].withholdPalm)
+    }
 }
 
 @Suite struct LearnedStrokeConfigTests {

@@ -123,12 +123,14 @@ public final class X11Overlay {
         }
     }
 
-    /// Blue while deciding, green once it will fire or fired, red when nothing matches.
+    /// Blue while deciding, green once it will fire or fired, red when nothing matches,
+    /// grey when the touch lock is why.
     static func colour(_ verdict: FeedbackLead.Verdict) -> UInt32 {
         switch verdict {
         case .deciding: 0x3584e4
         case .willFire, .fired: 0x33d17a
         case .nothingMatches: 0xe01b24
+        case .touchLocked: 0x9a9996
         }
     }
 }

@@ -6,6 +6,8 @@ public enum ControlRequest: Sendable, Equatable {
     case setMode(String)
     case pause(seconds: Double)
     case resume
+    /// The touch lock on or off.
+    case lockTouch(Bool)
     /// The display's rotation, for panels whose rotation is auto or external.
     case rotate(degrees: UInt32)
     /// One panel's (by node), until the display's changes again.

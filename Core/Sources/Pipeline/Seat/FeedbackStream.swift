@@ -34,11 +34,13 @@ struct FeedbackStream {
     }
 
     /// What a panel's step says, as the overlay draws it: a gesture that fired stays the
-    /// lead to the lift; a lift after none says nothing matched.
-    mutating func frame(panel: String, output: String?, step: Step, lead: () -> FeedbackLead) -> FeedbackFrame {
+    /// lead to the lift; a lift after none says nothing matched, and under the touch lock
+    /// (`touchLocked`) that the lock is why.
+    mutating func frame(panel: String, output: String?, step: Step, touchLocked: Bool = false,
+                        lead: () -> FeedbackLead) -> FeedbackFrame {
         let fingers = step.frame?.touches.filter { $0.phase.isDown }.map(\.location) ?? []
         if let event = step.events.last { fired[panel] = event.name }
-        let current: FeedbackLead
+        var current: FeedbackLead
         if let name = fired[panel] {
             current = FeedbackLead(gesture: name, progress: 1, verdict: .fired)
         } else if step.frame != nil, fingers.isEmpty {
@@ -46,6 +48,7 @@ struct FeedbackStream {
         } else {
             current = lead()
         }
+        if touchLocked, current.verdict == .nothingMatches { current.verdict = .touchLocked }
         if step.frame != nil, fingers.isEmpty { fired[panel] = nil }
         return FeedbackFrame(panel: panel, output: output, fingers: fingers, lead: current)
     }

@@ -82,6 +82,9 @@ extension Seat {
         let old = config
         config = next
         changed(control.reconfigure(next, at: time).map { [$0] } ?? [], at: time, perform)
+        // Kept from now on, or no longer: the first configuration, at start, keeps what was.
+        if old.daemon.keepTouchLock, !next.daemon.keepTouchLock { perform(.keepTouchLock(false)) }
+        if !old.daemon.keepTouchLock, next.daemon.keepTouchLock, control.gate.touchLocked { perform(.keepTouchLock(true)) }
         for panel in panels {
             let decision = panel.device.live == nil ? .keep : PanelPolicy.reload(panel.pipeline.device, from: old, to: next, mode: mode)
             switch decision {

@@ -8,7 +8,9 @@ import TouchCore
 /// of the session in front's user), who may hand them over or say the application in
 /// front, and where that user's commands go (their session's agent). A change of session
 /// is a gate: touches under way are cancelled (a held or stepped output ends with its
-/// gesture) and the new user's gestures take the next touch sequence.
+/// gesture) and the new user's gestures take the next touch sequence. The touch lock is
+/// the person's at the screen: another user's session in front ends it, as their
+/// gestures may not unlock it.
 extension Seat {
     /// Whether a caller acts for the session in front (its reports, its pushes).
     public func actsForTheActive(_ peer: BusPeer) -> Bool { sessions.actsForTheActive(peer) }
@@ -34,7 +36,11 @@ extension Seat {
         leaving = true
         for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
         leaving = false
+        let before = sessions.active?.user
         sessions.setActive(session, at: time)
+        if let before, let after = session?.user, before != after {
+            changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time, perform)
+        }
         // What the leaving session's reporter said is not the new one's application.
         if let reporter = appReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             appReporter = nil

@@ -72,6 +72,11 @@ public final class Seat {
     @exclusivity(unchecked) var touchpad = TouchpadFingers()
     /// The overlay's updates, paced (`overlay = true`).
     @exclusivity(unchecked) var feedback = FeedbackStream()
+    /// Whether the seat is in use (`idle_s`), and the pace of saying its last touch.
+    @exclusivity(unchecked) public internal(set) var idleness = Idleness.unstarted
+    @exclusivity(unchecked) var lastTouchPace = LastTouchPace()
+    /// The last touch said on the bus (the LastTouch property), on the seat's clock.
+    @exclusivity(unchecked) public internal(set) var lastTouchSaid: Timestamp?
     /// A panel's step is being performed: a gate it changes reaches the others once it ends.
     @exclusivity(unchecked) private var feeding = false
     /// When the gate changed and the panels have not all been given it yet.
@@ -79,7 +84,7 @@ public final class Seat {
     /// `nextDeadline`, while nothing it depends on may have changed since it was found:
     /// most events only fill in a frame and change nothing.
     @exclusivity(unchecked) private var due: Timestamp?
-    @exclusivity(unchecked) private var dueKnown = false
+    @exclusivity(unchecked) var dueKnown = false
 
     public init(config: Configuration, mode: ReadingMode = .service, keyCodes: @escaping () -> KeyCodes = { KeyCodes() }) {
         self.config = config
@@ -109,7 +114,7 @@ public final class Seat {
     /// When to step (with `.deadline`) if no input comes first; nil when nothing waits on time.
     public var nextDeadline: Timestamp? {
         if !dueKnown {
-            due = Timestamp.earlier(control.nextDeadline, nextTouchDeadline)
+            due = Timestamp.earlier(Timestamp.earlier(control.nextDeadline, nextTouchDeadline), nextIdleDeadline)
             dueKnown = true
         }
         return due
@@ -149,6 +154,7 @@ public final class Seat {
         case .reload(let next, let time):
             machine = next
             putInForce(at: time, perform)
+            idleness.start(at: time)
         case .request(let request, let why, let time):
             try take(request, why: why, at: time, perform)
         case .locked(let locked, let why, let time):
@@ -227,6 +233,7 @@ public final class Seat {
                 if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel, perform) }
             }
             if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
+            if let idleDue = nextIdleDeadline, idleDue <= due { advanceIdleness(to: due, perform) }
             if let update = feedback.due, update <= due {
                 // Taken even with no agent to send them to (it left): else they stay due.
                 let frames = feedback.take(by: due)
@@ -269,6 +276,7 @@ public final class Seat {
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
         if let why = step.wakes { wake(panel, why, at: time, perform) }
+        if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) { touched(at: time, perform) }
         if let why = step.stillDark, stillDarkFor != screens {
             stillDarkFor = screens
             perform(.log(.warning, "\(panel.node): \(why)"))
@@ -276,7 +284,8 @@ public final class Seat {
         if !step.events.isEmpty { control.gestureFired(at: time) }
         for action in step.actions { render(action, of: panel, at: time, perform) }
         if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, let agent = sessions.activeGiven?.agent {
-            let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step) { panel.pipeline.lead }
+            let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step,
+                                       touchLocked: control.gate.touchLocked) { panel.pipeline.lead }
             let startsCommand = step.actions.contains { if case .run = $0 { true } else { false } }
             if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { perform(.feedback(now, agent: agent)) }
         }
@@ -319,7 +328,7 @@ public final class Seat {
             virtualEvents.removeAll(keepingCapacity: true)
             VirtualInput.append(turn, to: &virtualEvents)
             if !virtualEvents.isEmpty { perform(.write(.pointer, virtualEvents)) }
-        case .mode, .pause:
+        case .mode, .pause, .touchLock:
             break  // the controller's (see take(_:of:))
         }
     }
@@ -429,6 +438,9 @@ public final class Seat {
     func changed(_ changes: [ControlChange], by panel: SeatPanel? = nil, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         guard !changes.isEmpty else { return }
         for change in changes { perform(.control(change, at: time)) }
+        if config.daemon.keepTouchLock, changes.contains(where: { $0.kind == .touchLocked || $0.kind == .touchUnlocked }) {
+            perform(.keepTouchLock(control.gate.touchLocked))
+        }
         guard changes.contains(where: \.kind.changesGate) else { return }
         panel?.pipeline.give(control.gate, at: time)
         gateChanged = time
@@ -457,6 +469,8 @@ public final class Seat {
             changed([try control.pause(checking: seconds, at: time, why: why)], at: time, perform)
         case .resume:
             changed(control.resume(why: why).map { [$0] } ?? [], at: time, perform)
+        case .lockTouch(let locked):
+            changed(control.setTouchLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
         case .rotate(let degrees):
             guard let turn = QuarterTurn(degrees: degrees) else { throw .rotationOutOfRange(degrees) }
             rotateDisplay(turn, why: why, at: time, perform)

@@ -39,6 +39,9 @@ public enum SeatEffect {
     /// The gestures that need the virtual keyboard and pointer (none: remove them), and
     /// whether any needs the virtual touchpad.
     case virtualDevices(needing: [String], touchpad: Bool)
+    /// The touch lock as it is to be after a restart (`keep_touch_lock`): remembered in
+    /// the daemon's state directory, or forgotten.
+    case keepTouchLock(Bool)
     case log(SeatLogLevel, String)
 }
 

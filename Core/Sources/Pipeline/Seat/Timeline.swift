@@ -105,6 +105,9 @@ public struct Timeline: Sendable {
         case "resume":
             try count(0...0, "nothing")
             return .request(.resume)
+        case "lock-touch", "unlock-touch":
+            try count(0...0, "nothing")
+            return .request(.lockTouch(what == "lock-touch"))
         case "lock", "unlock":
             try count(0...0, "nothing")
             return .locked(what == "lock")

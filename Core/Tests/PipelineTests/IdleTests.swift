@@ -1,0 +1,100 @@
+import Bindings
+import Config
+import ConfigParsing
+import Pipeline
+import Testing
+import TouchCore
+
+/// The seat's idleness (`idle_s`) and the last touch said on the bus (`LastTouch`).
+@Suite struct IdleTests {
+    let panel = SeatTests().panel
+
+    func seat(_ toml: String) throws -> Seat {
+        let config = try Configuration.parse(toml, file: "idle.toml")
+        let seat = Seat(config: config)
+        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: panel), at: Timestamp(seconds: 0))) { _ in }
+        return seat
+    }
+
+    /// The commands run, the changes said and the LastTouch announcements, as words.
+    func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
+        var out: [String] = []
+        for input in inputs {
+            try seat.step(input) { effect in
+                switch effect {
+                case .run(let command): out.append("run \(command.binding)")
+                case .control(let change, let time): out.append("\(fixed(time.seconds, decimals: 2)) \(change)")
+                case .announce(let properties, _) where properties.contains(.lastTouch):
+                    out.append("last touch \(fixed(seat.lastTouchSaid?.seconds ?? -1, decimals: 2))")
+                default: break
+                }
+            }
+        }
+        return out
+    }
+
+    func taps(_ times: [Double]) -> [SeatInput] {
+        times.enumerated().flatMap { i, t in SeatTests().tap(at: t, id: Int32(i + 1)).map { SeatInput.event(node: "a", $0) } }
+    }
+
+    static let kiosk = """
+        [daemon]
+        idle_s = 2
+        idle_command = "screen-off"
+        idle_mode = "asleep"
+        active_command = "screen-on"
+        active_mode = "default"
+        [[gesture]]
+        name = "tap"
+        type = "tap"
+        """
+
+    @Test func idleOnceAfterTheTimeAndActiveAtTheNextTouch() throws {
+        let seat = try seat(Self.kiosk)
+        let before = try play(seat, [.deadline(Timestamp(seconds: 1.9))])
+        #expect(before.isEmpty)
+        let idle = try play(seat, [.deadline(Timestamp(seconds: 2.1)), .deadline(Timestamp(seconds: 60))])
+        #expect(idle == ["2.00 idle (no touch for 2.000 s)", "run idle_command", "2.00 mode: default → asleep (idle_mode)"])
+        #expect(seat.idleness == .idle && seat.control.gate.mode == "asleep")
+        let active = try play(seat, taps([61]))
+        #expect(active == ["61.00 in use again (a touch)", "run active_command", "61.00 mode: asleep → default (active_mode)", "last touch 61.00"])
+        // Touches keep it in use; two seconds after the last, idle again, once.
+        let again = try play(seat, taps([62, 63.5]) + [.deadline(Timestamp(seconds: 70))])
+        #expect(again.filter { $0.contains("idle (") } == ["65.50 idle (no touch for 2.000 s)"])
+        #expect(again.filter { $0.hasPrefix("run") } == ["run idle_command"])
+    }
+
+    @Test func aFloodOfTouchesSaysTheLastOneAtMostOnceASecond() throws {
+        let seat = try seat("[daemon]\nlast_touch_interval_s = 1\n[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
+        // 100 taps 40 ms apart, over four seconds.
+        let said = try play(seat, taps((0..<100).map { 10 + Double($0) * 0.04 }) + [.deadline(Timestamp(seconds: 30))])
+            .filter { $0.hasPrefix("last touch") }
+        #expect(said.count <= 5 && said.count >= 4, "\(said)")
+        #expect(said.first == "last touch 10.00" && said.last == "last touch 13.96", "the latest is always said: \(said)")
+    }
+
+    @Test func withoutIdleSecondsNothingIsEverIdle() throws {
+        let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
+        #expect(try play(seat, [.deadline(Timestamp(seconds: 100_000))]).isEmpty)
+        #expect(seat.idleness != .idle)
+    }
+
+    @Test func theIdleSettingsAreChecked() {
+        func errors(_ text: String) -> [String] {
+            do {
+                _ = try Configuration.parse(text, file: "t.toml")
+                return []
+            } catch {
+                return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
+            }
+        }
+        #expect(errors("[daemon]\nidle_command = \"off\"\n")
+            == ["t.toml:2: error: daemon.idle_command: goes with idle_s, the seconds without a touch after which the seat is idle, like idle_s = 300"])
+        #expect(errors("[daemon]\nidle_s = 0.5\n") == ["t.toml:2: error: daemon.idle_s: expected at least 1 (a second), found 0.5"])
+        #expect(errors("[daemon]\nidle_s = 100000\n").count == 1)
+        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"*\"\n") == ["t.toml:3: error: daemon.idle_mode: \"*\" is every mode, not one to switch to"])
+        #expect(errors("[daemon]\nlast_touch_interval_s = 0.01\n").count == 1)
+        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"asleep\"\n[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmodes = [\"asleep\"]\n").isEmpty)
+    }
+}

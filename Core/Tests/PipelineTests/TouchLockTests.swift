@@ -1,0 +1,95 @@
+import Bindings
+import Config
+import ConfigParsing
+import Gestures
+import Pipeline
+import Testing
+import TouchCore
+
+/// The touch lock: what fires under it, how it is set and ended, and what a file may say.
+@Suite struct TouchLockTests {
+    static let config = """
+        [daemon]
+        isolate = true
+        [[gesture]]
+        name = "unlock"
+        type = "long-press"
+        fingers = 5
+        touch_lock = "toggle"
+        [[gesture]]
+        name = "emergency"
+        type = "long-press"
+        fingers = 2
+        when_locked = true
+        [[gesture]]
+        name = "tap"
+        type = "tap"
+        """
+
+    @Test func onlyTheGesturesThatUnlockFireUnderItPausedOrLockedOrNot() throws {
+        let gestures = try Configuration.parse(Self.config, file: "t.toml").gestures
+        var gate = GestureGate(mode: "default", touchLocked: true)
+        #expect(gate.admitted(gestures).map(\.name) == ["unlock"])
+        gate.paused = true
+        gate.locked = true
+        #expect(gate.admitted(gestures).map(\.name) == ["unlock"])
+        #expect(gate.exclusion(of: gestures[2]) == "the touch lock is on")
+        gate.touchLocked = false
+        #expect(gate.admitted(gestures).isEmpty, "paused: none")
+    }
+
+    @Test func aGestureLocksUnlocksAndTogglesIt() throws {
+        var control = ModeController(try Configuration.parse(Self.config, file: "t.toml"))
+        let now = Timestamp(seconds: 1)
+        #expect(control.perform(.touchLock(binding: "g", .unlock), at: now) == nil, "already unlocked")
+        #expect(control.perform(.touchLock(binding: "g", .toggle), at: now)?.kind == .touchLocked)
+        #expect(control.perform(.touchLock(binding: "g", .lock), at: now) == nil, "already locked")
+        #expect(control.perform(.touchLock(binding: "g", .toggle), at: now)?.kind == .touchUnlocked)
+        #expect(control.setTouchLocked(true, why: "the bus")?.kind == .touchLocked && control.gate.touchLocked)
+    }
+
+    @Test func aFileThatLocksMustUnlock() {
+        func errors(_ text: String) -> [String] {
+            do {
+                _ = try Configuration.parse(text, file: "t.toml")
+                return []
+            } catch {
+                return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
+            }
+        }
+        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n") == [
+            "t.toml:4: error: gesture[1].touch_lock: no gesture unlocks touch, and the panel would stay locked: give one touch_lock = \"unlock\" (or make this one \"toggle\")",
+        ])
+        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n[[gesture]]\nname = \"open\"\ntype = \"tap\"\ntaps = 2\ntouch_lock = \"unlock\"\n").isEmpty)
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ntouch_lock = \"yes\"\n").count == 1)
+    }
+
+    @Test func aPanelThatComesWhileLockedPassesNothing() throws {
+        let config = try Configuration.parse(Self.config, file: "t.toml")
+        let seat = Seat(config: config)
+        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.request(.lockTouch(true), why: "kept through the restart", at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(seconds: 0))) { _ in }
+        var twin: [InputEvent] = [], fired: [String] = []
+        for event in SeatTests().tap(at: 1, id: 1) {
+            try seat.step(.event(node: "a", event)) { effect in
+                if case .write(.twin, let events) = effect { twin += events }
+                if case .step(_, _, let step) = effect { fired += step.events.map(\.name) }
+            }
+        }
+        #expect(twin.isEmpty && fired.isEmpty, "\(twin.count) twin events, fired \(fired)")
+    }
+
+    @Test func anotherUsersSessionInFrontEndsIt() throws {
+        let config = try Configuration.parse(Self.config, file: "t.toml")
+        let seat = Seat(config: config)
+        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        let alice = SeatSession(id: "1", user: 1000), bob = SeatSession(id: "2", user: 1001)
+        try seat.step(.activeSession(alice, why: "logind", at: Timestamp(seconds: 1))) { _ in }
+        try seat.step(.request(.lockTouch(true), why: "the bus", at: Timestamp(seconds: 2))) { _ in }
+        try seat.step(.activeSession(SeatSession(id: "3", user: 1000), why: "logind", at: Timestamp(seconds: 3))) { _ in }
+        #expect(seat.control.gate.touchLocked, "the same user's other session: still locked")
+        try seat.step(.activeSession(bob, why: "logind", at: Timestamp(seconds: 4))) { _ in }
+        #expect(!seat.control.gate.touchLocked)
+    }
+}
