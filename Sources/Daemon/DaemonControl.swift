@@ -13,7 +13,7 @@ extension Daemon: BusControl {
 
     public var controlProperties: ControlProperties {
         let gate = seat.control.gate
-        var properties = ControlProperties(
+        return ControlProperties(
             mode: gate.mode, modes: seat.control.modes, paused: gate.paused, locked: gate.locked, touchLocked: gate.touchLocked,
             gestures: config.gestures.map { .init(name: $0.name, type: $0.type.rawValue, modes: $0.modes) },
             devices: deviceNodes.compactMap(device),
@@ -21,13 +21,15 @@ extension Daemon: BusControl {
             session: seat.sessionInFront.map {
                 .init(id: $0.session.name, uid: $0.session.user, agent: $0.agent, userGestures: $0.gestures, file: $0.file ?? "")
             })
-        properties.idle = seat.idleness == .idle
-        // On the wall clock: as long ago as it was on the seat's.
-        if let said = seat.lastTouchSaid {
-            let age = max(0, now.microseconds &- said.microseconds)
-            properties.lastTouch = UInt64(clamping: realtimeMicroseconds() &- age)
-        }
-        return properties
+    }
+
+    public var idle: Bool { seat.idleness == .idle }
+
+    /// On the wall clock: as long ago as it was on the seat's.
+    public var lastTouch: UInt64 {
+        guard let said = seat.lastTouchSaid else { return 0 }
+        let age = max(0, now.microseconds &- said.microseconds)
+        return UInt64(clamping: realtimeMicroseconds() &- age)
     }
 
     public var deviceNodes: [String] { seat.panels.map(\.node) }

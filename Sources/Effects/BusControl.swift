@@ -14,6 +14,11 @@ public protocol BusControl: AnyObject {
     func setMode(_ mode: String) throws(BusControlError)
     func pause(seconds: UInt32) throws(BusControlError)
     func resume()
+    /// No touch for `idle_s`.
+    var idle: Bool { get }
+    /// When a touch last began (as last said, see `last_touch_interval_s`), in
+    /// microseconds since 1970; 0: none since gestured started.
+    var lastTouch: UInt64 { get }
     /// The touch lock on or off (LockTouch, UnlockTouch).
     func lockTouch(_ locked: Bool)
     /// The display's rotation, for panels whose rotation is auto or external.
@@ -123,11 +128,6 @@ public struct ControlProperties {
     public var locked: Bool
     /// The touch lock: no touch reaches applications, only the gestures that unlock fire.
     public var touchLocked: Bool
-    /// No touch for `idle_s`.
-    public var idle = false
-    /// When a touch last began (as last said, see `last_touch_interval_s`), in
-    /// microseconds since 1970; 0: none since gestured started.
-    public var lastTouch: UInt64 = 0
     public var gestures: [Gesture]
     public var devices: [Device]
     /// The display's rotation in clockwise degrees.
@@ -229,9 +229,20 @@ extension BusService {
         return 1
     }
 
-    /// A property's value into `reply`.
+    /// A property's value into `reply`: Idle and LastTouch as they are now (they change
+    /// at every touch), the others from the values built once per change.
     func read(_ name: String, into reply: OpaquePointer) -> Int32 {
         guard let control, let property = ControlProperty(rawValue: name) else { return -ENOENT }
+        let ok: Bool
+        switch property {
+        case .idle: ok = SDBus.append(reply, control.idle)
+        case .lastTouch: ok = SDBus.append(reply, control.lastTouch)
+        default: ok = readBuilt(property, from: control, into: reply)
+        }
+        return ok ? 1 : -ENOMEM
+    }
+
+    private func readBuilt(_ property: ControlProperty, from control: BusControl, into reply: OpaquePointer) -> Bool {
         let values = properties ?? control.controlProperties
         properties = values
         let ok: Bool
@@ -241,8 +252,7 @@ extension BusService {
         case .paused: ok = SDBus.append(reply, values.paused)
         case .locked: ok = SDBus.append(reply, values.locked)
         case .touchLocked: ok = SDBus.append(reply, values.touchLocked)
-        case .idle: ok = SDBus.append(reply, values.idle)
-        case .lastTouch: ok = SDBus.append(reply, values.lastTouch)
+        case .idle, .lastTouch: ok = false  // `read`'s
         case .gestures:
             ok = SDBus.container(reply, "a", "(ssas)") {
                 values.gestures.allSatisfy { g in
@@ -270,7 +280,7 @@ extension BusService {
                 }
             }
         }
-        return ok ? 1 : -ENOMEM
+        return ok
     }
 
     /// A caller's Get, GetAll or Set, ReportApp and SetUserConfiguration, within the callers' ration (see

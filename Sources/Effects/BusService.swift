@@ -26,6 +26,9 @@ public final class BusService {
     static let interface = "org.gestured.Gestured1"
     /// Signals handed to sd-bus and not yet written: past these, they wait in `pending`.
     static let busQueueLimit: UInt64 = 64
+    /// Properties read from the daemon when asked, never from the cache of the others: they
+    /// change at every touch (paced), and the others cost a walk of every gesture and panel.
+    static let readWhenAsked: Set<ControlProperty> = [.idle, .lastTouch]
 
     /// Described by its name: interpolated into a log line, an enum without a
     /// description is printed through the runtime's reflection (slow at start).
@@ -223,7 +226,7 @@ public final class BusService {
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
     public func announce(_ properties: [ControlProperty]) {
-        self.properties = nil
+        if properties.contains(where: { !Self.readWhenAsked.contains($0) }) { self.properties = nil }
         for property in properties where !owedChanges.contains(property) { owedChanges.append(property) }
         sendPending()
         updateWatch()
