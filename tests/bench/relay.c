@@ -1,11 +1,11 @@
 /* The whole path's floor for the signal benchmark: the least a daemon can do between a
  * lift and a D-Bus client. Reads the touchscreen's event node (read(2), no library) and,
- * at the SYN_REPORT of a frame in which the last touch lifted after going left, emits a
- * signal shaped like gestured's Gesture (three strings and a dictionary of five entries)
- * and flushes it. It runs beside gestured, whose binding is a swipe right, on swipes that
- * take turns left and right: both read every frame, each answers its own lifts, and a
- * drift of the machine's speed falls on both alike. Measured to the same listener
- * (listen.c); emit.c measures the bus's hop alone.  relay NODE */
+ * at the SYN_REPORT of a frame in which the last touch lifted after going left (or
+ * right), emits a signal shaped like gestured's Gesture (three strings and a dictionary of
+ * five entries) and flushes it. It runs beside gestured, whose binding is a swipe the other
+ * way, on swipes that take turns left and right: both read every frame, each answers its
+ * own lifts, and a drift of the machine's speed falls on both alike. Measured to the same
+ * listener (listen.c); emit.c measures the bus's hop alone.  relay NODE [left|right] */
 #include <fcntl.h>
 #include <linux/input.h>
 #include <systemd/sd-bus.h>
@@ -26,6 +26,7 @@ static int emit(sd_bus *bus) {
 int main(int argc, char **argv) {
     sd_bus *bus = NULL;
     int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;
+    int rightward = argc > 2 && argv[2][0] == 'r';
     if (fd < 0 || sd_bus_open_user(&bus) < 0) return 1;
     int touching = 0, lifted = 0, first_x = 0, last_x = 0, moved = 0;
     struct input_event events[64];
@@ -43,7 +44,7 @@ int main(int argc, char **argv) {
                 moved = 1;
             } else if (e->type == EV_SYN && e->code == SYN_REPORT && lifted) {
                 lifted = 0;
-                if (last_x < first_x && emit(bus) < 0) return 1;
+                if ((rightward ? last_x > first_x : last_x < first_x) && emit(bus) < 0) return 1;
             }
         }
     }

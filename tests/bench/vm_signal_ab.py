@@ -53,7 +53,7 @@ def gestured_signal(program):
 
 
 def floor_signal():
-    relaying = subprocess.Popen([relay, panel.node])
+    relaying = subprocess.Popen([relay, panel.node, "left"])
     time.sleep(1)
     ms = latencies(play_swipes(panel, swipes, 0.6, directions=("left",)), stamps, "signal")
     relaying.terminate()
