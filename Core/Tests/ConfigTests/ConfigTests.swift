@@ -369,6 +369,24 @@ func projectFile(_ path: String) throws -> String {
         #expect(!config.devices[1].matches(name: "anything", vendor: 0x0eef, product: 0x7225))
     }
 
+    @Test func theIdleSettingsAreChecked() {
+        #expect(errors("[daemon]\nidle_command = \"off\"\n")
+            == ["test.toml:2: error: daemon.idle_command: goes with idle_s, the seconds without a touch after which the seat is idle, like idle_s = 300"])
+        #expect(errors("[daemon]\nidle_s = 0.5\n") == ["test.toml:2: error: daemon.idle_s: expected at least 1 (a second), found 0.5"])
+        #expect(errors("[daemon]\nidle_s = 100000\n").count == 1)
+        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"*\"\n") == ["test.toml:3: error: daemon.idle_mode: \"*\" is every mode, not one to switch to"])
+        #expect(errors("[daemon]\nlast_touch_interval_s = 0.01\n").count == 1)
+        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"asleep\"\n[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmodes = [\"asleep\"]\n").isEmpty)
+    }
+
+    @Test func aFileThatLocksMustUnlock() {
+        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n") == [
+            "test.toml:4: error: gesture[1].touch_lock: no gesture unlocks touch, and the panel would stay locked: give one touch_lock = \"unlock\" (or make this one \"toggle\")",
+        ])
+        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n[[gesture]]\nname = \"open\"\ntype = \"tap\"\ntaps = 2\ntouch_lock = \"unlock\"\n").isEmpty)
+        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ntouch_lock = \"yes\"\n").count == 1)
+    }
+
     @Test func aPalmIsWithheldOnlyFromAnIsolatedPanel() throws {
         #expect(errors("[[device]]\nname = \"Pen*\"\nwithhold_palm = true\n") == [
             "test.toml:3: error: device[1].withhold_palm: applications get this panel's touches from gestured only when it is isolated: "

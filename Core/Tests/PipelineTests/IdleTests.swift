@@ -79,22 +79,4 @@ import TouchCore
         #expect(try play(seat, [.deadline(Timestamp(seconds: 100_000))]).isEmpty)
         #expect(seat.idleness != .idle)
     }
-
-    @Test func theIdleSettingsAreChecked() {
-        func errors(_ text: String) -> [String] {
-            do {
-                _ = try Configuration.parse(text, file: "t.toml")
-                return []
-            } catch {
-                return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
-            }
-        }
-        #expect(errors("[daemon]\nidle_command = \"off\"\n")
-            == ["t.toml:2: error: daemon.idle_command: goes with idle_s, the seconds without a touch after which the seat is idle, like idle_s = 300"])
-        #expect(errors("[daemon]\nidle_s = 0.5\n") == ["t.toml:2: error: daemon.idle_s: expected at least 1 (a second), found 0.5"])
-        #expect(errors("[daemon]\nidle_s = 100000\n").count == 1)
-        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"*\"\n") == ["t.toml:3: error: daemon.idle_mode: \"*\" is every mode, not one to switch to"])
-        #expect(errors("[daemon]\nlast_touch_interval_s = 0.01\n").count == 1)
-        #expect(errors("[daemon]\nidle_s = 60\nidle_mode = \"asleep\"\n[[gesture]]\nname = \"t\"\ntype = \"tap\"\nmodes = [\"asleep\"]\n").isEmpty)
-    }
 }

@@ -48,22 +48,6 @@ import TouchCore
         #expect(control.setTouchLocked(true, why: "the bus")?.kind == .touchLocked && control.gate.touchLocked)
     }
 
-    @Test func aFileThatLocksMustUnlock() {
-        func errors(_ text: String) -> [String] {
-            do {
-                _ = try Configuration.parse(text, file: "t.toml")
-                return []
-            } catch {
-                return (error as? ConfigErrors)?.errors.map(\.description) ?? ["\(error)"]
-            }
-        }
-        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n") == [
-            "t.toml:4: error: gesture[1].touch_lock: no gesture unlocks touch, and the panel would stay locked: give one touch_lock = \"unlock\" (or make this one \"toggle\")",
-        ])
-        #expect(errors("[[gesture]]\nname = \"lock\"\ntype = \"tap\"\ntouch_lock = \"lock\"\n[[gesture]]\nname = \"open\"\ntype = \"tap\"\ntaps = 2\ntouch_lock = \"unlock\"\n").isEmpty)
-        #expect(errors("[[gesture]]\nname = \"t\"\ntype = \"tap\"\ntouch_lock = \"yes\"\n").count == 1)
-    }
-
     @Test func aPanelThatComesWhileLockedPassesNothing() throws {
         let config = try Configuration.parse(Self.config, file: "t.toml")
         let seat = Seat(config: config)
