@@ -69,7 +69,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                     case .move: touchpad.move(action.touches, by: holder, at: step.input.time, into: &written)
                     case .end: touchpad.end(by: holder, into: &written)
                     }
-                case .run, .signal, .mode, .pause: break
+                case .run, .signal, .mode, .pause, .touchLock: break
                 }
                 written += pointer
             }
