@@ -137,15 +137,20 @@ extension Configuration {
         d.keepTouchLock = t.bool("keep_touch_lock") ?? false
         parseIdle(t, into: &d)
         if let guardMS = t.number("wake_guard_ms", allowingZero: true, atMost: Limit(10_000, "ten seconds")) { d.wakeGuardMS = guardMS }
-        if let command = t.string("wake_command", hint: ", like \"wlopm --on '*'\"") {
-            if command.allSatisfy(\.isWhitespace) {
-                t.report("wake_command", "blank; expected a command that lights the screen, like \"wlopm --on '*'\"")
-            } else {
-                d.wakeCommand = CommandForm(command)
-            }
-        }
+        d.wakeCommand = command(t, "wake_command", "a command that lights the screen", like: "wlopm --on '*'")
         t.reportUnknownKeys(allowed: Self.daemonKeys, owner: "[daemon]")
         return d
+    }
+
+    /// A `[daemon]` command (`wake_command`, `idle_command`, `active_command`): started as
+    /// a gesture's is; a blank one is refused, saying `what` is expected.
+    static func command(_ t: TableReader, _ key: String, _ what: String, like example: String) -> CommandForm? {
+        guard let text = t.string(key, hint: ", like \"\(example)\"") else { return nil }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            t.report(key, "blank; expected \(what), like \"\(example)\"")
+            return nil
+        }
+        return CommandForm(text)
     }
 
     private static func parseRegion(_ t: TableReader) -> Region? {

@@ -9,16 +9,8 @@ extension Configuration {
         if let seconds = t.number("idle_s", allowingZero: false, atMost: longestControl) {
             if seconds < 1 { t.report("idle_s", "expected at least 1 (a second), found \(seconds)") } else { d.idleSeconds = seconds }
         }
-        func command(_ key: String, _ example: String) -> CommandForm? {
-            guard let text = t.string(key, hint: ", like \"\(example)\"") else { return nil }
-            guard !text.allSatisfy(\.isWhitespace) else {
-                t.report(key, "blank; expected a command, like \"\(example)\"")
-                return nil
-            }
-            return CommandForm(text)
-        }
-        d.idleCommand = command("idle_command", "wlopm --off '*'")
-        d.activeCommand = command("active_command", "wlopm --on '*'")
+        d.idleCommand = command(t, "idle_command", "a command", like: "wlopm --off '*'")
+        d.activeCommand = command(t, "active_command", "a command", like: "wlopm --on '*'")
         for key in ["idle_mode", "active_mode"] {
             guard let mode = t.name(key) else { continue }
             if mode == GestureSpec.everyMode { t.report(key, "\"*\" is every mode, not one to switch to") } else if key == "idle_mode" {
