@@ -41,11 +41,19 @@ extension Daemon {
         sayWaitingIfNone()
     }
 
+    /// udev's events taken at one wake-up: `udevadm trigger` in a loop must not keep the
+    /// loop from the touches (the rest wait for the next wake-up; the monitor stays readable).
+    static let udevEventsPerWake = 64
+
     private func hotplug() {
-        while let event = udev?.receive() {
+        var budget = Self.udevEventsPerWake
+        while budget > 0, let event = udev?.receive() {
+            budget -= 1
             guard !event.node.isEmpty else { continue }
             switch event.action {
             case "add" where onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)
+            case "change" where panels[event.node] != nil:
+                step(.calibrated(node: event.node, Udev.calibration(of: event.node), at: now))
             case "remove":
                 unopened.remove(event.node)
                 if panels[event.node] != nil { step(.gone(node: event.node, why: "removed", at: now)) }
@@ -81,7 +89,9 @@ extension Daemon {
         unopened.remove(node)
         // Open while the seat decides: it may ask for the panel to be grabbed, or let it go.
         panels[node] = OpenPanel(node: node, device: device)
-        let facts = SeatDevice(node: node, description: device.description,
+        var description = device.description
+        description.calibration = Udev.calibration(of: node)
+        let facts = SeatDevice(node: node, description: description,
                                live: .init(kernelState: device.touchState, isTwin: device.isTwin, group: Udev.deviceGroup(of: node)))
         step(.appeared(facts, at: now))
         guard let panel = panels[node], seat.panel(node) != nil else { return }

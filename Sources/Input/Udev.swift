@@ -59,6 +59,13 @@ public final class Udev {
         return String(cString: path)
     }
 
+    /// udev's LIBINPUT_CALIBRATION_MATRIX of the input device `node`; nil when it has none,
+    /// or one that is not six numbers (libinput ignores such a one too).
+    public static func calibration(of node: String) -> CalibrationMatrix? {
+        let sysname = String(node.split(separator: "/").last ?? "")
+        return properties(ofDevice: sysname)?.first { $0.key == "LIBINPUT_CALIBRATION_MATRIX" }.flatMap { CalibrationMatrix(udev: $0.value) }
+    }
+
     /// The udev properties of the input device `sysname` (`event7`); nil when it is gone.
     public static func properties(ofDevice sysname: String) -> [(key: String, value: String)]? {
         guard let udev = udev_new() else { return nil }

@@ -7,6 +7,9 @@ public struct DeviceDescription: Equatable, Sendable {
     public var axes: [AbsoluteAxis] = []
     /// A pen node (it reports BTN_TOOL_PEN) or a touchscreen's fingers.
     public var tool = ContactTool.finger
+    /// udev's LIBINPUT_CALIBRATION_MATRIX for a live device: what libinput applies before
+    /// the desktop sees a touch, so gestured applies it too (nil: none, a recording).
+    public var calibration: CalibrationMatrix?
 
     public init(name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, axes: [AbsoluteAxis] = [],
                 tool: ContactTool = .finger) {

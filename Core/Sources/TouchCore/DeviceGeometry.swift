@@ -3,6 +3,9 @@ public struct DeviceGeometry: Equatable, Sendable {
     public var xAxis: AbsoluteAxis
     public var yAxis: AbsoluteAxis
     public var orientation: Orientation
+    /// libinput's calibration of the panel (see `DeviceDescription.calibration`), applied
+    /// to its normalized positions before the orientation, as libinput does.
+    public var calibration = CalibrationMatrix.identity
     /// The screen's size as seen (after rotation): from the axis resolution, or given by
     /// the configuration (`size_mm`) for panels that report none.
     public var knownSize: SizeMM?
@@ -18,6 +21,7 @@ public struct DeviceGeometry: Equatable, Sendable {
         let single = (description.axis(AbsCode.x), description.axis(AbsCode.y))
         guard let x = mt.0 ?? single.0, let y = mt.1 ?? single.1 else { return nil }
         self.init(xAxis: x, yAxis: y, sizeOverride: sizeOverride, orientation: orientation)
+        calibration = description.calibration ?? .identity
     }
 
     public init(xAxis: AbsoluteAxis, yAxis: AbsoluteAxis, sizeOverride: SizeMM? = nil, orientation: Orientation = Orientation()) {
@@ -52,9 +56,14 @@ public struct DeviceGeometry: Equatable, Sendable {
         return Self.asSeen(Self.assumedDiagonalMM * w / diagonal, Self.assumedDiagonalMM * h / diagonal, orientation)
     }
 
-    /// Device units to 0…1 on the screen, clamped: some panels report a little beyond their range.
+    /// Device units to 0…1 on the screen, clamped: some panels report a little beyond
+    /// their range, and a calibration may put a touch beyond the screen's edge.
     public func normalize(x: Int32, y: Int32) -> Point {
-        orientation.apply(Point(x: Self.normalize(x, xAxis), y: Self.normalize(y, yAxis)))
+        let raw = Point(x: Self.normalize(x, xAxis), y: Self.normalize(y, yAxis))
+        var calibrated = calibration.apply(raw)
+        // A matrix of huge numbers overflows: such a one is not taken.
+        if !calibrated.x.isFinite || !calibrated.y.isFinite { calibrated = raw }
+        return orientation.apply(Point(x: min(1, max(0, calibrated.x)), y: min(1, max(0, calibrated.y))))
     }
 
     private static func asSeen(_ width: Double, _ height: Double, _ orientation: Orientation) -> SizeMM {

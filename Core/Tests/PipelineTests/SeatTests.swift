@@ -134,6 +134,26 @@ import TouchCore
         #expect(seat.panel("a")?.isolated == false)
     }
 
+    @Test func aNewCalibrationReopensALivePanelAndTheSameOneNothing() throws {
+        let seat = Seat(config: try Configuration.parse("[daemon]\nisolate = true\n[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n", file: "seat.toml"))
+        let live = SeatDevice.Live(kernelState: nil, isTwin: false, group: nil)
+        var skewed = panel
+        skewed.calibration = CalibrationMatrix(0.9, 0.05, 0.15, -0.04, 0.92, 0.06)
+        try seat.step(.appeared(SeatDevice(node: "a", description: skewed, live: live), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "r", description: panel), at: Timestamp(microseconds: 0))) { _ in }
+        var effects: [SeatEffect] = []
+        try seat.step(.calibrated(node: "a", skewed.calibration, at: Timestamp(seconds: 1))) { effects.append($0) }
+        #expect(effects.isEmpty, "the same matrix: \(effects)")
+        try seat.step(.calibrated(node: "r", .identity, at: Timestamp(seconds: 1))) { effects.append($0) }
+        #expect(effects.isEmpty, "a recording has no udev: \(effects)")
+        // A finger down on the panel when udev says the new one: cancelled, the panel reopened.
+        for event in tap(at: 2, id: 1).prefix(5) { try seat.step(.event(node: "a", event)) { _ in } }
+        try seat.step(.calibrated(node: "a", CalibrationMatrix(1, 0, 0, 0, 1, 0.01), at: Timestamp(seconds: 2.01))) { effects.append($0) }
+        #expect(effects.contains { if case .letGo(node: "a", reopen: true) = $0 { true } else { false } })
+        #expect(effects.contains { if case .rescan = $0 { true } else { false } })
+        #expect(seat.panel("a") == nil)
+    }
+
     /// One finger dragged 30 mm right in 0.15 s from `seconds`, on `node`.
     func drag(_ node: String, at seconds: Double, id: Int32) -> [SeatInput] {
         var w = EventWriter(at: seconds)
@@ -311,7 +331,8 @@ import TouchCore
             case 5: input = .request(.rotatePanel(node: node, degrees: UInt32(90 * random.next(4))), why: "test", at: at)
             case 6: input = .reload(configs[random.next(2)], at: at)
             case 7: input = seat.panel(node) == nil ? .appeared(SeatDevice(node: node, description: panel), at: at) : .gone(node: node, why: "test", at: at)
-            case 8: input = .displayRotated([.upright, .quarter][random.next(2)], why: "test", at: at)
+            case 8: input = random.next(2) == 0 ? .displayRotated([.upright, .quarter][random.next(2)], why: "test", at: at)
+                : .calibrated(node: node, random.next(2) == 0 ? nil : .identity, at: at)
             case 9, 10:
                 ids += 1
                 input = .event(node: node, InputEvent(time: at, type: EventType.abs, code: AbsCode.mtTrackingID, value: random.next(3) == 0 ? -1 : ids))

@@ -50,6 +50,17 @@ extension Seat {
         perform(.announce([.devices], rotatedPanels: []))
     }
 
+    /// A live panel's calibration changed (`gestured calibrate` wrote its rule, or anyone
+    /// did): it is opened anew, so that gestured's positions take the new matrix and an
+    /// isolated panel's twin is made again, the one moment a compositor's libinput reads a
+    /// device's calibration. A touch in flight is cancelled, as at any reopening.
+    func recalibrate(_ node: String, _ matrix: CalibrationMatrix?, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        guard let panel = panel(node), panel.device.live != nil, panel.device.description.calibration != matrix else { return }
+        remove(panel, why: "calibrated anew (\(matrix.map { "LIBINPUT_CALIBRATION_MATRIX \($0)" } ?? "no calibration")): opened again",
+               reopen: true, at: time, perform)
+        perform(.rescan)
+    }
+
     /// Lets a panel go: its touches and gestures under way are cancelled. `reopen`: to
     /// be opened anew, as the new configuration reads it.
     func remove(_ panel: SeatPanel, why: String, reopen: Bool = false, at time: Timestamp, _ perform: (SeatEffect) -> Void) {

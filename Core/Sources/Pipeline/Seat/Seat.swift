@@ -144,6 +144,8 @@ public final class Seat {
             appear(device, at: time, perform)
         case .isolationFailed(let node, let error, let time):
             isolationFailed(node, error, at: time, perform)
+        case .calibrated(let node, let matrix, let time):
+            recalibrate(node, matrix, at: time, perform)
         case .gone(let node, let why, let time):
             if let panel = byNode[node] { remove(panel, why: why, at: time, perform) }
         case .ended(let node, let time):

@@ -15,6 +15,9 @@ public enum SeatInput: Sendable {
     indirect case appeared(SeatDevice, at: Timestamp)
     /// Its twin could not be made: read beside applications instead.
     indirect case isolationFailed(node: String, error: String, at: Timestamp)
+    /// udev says a panel's calibration (LIBINPUT_CALIBRATION_MATRIX; nil: none), as it may
+    /// after any change of its properties: a new one reopens the panel (see `recalibrate`).
+    indirect case calibrated(node: String, CalibrationMatrix?, at: Timestamp)
     /// A panel went away (unplugged, read failed): its touches are cancelled.
     indirect case gone(node: String, why: String, at: Timestamp)
     /// A recording came to its end: its touches still down are cancelled; its deadlines run on.
@@ -62,7 +65,7 @@ public enum SeatInput: Sendable {
         switch self {
         case .event(_, let event): event.time
         case .deadline(let time): time
-        case .appeared(_, let time), .isolationFailed(_, _, let time), .gone(_, _, let time), .ended(_, let time), .stopping(let time),
+        case .appeared(_, let time), .isolationFailed(_, _, let time), .calibrated(_, _, let time), .gone(_, _, let time), .ended(_, let time), .stopping(let time),
              .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .logindSilent(_, let time), .sessionInFront(_, _, let time),
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
              .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time),
