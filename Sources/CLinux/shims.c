@@ -12,3 +12,12 @@ const int CLinux_O_PATH = O_PATH;
 
 #include <sys/prctl.h>
 int CLinux_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL); }
+
+#include <sys/ioctl.h>
+int CLinux_terminal_size(int fd, unsigned short *rows, unsigned short *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) < 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}

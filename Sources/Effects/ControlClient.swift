@@ -42,6 +42,21 @@ public enum ControlClient {
             session: (try? get(bus, "Session", "(subus)", readSession)) ?? nil)
     }
 
+    /// Pauses the daemon on `kind`'s bus for `seconds` (`Pause`), or ends its pause (`Resume`, nil).
+    public static func pause(_ kind: BusService.Kind, seconds: UInt32?) throws(Failure) {
+        let bus: OpaquePointer
+        switch SDBus.openWaiting(kind) {
+        case .success(let opened): bus = opened
+        case .failure(let error): throw Failure(description: "cannot connect to the \(kind) bus: \(error)")
+        }
+        defer { SDBus.closeWaiting(bus) }
+        let member = seconds == nil ? "Resume" : "Pause"
+        let answer = SDBus.callWaiting(bus, of: BusService.name, at: BusService.path, BusService.interface, member) { message in
+            seconds.map { SDBus.append(message, $0) } ?? true
+        }
+        if case .failure(let why) = answer { throw Failure(description: "cannot call \(member): \(why.words)") }
+    }
+
     /// The App property: its source, app id, WM_CLASS class and instance; nil when all
     /// names are empty (none known).
     private static func readApp(_ m: OpaquePointer) throws(Failure) -> AppInFront? {

@@ -99,6 +99,21 @@ enum SDBus {
     /// Why a waiting call failed: the peer's words, made printable, or the errno's.
     struct Failed: Error { var words: String }
 
+    /// Calls `member` and waits for its answer (none expected back but success), or why not.
+    static func callWaiting(_ bus: OpaquePointer, of destination: String, at path: String, _ interface: String, _ member: String,
+                            _ arguments: (OpaquePointer) -> Bool) -> Result<Void, Failed> {
+        guard let message = newCall(bus, destination, path, interface, member) else { return .failure(Failed(words: "cannot make the call")) }
+        defer { unref(message) }
+        guard arguments(message) else { return .failure(Failed(words: "cannot write the call's arguments")) }
+        var error = sd_bus_error(name: nil, message: nil, _need_free: 0)
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let rc = sd_bus_call(bus, message, 0, &error, &reply)
+        if let reply { unref(reply) }
+        guard rc >= 0 else { return .failure(Failed(words: error.message.map { peerString($0) } ?? "\(Errno(rawValue: -rc))")) }
+        return .success(())
+    }
+
     /// A property's value (a reply to unref), or why not.
     static func property(_ bus: OpaquePointer, of destination: String, at path: String, _ interface: String, _ name: String,
                          type: String) -> Result<OpaquePointer, Failed> {

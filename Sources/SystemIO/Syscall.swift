@@ -38,6 +38,14 @@ public enum Syscall {
         return entries.map { $0.revents != 0 }
     }
 
+    /// Waits at most `timeoutMs` for any of `fds` to have something to read (or its end):
+    /// which have; all false when the time ran out.
+    public static func waitReadable(_ fds: [FileDescriptor], timeoutMs: Int32) throws(Errno) -> [Bool] {
+        var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
+        _ = try call { poll(&entries, nfds_t(entries.count), max(0, timeoutMs)) }
+        return entries.map { $0.revents != 0 }
+    }
+
     /// Waits at most `timeoutMs` for `fd` to have something to read (or its end); false
     /// when the time ran out.
     public static func waitReadable(_ fd: FileDescriptor, timeoutMs: Int32) throws(Errno) -> Bool {

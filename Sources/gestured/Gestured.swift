@@ -36,7 +36,7 @@ struct Gestured: ParsableCommand {
             touchscreens.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Agent.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Monitor.self,
+        subcommands: [Run.self, Agent.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Calibrate.self, Monitor.self,
                       TwinIdentityCommand.self]
     )
 

@@ -113,6 +113,8 @@ python3 "$(dirname "$0")/idle_service.py" || failures=$((failures + 1))
 python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
 # A touchscreen's pen: read through the udev rule, its checkmark a pen's gesture.
 python3 "$(dirname "$0")/pen_service.py" || failures=$((failures + 1))
+# gestured calibrate: a skewed panel's matrix solved from four targets, taken by udev, the twin and the service.
+python3 "$(dirname "$0")/calibrate_service.py" || failures=$((failures + 1))
 # Readers flooding the properties as nobody, under the shipped policy (writes its own configuration).
 python3 "$(dirname "$0")/bus_flood_service.py" || failures=$((failures + 1))
 # Two users' sessions on seat0, each with its agent: whose gestures and commands, and who may hand them over.

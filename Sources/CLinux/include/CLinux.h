@@ -27,3 +27,7 @@ extern const int CLinux_O_PATH;
 // prctl(2)'s PR_SET_PDEATHSIG with SIGKILL: the calling process dies with its parent
 // (prctl is variadic, which Swift does not call).
 extern int CLinux_die_with_parent(void);
+
+// ioctl(2)'s TIOCGWINSZ (ioctl is variadic, which Swift does not call): a terminal's rows
+// and columns; -1 with errno set when `fd` is no terminal.
+extern int CLinux_terminal_size(int fd, unsigned short *rows, unsigned short *columns);
