@@ -14,14 +14,18 @@ import TouchCore
 /// the lift. One override-redirect window over the screen, shown only where its bounding
 /// shape says and painted one colour, so that it needs no compositor; its input shape is
 /// empty, so every click goes to the window under it. The connection is made on a thread
-/// of its own (see CXcb): until it is there, `fd` is the attempt's and nothing is drawn.
+/// of its own (see CXcb): until it is there, `fd` is the attempt's, and the updates are
+/// kept, to be drawn whole once the window is made (the first gesture's trail starts
+/// where its fingers came down).
 public final class X11Overlay {
     public private(set) var fd: FileDescriptor
     private var connection: OpaquePointer?
     private var window: xcb_window_t = 0
     private var size = (width: 0.0, height: 0.0)
-    /// Each finger's path so far, in pixels, by its place in the frame.
+    /// Each finger's path so far, normalized over the screen, by its place in the frame.
     private var trails: [[Point]] = []
+    /// The last update's gesture, progress and verdict; nil before the first.
+    private var lead: FeedbackLead?
     private var drawing = false
     private var hideAt: Int64?
     private var rectangles: [xcb_rectangle_t] = []
@@ -61,6 +65,8 @@ public final class X11Overlay {
             size = (Double(width), Double(height))
             window = gestured_xcb_overlay_create(made, 0)
             guard window != 0, gestured_xcb_flush(made) > 0 else { throw OverlayError("cannot make the overlay's window") }
+            // What came while connecting: a trail under way, or one lingering after its lift.
+            if drawing || hideAt != nil { render() }
             return
         }
         while let event = gestured_xcb_poll_for_event(connection) { free(event) }
@@ -71,10 +77,11 @@ public final class X11Overlay {
     public var nextDeadline: Int64? { hideAt }
 
     public func process(now: Int64) {
-        guard let due = hideAt, due <= now, let connection else { return }
+        guard let due = hideAt, due <= now else { return }
         hideAt = nil
         trails = []
         drawing = false
+        guard let connection, window != 0 else { return }
         gestured_xcb_overlay_hide(connection, window)
         _ = gestured_xcb_flush(connection)
     }
@@ -82,7 +89,6 @@ public final class X11Overlay {
     /// Draws an update: the fingers' trails grow; a lift leaves them, in the verdict's
     /// colour, for a moment.
     public func draw(_ frame: FeedbackFrame, now: Int64) {
-        guard let connection, window != 0 else { return }
         if !drawing { trails = [] }
         if frame.fingers.isEmpty {
             hideAt = now + Self.lingerMicroseconds
@@ -92,17 +98,24 @@ public final class X11Overlay {
             drawing = true
             while trails.count < frame.fingers.count { trails.append([]) }
             for (index, finger) in frame.fingers.enumerated() {
-                trails[index].append(Point(x: finger.x * size.width, y: finger.y * size.height))
+                trails[index].append(finger)
                 if trails[index].count > Self.mostPointsATrail { trails[index].removeFirst() }
             }
         }
+        lead = frame.lead
+        render()
+    }
+
+    /// Shows the trails and the bar as they are, once the window is there.
+    private func render() {
+        guard let connection, window != 0, let lead else { return }
         rectangles.removeAll(keepingCapacity: true)
-        for trail in trails { appendDots(along: trail) }
+        for trail in trails { appendDots(along: trail.map { Point(x: $0.x * size.width, y: $0.y * size.height) }) }
         let bar = 300.0
         rectangles.append(xcb_rectangle_t(x: Int16(clamping: Int((size.width - bar) / 2)), y: 16,
-                                          width: UInt16(clamping: Int((bar * frame.lead.progress).rounded()) + 1), height: 10))
+                                          width: UInt16(clamping: Int((bar * lead.progress).rounded()) + 1), height: 10))
         rectangles.withUnsafeBufferPointer {
-            gestured_xcb_overlay_show(connection, window, Self.colour(frame.lead.verdict), $0.baseAddress, UInt32($0.count))
+            gestured_xcb_overlay_show(connection, window, Self.colour(lead.verdict), $0.baseAddress, UInt32($0.count))
         }
         _ = gestured_xcb_flush(connection)
     }
