@@ -68,7 +68,10 @@ def rss_kb(pid):
 # Reports of the application in front, 10,000 a second, while the swipes are played.
 main_pid = int(subprocess.run(["systemctl", "show", "-p", "MainPID", "--value", "gestured"], capture_output=True, text=True).stdout)
 rss_before = rss_kb(main_pid)
-drops_said = journal().count("dropping reports of the application in front")
+# Dropped by the ration of reports, or, while dbus-daemon is slow to say who the callers
+# are (a loaded machine), before it: either way said once.
+DROPS = ("dropping reports of the application in front", "dropping reports and configurations from sessions")
+drops_said = [journal().count(words) for words in DROPS]
 apps = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", reporter, "--system"],
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 check("the reporter is on the system bus", apps.stdout.readline().strip() == "ready")
@@ -85,12 +88,12 @@ cpu_share = {name: round((cpu_s(pid) - cpu_before[name]) / flood_s, 3) for name,
 done = apps.stdout.readline().split()
 apps.kill()
 rss_after = rss_kb(main_pid)
-drops_said = journal().count("dropping reports of the application in front") - drops_said
+drops_said = [journal().count(words) - before for words, before in zip(DROPS, drops_said)]
 print("app flood:", json.dumps({"reported": reported, "sent": int(done[1]) if len(done) > 3 else None,
                                 "answered": int(done[2]) if len(done) > 3 else None, "rss_kb": [rss_before, rss_after],
                                 "cpu_s_per_s": cpu_share}))
 check(f"every swipe fires under 10,000 reports a second ({reported['n']} of {SWIPES})", reported["n"] == SWIPES)
-check(f"the drops are said once ({drops_said})", drops_said == 1)
+check(f"the drops are said once (by the ration, before it: {drops_said})", 1 <= sum(drops_said) and max(drops_said) == 1)
 if quiet["p50_ms"] and reported["p50_ms"]:
     print(f"app flood: lift → command p50 {quiet['p50_ms']:.1f} ms quiet, {reported['p50_ms']:.1f} ms under the reports "
           f"({reported['p50_ms'] / quiet['p50_ms']:.2f}×); p99 {quiet['p99_ms']:.1f} → {reported['p99_ms']:.1f} ms; "
