@@ -45,7 +45,8 @@ extension Daemon {
         let follower = ServiceFollower(kind, logger: logger)
         watch(follower, "the service's properties")
         follower.onHeard = { [unowned self] heard in
-            step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked, rotation: heard.rotation), at: now))
+            step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked,
+                                                    touchLocked: heard.touchLocked, rotation: heard.rotation), at: now))
         }
         follower.onFound = { [unowned self] in
             for node in panels.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }

@@ -18,6 +18,7 @@ public final class ServiceFollower {
         public var mode: String?
         public var paused: Bool?
         public var locked: Bool?
+        public var touchLocked: Bool?
         public var rotation: QuarterTurn?
     }
 
@@ -122,7 +123,7 @@ public final class ServiceFollower {
         readAll()
     }
 
-    /// Mode, Paused, Locked and Rotation from an `a{sv}`; the other entries are skipped.
+    /// Mode, Paused, Locked, TouchLocked and Rotation from an `a{sv}`; the other entries are skipped.
     static func values(_ m: OpaquePointer) -> Heard? {
         guard SDBus.enter(m, "a", "{sv}") else { return nil }
         var heard = Heard()
@@ -140,10 +141,14 @@ public final class ServiceFollower {
                 // Only a rotation the service could be in: another is no news.
                 heard.rotation = QuarterTurn(degrees: degrees)
                 SDBus.exit(m)
-            case let flag where flag == "Paused" || flag == "Locked":
+            case let flag where flag == "Paused" || flag == "Locked" || flag == "TouchLocked":
                 guard SDBus.enter(m, "v", "b"),
                       let value = SDBus.readBool(m) else { return nil }
-                if flag == "Paused" { heard.paused = value } else { heard.locked = value }
+                switch flag {
+                case "Paused": heard.paused = value
+                case "Locked": heard.locked = value
+                default: heard.touchLocked = value
+                }
                 SDBus.exit(m)
             default:
                 guard SDBus.skip(m, "v") else { return nil }

@@ -13,7 +13,7 @@ struct Monitor: ParsableCommand {
             Reads every touchscreen (or --device NODE) as the daemon would, with the same \
             configuration, and prints one line per recognizer state change with its reason \
             in words and units (why a gesture did not fire), per gesture event, and with \
-            --touches per touch phase, and each mode switch, pause and lock change with \
+            --touches per touch phase, and each mode switch, pause, lock and touch lock change with \
             its reason (its gestures', logind's, and the running service's, which it \
             follows on the bus its configuration names). It only reads: it grabs nothing and runs no command \
             or signal, so the service goes on beside it. A panel the running service \

@@ -84,6 +84,11 @@ check(f"unlocked: the swipe fires and its touches are cancelled on the twin ({' 
       len(ran) == 1 and seen.count("TOUCH_CANCEL") == 3)
 check(f"TouchLocked is false ({touch_locked()})", touch_locked() == "b false")
 
+# monitor beside the service follows its touch lock, as it follows its mode and pause.
+monitor_out = open("/tmp/monitor-touch-lock.txt", "w")
+monitor = subprocess.Popen(["gestured", "monitor", "--config", "/etc/gestured/gestured.toml"], stdout=monitor_out,
+                           stderr=subprocess.STDOUT)
+check("monitor follows the service", wait_for(15, lambda: "following the service on the system bus" in open(monitor_out.name).read()))
 refused = busctl("nobody", "call", *OBJECT, "LockTouch")
 check(f"nobody may not call LockTouch ({refused.stderr.strip()})", refused.returncode != 0 and "ccess denied" in refused.stderr)
 called = busctl("root", "call", *OBJECT, "LockTouch")
@@ -92,6 +97,9 @@ check(f"TouchLocked is true ({touch_locked()})", wait_for(5, lambda: touch_locke
 check("the log says it", "touch locked: no touch reaches applications" in journal())
 status = subprocess.run(["gestured", "status"], capture_output=True, text=True).stdout
 check("gestured status says it", "touch:    locked" in status)
+check("and monitor, following the service", wait_for(5, lambda: "touch locked" in open(monitor_out.name).read()))
+monitor.terminate()
+monitor.wait()
 for name, recording in [("a three-finger swipe", three_finger_swipe_down()), ("a tap", tap())]:
     seen, ran = play(recording)
     check(f"locked: {name} reaches no application ({' '.join(seen) or 'nothing'}) and fires nothing ({len(ran)})",

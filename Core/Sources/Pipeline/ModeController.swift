@@ -100,9 +100,10 @@ public struct ModeController: Sendable {
         return ControlChange(kind: .windows(windows), reason: why)
     }
 
-    /// What the running service says of itself (`monitor` follows it): its mode, pause and
-    /// lock as they are, with no timeout of ours, as the service says when they end.
-    public mutating func follow(mode: String?, paused: Bool?, locked: Bool?, why: String) -> [ControlChange] {
+    /// What the running service says of itself (`monitor` follows it): its mode, pause,
+    /// lock and touch lock as they are, with no timeout of ours, as the service says when
+    /// they end.
+    public mutating func follow(mode: String?, paused: Bool?, locked: Bool?, touchLocked: Bool? = nil, why: String) -> [ControlChange] {
         var changes: [ControlChange] = []
         if let mode, mode != gate.mode {
             changes.append(ControlChange(kind: .mode(from: gate.mode, to: mode), reason: why))
@@ -115,6 +116,7 @@ public struct ModeController: Sendable {
             changes.append(ControlChange(kind: paused ? .paused(seconds: nil) : .resumed, reason: why))
         }
         if let locked, let change = setLocked(locked, why: why) { changes.append(change) }
+        if let touchLocked, let change = setTouchLocked(touchLocked, why: why) { changes.append(change) }
         return changes
     }
 

@@ -48,6 +48,21 @@ import TouchCore
         #expect(control.setTouchLocked(true, why: "the bus")?.kind == .touchLocked && control.gate.touchLocked)
     }
 
+    @Test func monitorFollowsTheServicesTouchLock() throws {
+        let config = try Configuration.parse(Self.config, file: "t.toml")
+        let seat = Seat(config: config)
+        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        var changes: [ControlChange.Kind] = []
+        func hear(_ state: ServiceState, at seconds: Double) throws {
+            try seat.step(.followed(state, at: Timestamp(seconds: seconds))) { if case .control(let change, _) = $0 { changes.append(change.kind) } }
+        }
+        try hear(ServiceState(touchLocked: true), at: 1)
+        try hear(ServiceState(mode: "default"), at: 2)
+        #expect(seat.control.gate.touchLocked, "a message without TouchLocked leaves it")
+        try hear(ServiceState(touchLocked: false), at: 3)
+        #expect(changes == [.touchLocked, .touchUnlocked])
+    }
+
     @Test func aPanelThatComesWhileLockedPassesNothing() throws {
         let config = try Configuration.parse(Self.config, file: "t.toml")
         let seat = Seat(config: config)

@@ -199,7 +199,8 @@ public final class Seat {
         case .displayRotated(let turn, let why, let time):
             rotateDisplay(turn, why: why, at: time, perform)
         case .followed(let heard, let time):
-            changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, why: "the service"), at: time, perform)
+            changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, touchLocked: heard.touchLocked,
+                                   why: "the service"), at: time, perform)
             if let turn = heard.rotation { rotateDisplay(turn, why: "the service", at: time, perform) }
             if let (node, turn) = heard.panelRotation, let panel = byNode[node] {
                 rotate(panel, turn, why: "the service, for this panel", at: time, perform)

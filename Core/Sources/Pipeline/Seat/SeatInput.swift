@@ -112,21 +112,23 @@ public struct ServiceState: Sendable, Equatable {
     public var mode: String?
     public var paused: Bool?
     public var locked: Bool?
+    public var touchLocked: Bool?
     public var rotation: QuarterTurn?
     /// One panel's rotation (by node), from its own object.
     public var panelRotation: (node: String, turn: QuarterTurn)?
 
-    public init(mode: String? = nil, paused: Bool? = nil, locked: Bool? = nil, rotation: QuarterTurn? = nil,
+    public init(mode: String? = nil, paused: Bool? = nil, locked: Bool? = nil, touchLocked: Bool? = nil, rotation: QuarterTurn? = nil,
                 panelRotation: (node: String, turn: QuarterTurn)? = nil) {
         self.mode = mode
         self.paused = paused
         self.locked = locked
+        self.touchLocked = touchLocked
         self.rotation = rotation
         self.panelRotation = panelRotation
     }
 
     public static func == (a: ServiceState, b: ServiceState) -> Bool {
-        a.mode == b.mode && a.paused == b.paused && a.locked == b.locked && a.rotation == b.rotation
+        a.mode == b.mode && a.paused == b.paused && a.locked == b.locked && a.touchLocked == b.touchLocked && a.rotation == b.rotation
             && a.panelRotation?.node == b.panelRotation?.node && a.panelRotation?.turn == b.panelRotation?.turn
     }
 }
