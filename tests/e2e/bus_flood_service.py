@@ -14,6 +14,7 @@ sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "bench"
 from common import latencies, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 SWIPES = 30
 work = "/run/gestured-bench"
@@ -35,10 +36,6 @@ with open("/etc/gestured/gestured.toml", "w") as f:
 subprocess.run(["systemctl", "daemon-reload"], check=True)
 subprocess.run(["systemctl", "reset-failed", "gestured"])
 subprocess.run(["systemctl", "start", "gestured"], check=True)
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 panel = Panel(Recording("gestured flood panel").text())

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
 from uinput_panel import Panel, Reader, check, failures, twins_in, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 # Screen → what the panel reports: shifted right and down, a little sheared and shrunk.
 K = [[0.90, 0.05, 0.15], [-0.04, 0.92, 0.06]]
@@ -34,10 +35,6 @@ type = "tap"
 region = "corner"
 command = "echo corner tapped"
 """
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 def skewed(point):

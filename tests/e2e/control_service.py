@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, checkmark, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 CONFIG = """[daemon]
 bus = "system"
@@ -58,10 +59,6 @@ apps = ["firefox"]
 command = "echo firefox's own"
 """
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 def count(text):

@@ -10,10 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, three_finger_swipe_down  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, read_events, twins_in, wait_for  # noqa: E402
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
+from service_journal import journal  # noqa: E402
 
 
 def twins(panel):

@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, PEN_HEADER, Recording, pen_checkmark, three_finger_swipe_down  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 CONFIG = """[daemon]
 bus = "system"
@@ -29,10 +30,6 @@ type = "checkmark"
 tool = "finger"
 command = "echo drawn with fingers"
 """
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 with open("/etc/gestured/gestured.toml", "w") as f:

@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
 from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 CONFIG = """[daemon]
 bus = "system"
@@ -48,10 +49,6 @@ A: 02 -512 512 0 0 0
 TILTS = {"normal": (0, -256, 0), "left-up": (256, 0, 0)}
 WIDTH, HEIGHT = 3839 / 13, 2159 / 13  # the panel's millimetres
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 def count(text):

@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, tap, three_finger_swipe_down  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
+from service_journal import journal  # noqa: E402
 
 CONFIG = """[daemon]
 bus = "system"
@@ -35,10 +36,6 @@ type = "tap"
 command = "echo tapped"
 """
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
-
-
-def journal():
-    return subprocess.run(["journalctl", "-u", "gestured", "--no-pager", "-o", "cat"], capture_output=True, text=True).stdout
 
 
 def busctl(user, *args):
