@@ -1,8 +1,8 @@
 /* The whole path's floor for the signal benchmark: the least a daemon can do between a
  * lift and a D-Bus client. Reads the touchscreen's event node (read(2), no library) and,
  * at the SYN_REPORT of a frame in which the last touch lifted after going left (or
- * right), emits a signal shaped like gestured's Gesture (three strings and a dictionary of
- * five entries) and flushes it. It runs beside gestured, whose binding is a swipe the other
+ * right), emits the signal gestured emits for it (three strings and a dictionary of seven
+ * entries) and flushes it. It runs beside gestured, whose binding is a swipe the other
  * way, on swipes that take turns left and right: both read every frame, each answers its
  * own lifts, and a drift of the machine's speed falls on both alike. Measured to the same
  * listener (listen.c); emit.c measures the bus's hop alone.  relay NODE [left|right] */
@@ -11,13 +11,16 @@
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
-static int emit(sd_bus *bus) {
+/* gestured's Gesture signal for a one-finger swipe bound as `name = WAY` on the
+ * benchmark's panel, entry for entry (GestureFields, BusService.gestureSignal): the same
+ * message for sd-bus to build and for dbus-daemon to route. */
+static int emit(sd_bus *bus, const char *way) {
     sd_bus_message *m = NULL;
     int r = sd_bus_message_new_signal(bus, &m, "/org/gestured/Gestured1", "org.gestured.Gestured1", "Gesture");
-    if (r >= 0) r = sd_bus_message_append(m, "sss", "right", "swipe", "recognized");
+    if (r >= 0) r = sd_bus_message_append(m, "sss", way, "swipe", "recognized");
     if (r >= 0)
-        r = sd_bus_message_append(m, "a{sv}", 5, "fingers", "i", 1, "direction", "s", "right", "x", "d", 0.5,
-                                  "y", "d", 0.5, "device", "s", "/dev/input/event0");
+        r = sd_bus_message_append(m, "a{sv}", 7, "fingers", "i", 1, "tool", "s", "finger", "direction", "s", way,
+                                  "x", "d", 0.5, "y", "d", 0.5, "velocity", "d", 500.0, "device", "s", "gestured test panel");
     if (r >= 0) r = sd_bus_send(bus, m, NULL);
     sd_bus_message_unref(m);
     return r < 0 ? r : sd_bus_flush(bus);
@@ -44,7 +47,7 @@ int main(int argc, char **argv) {
                 moved = 1;
             } else if (e->type == EV_SYN && e->code == SYN_REPORT && lifted) {
                 lifted = 0;
-                if ((rightward ? last_x > first_x : last_x < first_x) && emit(bus) < 0) return 1;
+                if ((rightward ? last_x > first_x : last_x < first_x) && emit(bus, rightward ? "right" : "left") < 0) return 1;
             }
         }
     }

@@ -70,7 +70,7 @@ print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from 
 print()
 print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
       "again; and the whole path's floor, a small C program that reads the panel and signals each lift of a "
-      "swipe one way (`tests/bench/relay.c`: read(2) on the event node, a message shaped like gestured's, sd-bus), "
+      "swipe one way (`tests/bench/relay.c`: read(2) on the event node, the very message gestured sends, sd-bus), "
       "both running, on swipes that take turns right and left, each answering one way, gestured's binding to the right "
       "for half of them and to the left for the other half (a lift is answered about 10 % sooner after one way), "
       "120 of each a round: this VM's speed drifts by tens of percent over minutes and falls on both alike; the last "
