@@ -69,6 +69,10 @@ public final class Daemon {
     /// are out: the commands to start (a spawn takes milliseconds) and the steps to log.
     /// Whoever steps the seat performs them after it (`performAfterwards`).
     var afterwards: [Afterwards] = []
+    /// Live, the steps' log lines wait a moment for the loop to be idle (`unhurriedDue`):
+    /// see `performAfterwards`.
+    var unhurried: [(step: Step, panel: String)] = []
+    var unhurriedDue: Int64?
     /// The seat asked for the devices present again (`SeatEffect.rescan`): done once its step is.
     var rescanWanted = false
 
@@ -103,6 +107,7 @@ public final class Daemon {
             SystemdNotify.send("READY=1")
             afterWakeUp()
             try loop.run { afterWakeUp() }
+            writeUnhurried()
             // The last signals of a replay, or those just before a stop, still go out: a
             // quarter of a second at most, which a bus flooded with calls takes whole.
             bus?.finish(within: 250_000, now: monotonicMicroseconds)
@@ -237,6 +242,7 @@ public final class Daemon {
         let replayBehind = feedReplay(now: now)
         let seatNow = clock.seatTime(now)
         if !replayBehind, let due = seat.nextDeadline, due <= seatNow { step(.deadline(seatNow)) }
+        if let due = unhurriedDue, due <= now { writeUnhurried() }
         runner.enforceTimeouts(now: now)
         writeDueTouchpadFrames(now: now)
         reportUnsaidControlLines(now: now)
@@ -260,6 +266,7 @@ public final class Daemon {
         consider(replay?.nextTime.map(clock.monotonic))
         consider(seat.nextDeadline.map(clock.monotonic))
         consider(runner.nextDeadline)
+        consider(unhurriedDue)
         consider(virtual?.touchpadDue)
         consider(pendingReload?.deadline)
         for source in busSources { consider(source.nextDeadline) }

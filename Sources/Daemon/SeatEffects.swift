@@ -76,13 +76,27 @@ extension Daemon {
         case feedback(FeedbackFrame, agent: String)
     }
 
+    /// How long a live step's log lines wait, and how many steps' lines at most: formatted
+    /// and written at once, they held the machine for as long from the receivers of the
+    /// step's signal (in the VM, where the signal's floor runs beside gestured, that was
+    /// half a millisecond of a lift's 4 ms to the listener). Nobody reads a log line 5 ms
+    /// sooner.
+    static let unhurriedMicroseconds: Int64 = 5000
+    static let mostUnhurriedSteps = 256
+
     /// The commands and the log lines of a seat step, once what others wait for without
-    /// a process to start (a signal, a key, the twin's events) has gone out.
+    /// a process to start (a signal, a key, the twin's events) has gone out: the commands
+    /// at once, the log lines (live) once the loop has been idle a moment.
     func performAfterwards() {
         for deferred in afterwards {
             switch deferred {
             case .log(let step, let node):
-                log(step, of: node)
+                guard writesLog(step) else { continue }
+                let name = seat.panel(node)?.name ?? node
+                guard case .touchscreens = options.source else { log(step, of: name); continue }
+                if unhurried.count >= Self.mostUnhurriedSteps { writeUnhurried() }
+                unhurried.append((step, name))
+                if unhurriedDue == nil { unhurriedDue = monotonicMicroseconds() + Self.unhurriedMicroseconds }
             case .run(let command):
                 guard let output = runner.start(command, now: monotonicMicroseconds()) else { continue }
                 watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
@@ -93,8 +107,23 @@ extension Daemon {
         afterwards.removeAll(keepingCapacity: true)
     }
 
-    private func log(_ step: Step, of node: String) {
-        let name = seat.panel(node)?.name ?? node
+    /// The log lines waiting, in order.
+    func writeUnhurried() {
+        for (step, name) in unhurried { log(step, of: name) }
+        unhurried.removeAll(keepingCapacity: true)
+        unhurriedDue = nil
+    }
+
+    /// Whether `log` writes anything for the step at the log's level.
+    private func writesLog(_ step: Step) -> Bool {
+        if !step.bugs.isEmpty { return true }
+        guard options.mode == .service else { return false }
+        if step.events.contains(where: { $0.phase != .changed }) { return true }
+        guard logger.logLevel <= .debug else { return false }
+        return step.underTouch != nil || step.wakes != nil || step.stillDark != nil || !step.transitions.isEmpty || !step.delivery.isEmpty
+    }
+
+    private func log(_ step: Step, of name: String) {
         for bug in step.bugs { logger.error("\(name): bug: \(bug)") }
         guard options.mode == .service else { return }
         if let note = step.underTouch { logger.debug("\(name): \(note)") }
