@@ -47,32 +47,35 @@ public final class Udev {
     /// What pairs a pen with its touchscreen, as libinput pairs them: udev's
     /// LIBINPUT_DEVICE_GROUP, else the physical device both input devices hang from.
     public static func deviceGroup(of node: String) -> String? {
-        guard let udev = udev_new() else { return nil }
-        defer { udev_unref(udev) }
-        let sysname = String(node.split(separator: "/").last ?? "")
-        guard let device = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
-        defer { udev_device_unref(device) }
-        if let group = udev_device_get_property_value(device, "LIBINPUT_DEVICE_GROUP") { return String(cString: group) }
-        // eventN → inputN → the device itself (a USB interface, an I2C client).
-        guard let input = udev_device_get_parent(device), let physical = udev_device_get_parent(input),
-              let path = udev_device_get_syspath(physical) else { return nil }
-        return String(cString: path)
+        withInputDevice(String(node.split(separator: "/").last ?? "")) { device in
+            if let group = udev_device_get_property_value(device, "LIBINPUT_DEVICE_GROUP") { return String(cString: group) }
+            // eventN → inputN → the device itself (a USB interface, an I2C client).
+            guard let input = udev_device_get_parent(device), let physical = udev_device_get_parent(input),
+                  let path = udev_device_get_syspath(physical) else { return nil }
+            return String(cString: path)
+        }
     }
 
     /// udev's LIBINPUT_CALIBRATION_MATRIX of the input device `node`; nil when it has none,
     /// or one that is not six numbers (libinput ignores such a one too).
     public static func calibration(of node: String) -> CalibrationMatrix? {
-        let sysname = String(node.split(separator: "/").last ?? "")
-        return properties(ofDevice: sysname)?.first { $0.key == "LIBINPUT_CALIBRATION_MATRIX" }.flatMap { CalibrationMatrix(udev: $0.value) }
+        withInputDevice(String(node.split(separator: "/").last ?? "")) { device in
+            udev_device_get_property_value(device, "LIBINPUT_CALIBRATION_MATRIX").flatMap { CalibrationMatrix(udev: String(cString: $0)) }
+        }
     }
 
     /// The udev properties of the input device `sysname` (`event7`); nil when it is gone.
     public static func properties(ofDevice sysname: String) -> [(key: String, value: String)]? {
+        withInputDevice(sysname) { properties(of: $0) }
+    }
+
+    /// What `body` reads of the input device `sysname`; nil when it is gone.
+    private static func withInputDevice<T>(_ sysname: String, _ body: (OpaquePointer) -> T?) -> T? {
         guard let udev = udev_new() else { return nil }
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_subsystem_sysname(udev, "input", sysname) else { return nil }
         defer { udev_device_unref(device) }
-        return properties(of: device)
+        return body(device)
     }
 
     /// A device's udev properties, at most `TwinIdentity.mostProperties` × 4 of them.
