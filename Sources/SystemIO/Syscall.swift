@@ -33,24 +33,21 @@ public enum Syscall {
     /// command that reads a device and has little else to wait for.
     @discardableResult
     public static func waitReadable(_ fds: FileDescriptor...) throws(Errno) -> [Bool] {
-        var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
-        _ = try call { poll(&entries, nfds_t(entries.count), -1) }
-        return entries.map { $0.revents != 0 }
+        try waitReadable(fds, timeoutMs: nil)
     }
 
-    /// Waits at most `timeoutMs` for any of `fds` to have something to read (or its end):
-    /// which have; all false when the time ran out.
-    public static func waitReadable(_ fds: [FileDescriptor], timeoutMs: Int32) throws(Errno) -> [Bool] {
+    /// Waits at most `timeoutMs` (nil: as long as it takes) for any of `fds` to have
+    /// something to read (or its end): which have; all false when the time ran out.
+    public static func waitReadable(_ fds: [FileDescriptor], timeoutMs: Int32?) throws(Errno) -> [Bool] {
         var entries = fds.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
-        _ = try call { poll(&entries, nfds_t(entries.count), max(0, timeoutMs)) }
+        _ = try call { poll(&entries, nfds_t(entries.count), timeoutMs.map { max(0, $0) } ?? -1) }
         return entries.map { $0.revents != 0 }
     }
 
     /// Waits at most `timeoutMs` for `fd` to have something to read (or its end); false
     /// when the time ran out.
     public static func waitReadable(_ fd: FileDescriptor, timeoutMs: Int32) throws(Errno) -> Bool {
-        var entry = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
-        return try call { poll(&entry, 1, max(0, timeoutMs)) } > 0
+        try waitReadable([fd], timeoutMs: timeoutMs)[0]
     }
 
     /// `name` in the directory `directory` (openat(2)): with `handleOnly`, an O_PATH
