@@ -110,7 +110,7 @@ public final class X11Overlay {
     private func render() {
         guard let connection, window != 0, let lead else { return }
         rectangles.removeAll(keepingCapacity: true)
-        for trail in trails { appendDots(along: trail.map { Point(x: $0.x * size.width, y: $0.y * size.height) }) }
+        for trail in trails { appendDots(along: trail) }
         let bar = 300.0
         rectangles.append(xcb_rectangle_t(x: Int16(clamping: Int((size.width - bar) / 2)), y: 16,
                                           width: UInt16(clamping: Int((bar * lead.progress).rounded()) + 1), height: 10))
@@ -120,11 +120,13 @@ public final class X11Overlay {
         _ = gestured_xcb_flush(connection)
     }
 
-    /// Squares every few pixels along the path, so that a fast finger's trail is unbroken.
+    /// Squares every few pixels along the path (normalized over the screen), so that a
+    /// fast finger's trail is unbroken.
     private func appendDots(along trail: [Point]) {
         let dot = Self.dotPixels
         var previous: Point?
-        for point in trail {
+        for normalized in trail {
+            let point = Point(x: normalized.x * size.width, y: normalized.y * size.height)
             let from = previous ?? point
             let steps = max(1, min(64, Int((point - from).length / Double(dot / 2))))
             for step in 1...steps where rectangles.count < Self.mostRectangles {
