@@ -43,7 +43,7 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         let node = try touchscreenNode(device)
         let facts = (try? Udev.inputDevices())?.first { $0.node == node }
-        let panel = try open(node)
+        let panel = try openTouchscreen(node)
         let source = try readAlone(panel, node)
         // Paused, the service fires nothing for the taps; resumed after, unless it was paused already.
         let pausedHere = (try? ControlClient.read(.system))?.paused == false
@@ -79,13 +79,6 @@ struct Calibrate: ParsableCommand {
         }
     }
 
-    private func open(_ node: String) throws -> EvdevDevice {
-        do { return try EvdevDevice(path: node) { printError("\(node): libevdev: \($0)") } } catch {
-            printError("error: \(node): cannot open it: \(error)\(error == .permissionDenied ? " (run it as root)" : "")")
-            throw ExitCode.failure
-        }
-    }
-
     /// The device to read the touches from, grabbed so that nobody else gets them: the
     /// panel, or the twin of a panel the service isolates (grabbed already), which carries
     /// the panel's own coordinates.
@@ -99,7 +92,7 @@ struct Calibrate: ParsableCommand {
                 printError("error: \(node) is grabbed by another program, and it is not a gestured twin's panel: stop that program first")
                 throw ExitCode.failure
             }
-            let device = try open(twin.node)
+            let device = try openTouchscreen(twin.node)
             // Taken from the desktop too; if another reader holds it, it is still read.
             try? device.grab()
             return device

@@ -34,11 +34,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let node = try touchscreenNode(device)
-        let panel: EvdevDevice
-        do { panel = try EvdevDevice(path: node) { printError("\(node): libevdev: \($0)") } } catch {
-            printError("error: \(node): cannot open it: \(error)\(error == .permissionDenied ? " (run it as root or as a member of the 'input' group)" : "")")
-            throw ExitCode.failure
-        }
+        let panel = try openTouchscreen(node)
         let output: FileDescriptor
         do { output = try Files.create(file, permissions: Self.recordingPermissions) } catch {
             printError("error: \(file): cannot write it: \(error)")
@@ -85,6 +81,15 @@ struct Record: ParsableCommand {
 }
 
 /// The node named, or the only touchscreen udev reports.
+/// The device at `node`, read by a command: its libevdev messages on stderr; an error
+/// that says what to do when it cannot be opened.
+func openTouchscreen(_ node: String) throws -> EvdevDevice {
+    do { return try EvdevDevice(path: node) { printError("\(node): libevdev: \($0)") } } catch {
+        printError("error: \(node): cannot open it: \(error)\(error == .permissionDenied ? " (run it as root or as a member of the 'input' group)" : "")")
+        throw ExitCode.failure
+    }
+}
+
 func touchscreenNode(_ named: String?) throws -> String {
     if let named { return named }
     let nodes: [String]
