@@ -74,6 +74,9 @@ import TouchCore
         #expect(calibrated.normalize(x: 250, y: 500) == Point(x: 0.75, y: 0.5))
         panel.calibration = CalibrationMatrix(2, 0, 0, 0, 1, 0)
         #expect(DeviceGeometry(panel)!.normalize(x: 900, y: 100) == Point(x: 1, y: 0.1))
+        // A matrix of huge numbers that overflows is not applied: the panel's own place.
+        panel.calibration = CalibrationMatrix(udev: "1e308 1e308 1e308 0 1 0")
+        #expect(DeviceGeometry(panel)!.normalize(x: 900, y: 100) == Point(x: 0.9, y: 0.1))
     }
 
     @Test func udevsValueRoundTrips() {
