@@ -28,12 +28,24 @@ if (kind === 'kwin') {
         disconnect: () => {},
     } };
     class Variant { constructor(type, value) { this.value = value; } }
-    context.imports = { gi: {
-        GLib: { Variant },
-        Gio: { DBusCallFlags: { NO_AUTO_START: 1 }, DBus: { session: { call: (name, path, iface, method, variant) => {
-            if (method === 'ReportApp') said(name, variant.value);
-        } } } },
-    } };
+    // The overlay's objects do nothing here (tests/e2e/overlay_service.py draws it in a real GNOME Shell).
+    class DrawingArea { connect() { return 1; } destroy() {} }
+    const uiGroup = { add_child: () => {}, set_child_above_sibling: () => {} };
+    context.imports = {
+        gi: {
+            GLib: { Variant },
+            St: { DrawingArea },
+            Gio: {
+                DBusCallFlags: { NO_AUTO_START: 1 }, BusType: { SESSION: 2 }, BusNameWatcherFlags: { NONE: 0 },
+                DBusSignalFlags: { NONE: 0 }, bus_watch_name: () => 1, bus_unwatch_name: () => {},
+                DBus: { session: {
+                    call: (name, path, iface, method, variant) => { if (method === 'ReportApp') said(name, variant.value); },
+                    signal_subscribe: () => 1, signal_unsubscribe: () => {},
+                } },
+            },
+        },
+        ui: { main: { layoutManager: { uiGroup } } },
+    };
     vm.runInNewContext(fs.readFileSync(script, 'utf8') + '\nthis.extension = init();', context);
     context.extension.enable();
     for (const w of windows) {

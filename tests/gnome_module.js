@@ -1,10 +1,11 @@
 // Loads the shipped GNOME Shell extension for GNOME 45 and later as GNOME Shell does, as
-// an ES module (gjs -m), with a stand-in for the one Shell module it imports
-// (resource:///org/gnome/shell/extensions/extension.js, which exists only inside the
-// Shell) and for `global.display`; then enables it, and gives the focus to each window
-// read from stdin, one JSON line each ({"appId", "class", "instance"}, or null for none),
-// answering "done" when the calls it made were sent. Its ReportApp calls go on the real
-// session bus ($DBUS_SESSION_BUS_ADDRESS), from this process, which stays on the bus.
+// an ES module (gjs -m), with stand-ins for what exists only inside the Shell (its
+// extension.js and main.js, St, and `global.display`); then enables it, and gives the
+// focus to each window read from stdin, one JSON line each ({"appId", "class",
+// "instance"}, or null for none), answering "done" when the calls it made were sent. Its
+// ReportApp calls go on the real session bus ($DBUS_SESSION_BUS_ADDRESS), from this
+// process, which stays on the bus. The overlay it draws is tested in a real GNOME Shell
+// (tests/real_desktops.py).
 //   gjs -m tests/gnome_module.js EXTENSION_DIR
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
@@ -12,13 +13,23 @@ import System from 'system';
 
 const [directory] = ARGV;
 const work = GLib.dir_make_tmp('gestured-gnome-XXXXXX');
-const text = new TextDecoder().decode(GLib.file_get_contents(`${directory}/extension.js`)[1]);
-const shellModule = "'resource:///org/gnome/shell/extensions/extension.js'";
-if (!text.includes(shellModule))
-    throw new Error(`extension.js does not import ${shellModule}`);
-GLib.file_set_contents(`${work}/extension.js`, text.replace(shellModule, "'./shell-extension.js'"));
-GLib.file_set_contents(`${work}/shell-extension.js`,
-    'export class Extension { constructor(metadata) { this.metadata = metadata; this.uuid = metadata.uuid; } }\n');
+let text = new TextDecoder().decode(GLib.file_get_contents(`${directory}/extension.js`)[1]);
+const standIns = {
+    "'resource:///org/gnome/shell/extensions/extension.js'": ['shell-extension.js',
+        'export class Extension { constructor(metadata) { this.metadata = metadata; this.uuid = metadata.uuid; } }\n'],
+    "'resource:///org/gnome/shell/ui/main.js'": ['shell-main.js',
+        'const uiGroup = {add_child() {}, set_child_above_sibling() {}};\n' +
+        'export const layoutManager = {uiGroup, monitors: [], primaryMonitor: {x: 0, y: 0, width: 1, height: 1}};\n'],
+    "'gi://St'": ['st.js',
+        'class DrawingArea { connect() { return 1; } destroy() {} }\nexport default {DrawingArea};\n'],
+};
+for (const [module, [file, source]] of Object.entries(standIns)) {
+    if (!text.includes(module))
+        throw new Error(`extension.js does not import ${module}`);
+    text = text.replace(module, `'./${file}'`);
+    GLib.file_set_contents(`${work}/${file}`, source);
+}
+GLib.file_set_contents(`${work}/extension.js`, text);
 
 let focus = null, notify = null;
 globalThis.global = {display: {

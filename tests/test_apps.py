@@ -153,7 +153,7 @@ class ReportedOnTheBus(Harness):
 
     def test_the_gnome_45_extension_loads_as_an_es_module_and_says_it(self):
         """The extension for GNOME 45 and later, loaded by gjs as an ES module as GNOME
-        Shell loads it (tests/gnome_module.js: stand-ins for the Shell's one module and
+        Shell loads it (tests/gnome_module.js: stand-ins for the Shell's modules, St and
         `global.display`); its calls made on the bus from gjs, which stays on it."""
         out, start, daemon, _ = self.started()
         here = os.path.dirname(os.path.abspath(__file__))

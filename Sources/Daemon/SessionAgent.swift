@@ -30,9 +30,13 @@ public final class SessionAgent {
     private let runner: CommandRunner
     private var follower: UserConfigFollower?
     /// The overlay, made at the first update gestured sends (`overlay = true`): drawn by
-    /// the layer-shell helper in a Wayland session, on the X display in an X11 one.
+    /// GNOME Shell's extension in a GNOME Wayland session, by the layer-shell helper in
+    /// another Wayland session, on the X display in an X11 one.
     private var overlay: X11Overlay?
     private var layerOverlay: WaylandOverlay?
+    private var shellOverlay = false
+    /// The agent's name on the session bus (only beside the system service).
+    private var relay: AgentRelay?
     private var noOverlay = false
     private var sources: [BusSource] = []
     private var armedAt: Int64?
@@ -67,6 +71,7 @@ public final class SessionAgent {
             watch(relay, "the session bus")
             relay.onReport = { [unowned self] app, source in said(app, by: source) }
             relay.start()
+            self.relay = relay
             if let configPath {
                 let handOver = ConfigHandOver(logger: logger)
                 let notifier = Notifier(logger: logger)
@@ -136,14 +141,22 @@ public final class SessionAgent {
         relay.emit(event, device: device, step: step)
     }
 
-    /// An overlay update from gestured: drawn on this session's screen. In a Wayland
-    /// session (`$WAYLAND_DISPLAY`) by the layer-shell helper; in an X11 one (`$DISPLAY`
-    /// alone) on the X display; elsewhere, or when that fails, said once.
+    /// An overlay update from gestured: drawn on this session's screen. In GNOME Shell on
+    /// Wayland, which has no layer shell, by its gestured extension (passed on over the
+    /// session bus); in another Wayland session (`$WAYLAND_DISPLAY`) by the layer-shell
+    /// helper; in an X11 one (`$DISPLAY` alone) on the X display; elsewhere, or when that
+    /// fails, said once.
     private func draw(_ frame: FeedbackFrame) {
-        if overlay == nil, layerOverlay == nil, !noOverlay {
+        if overlay == nil, layerOverlay == nil, !shellOverlay, !noOverlay {
             noOverlay = true
             do {
-                if let wayland = Environment.value("WAYLAND_DISPLAY"), !wayland.isEmpty {
+                let wayland = Environment.value("WAYLAND_DISPLAY").map { !$0.isEmpty } ?? false
+                let desktops = (Environment.value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":")
+                if wayland, desktops.contains("GNOME") {
+                    guard relay != nil else { return logger.warning("overlay: GNOME Shell's extension draws it, but the agent has no session bus to reach it; none is drawn") }
+                    shellOverlay = true
+                    logger.info("overlay: GNOME Shell draws it, through gestured's extension (enable it if it is not)")
+                } else if wayland {
                     let made = try WaylandOverlay()
                     layerOverlay = made
                     try loop.watch(made.output) { [unowned self, unowned made] in
@@ -168,6 +181,7 @@ public final class SessionAgent {
         }
         overlay?.draw(frame, now: monotonicMicroseconds())
         layerOverlay?.draw(frame)
+        if shellOverlay { relay?.feedback(frame, to: "org.gnome.Shell") }
     }
 
     /// The overlay's descriptor: the connecting thread's, then the X socket's.

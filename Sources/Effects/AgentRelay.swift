@@ -5,6 +5,7 @@ import Glibc
 import Bindings
 import Gestures
 import Logging
+import Pipeline
 import SystemIO
 import SystemPackage
 
@@ -67,6 +68,21 @@ public final class AgentRelay: BusSource {
         }
         defer { SDBus.unref(message) }
         if let error = SDBus.send(bus, message) { logger.warning("cannot emit \(event.name)'s signal on the session bus: \(error)") }
+        connection.updateWatch()
+    }
+
+    /// Unwritten messages past which an overlay update is dropped (a stalled session bus).
+    static let mostQueuedUpdates: UInt64 = 16
+
+    /// An overlay update from gestured, passed on to `destination` alone (GNOME Shell,
+    /// where the shipped extension draws it): the service's Feedback, sent from this
+    /// agent's name. Dropped while the session bus is not taking them: the next one draws
+    /// the fingers where they are then.
+    public func feedback(_ frame: FeedbackFrame, to destination: String) {
+        guard let connection, let bus = connection.bus, SDBus.queuedWrites(bus).map({ $0 < Self.mostQueuedUpdates }) ?? false,
+              let message = BusService.feedbackSignal(frame, to: destination, from: Self.path, Self.name, on: bus) else { return }
+        defer { SDBus.unref(message) }
+        _ = SDBus.send(bus, message)
         connection.updateWatch()
     }
 

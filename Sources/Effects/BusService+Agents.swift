@@ -39,18 +39,29 @@ extension BusService {
     }
 
     /// An overlay update, to the session in front's agent alone (never broadcast: where
-    /// fingers are is no other client's business): Feedback(panel, output, gesture,
-    /// progress, verdict, fingers as x, y pairs). Dropped while the bus is full: the next
-    /// one draws the fingers where they are then.
+    /// fingers are is no other client's business). Dropped while the bus is full: the
+    /// next one draws the fingers where they are then.
     public func feedback(_ frame: FeedbackFrame, to agent: String) {
-        guard let bus, hasRoom(bus), let message = SDBus.newSignal(bus, Self.path, Self.interface, "Feedback") else { return }
+        guard let bus, hasRoom(bus), let message = Self.feedbackSignal(frame, to: agent, from: Self.path, Self.interface, on: bus) else { return }
         defer { SDBus.unref(message) }
-        let ok = SDBus.address(message, to: agent) && SDBus.append(message, frame.panel) && SDBus.append(message, frame.output ?? "")
+        _ = SDBus.send(bus, message)
+        updateWatch()
+    }
+
+    /// Feedback(panel, output, gesture, progress, verdict, fingers as x, y pairs over the
+    /// output), addressed to `destination` (to unref): the service's to an agent, an
+    /// agent's to GNOME Shell.
+    static func feedbackSignal(_ frame: FeedbackFrame, to destination: String, from path: String, _ interface: String,
+                               on bus: OpaquePointer) -> OpaquePointer? {
+        guard let message = SDBus.newSignal(bus, path, interface, "Feedback") else { return nil }
+        let ok = SDBus.address(message, to: destination) && SDBus.append(message, frame.panel) && SDBus.append(message, frame.output ?? "")
             && SDBus.append(message, frame.lead.gesture ?? "") && SDBus.append(message, frame.lead.progress)
             && SDBus.append(message, frame.lead.verdict.rawValue)
             && SDBus.container(message, "a", "d") { frame.fingers.allSatisfy { SDBus.append(message, $0.x) && SDBus.append(message, $0.y) } }
-        guard ok else { return }
-        _ = SDBus.send(bus, message)
-        updateWatch()
+        guard ok else {
+            SDBus.unref(message)
+            return nil
+        }
+        return message
     }
 }

@@ -8,12 +8,15 @@ the lift the overlay is gone. The updates are
 addressed to dana's agent alone: a listener of another user's, or of hers outside the
 agent, hears none. Then fay's session in front runs sway headless with two foot windows:
 grim shows the trail her agent draws through the layer shell, a click on it (sway's seat
-cursor) focuses the window under it, and it is gone after the lift."""
+cursor) focuses the window under it, and it is gone after the lift. Last, gina's session
+in front runs GNOME Shell headless: its screenshots show the trail the extension draws
+from her agent's updates, and none after the lift."""
 import json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
+from svg_screenshots import png_pixels  # noqa: E402
 from seat_sessions import journal, read, run, session_of  # noqa: E402
 from uinput_panel import Panel, check, failures, twins_in, wait_for  # noqa: E402
 
@@ -209,7 +212,90 @@ check("her agent drew without an error", "overlay:" not in read("/tmp/agent-fay.
 for window in windows:
     window.kill()
 sway.kill()
+
+# GNOME Shell on Wayland, which has no layer shell: gina's session runs it headless, with
+# the installed extension enabled (the Shell's own D-Bus interface, its settings in
+# memory) on her session bus (her user manager's), where her agent passes the updates on
+# to it; the same bus stands in for the Shell's system bus. The Shell takes screenshots
+# for a few callers only: tests/e2e/gnome_screenshot.js owns one's name.
+run("useradd", "--create-home", "gina")
+gina = run("id", "-u", "gina").stdout.strip()
+as_gina = ["setpriv", "--reuid=gina", "--regid=gina", "--init-groups"]
+run("systemd-run", "--unit=gina-session", "-p", "PAMName=login", "-p", "User=gina", "-p", "TTYPath=/dev/tty10",
+    "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-gina.txt", "-E", "WAYLAND_DISPLAY=wayland-gnome",
+    "-E", "XDG_CURRENT_DESKTOP=GNOME", "gestured", "agent", "--verbose")
+check("logind opens gina's session, her agent in it", wait_for(30, lambda: session_of("gina-session")))
+gina_bus = f"/run/user/{gina}/bus"
+check("her session bus", wait_for(30, lambda: os.path.exists(gina_bus)))
+gnome_env = dict(os.environ, HOME="/home/gina", XDG_RUNTIME_DIR=f"/run/user/{gina}", DBUS_SESSION_BUS_ADDRESS=f"unix:path={gina_bus}",
+                 DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={gina_bus}", GSETTINGS_BACKEND="memory")
+gnome_env.pop("DISPLAY", None)
+GNOME_WIDTH, GNOME_HEIGHT = 640, 400
+shell = subprocess.Popen(as_gina + ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor",
+                                    f"{GNOME_WIDTH}x{GNOME_HEIGHT}", "--wayland-display", "wayland-gnome"],
+                         env=gnome_env, stdout=open("/tmp/gnome-shell.txt", "w"), stderr=subprocess.STDOUT)
+shell_call = lambda *args: subprocess.run(as_gina + ["dbus-send", "--session", "--print-reply", "--dest=org.gnome.Shell",
+                                                     "/org/gnome/Shell", *args], env=gnome_env, capture_output=True, text=True).stdout
+uuid = "gestured-43@gestured.github.io"
+check("GNOME Shell runs headless in her session and enables the installed extension", wait_for(
+    180, lambda: "boolean true" in shell_call("org.gnome.Shell.Extensions.EnableExtension", f"string:{uuid}")))
+
+
+def overview_left():
+    shell_call("org.freedesktop.DBus.Properties.Set", "string:org.gnome.Shell", "string:OverviewActive", "variant:boolean:false")
+    time.sleep(1)
+    return "boolean false" in shell_call("org.freedesktop.DBus.Properties.Get", "string:org.gnome.Shell", "string:OverviewActive")
+
+
+wait_for(90, lambda: overview_left() and overview_left())
+check("the extension runs", wait_for(30, lambda: "double 1" in shell_call("org.gnome.Shell.Extensions.GetExtensionInfo", f"string:{uuid}")))
+run("loginctl", "activate", session_of("gina-session") or "?")
+check("gina's session in front, her configuration taken", wait_for(30, lambda: f"uid {gina}'s configuration taken" in journal()))
+shooter = subprocess.Popen(as_gina + ["gjs", os.path.join(HERE, "gnome_screenshot.js")], env=gnome_env,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+check("a screenshot taker GNOME Shell answers", shooter.stdout.readline().strip() == "ready")
+
+
+def band(name, mm_y):
+    """A band of the screen's rows around a height of the panel (mm), as GNOME Shell
+    shoots it: a function of x (mm) to RRGGBB."""
+    y = int(mm_y / PANEL_MM[1] * GNOME_HEIGHT)
+    path = f"/tmp/gina-{name}.png"
+    shooter.stdin.write(f"0 {y - 2} {GNOME_WIDTH} 5 {path}\n")
+    shooter.stdin.flush()
+    answer = shooter.stdout.readline().strip()
+    if answer != "done" or not os.path.exists(path):
+        print(f"screenshot {name}: {answer}")
+        return lambda mm_x: "?"
+    width, _, channels, rows = png_pixels(path)
+    return lambda mm_x: bytes(rows[2][int(mm_x / PANEL_MM[0] * width) * channels:][:3]).hex()
+
+
+# The same pan, slower: GNOME Shell is slow to shoot under this VM's emulated CPU.
+slow = Recording()
+for i in range(101):
+    slow.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=40)
+slow.frame({s: None for s in range(3)})
+playing = threading.Thread(target=panel.play, args=(slow.text(),))
+playing.start()
+time.sleep(2.5)
+at, away = band("mid", 50), band("mid-away", 130)
+on_trail = [at(x) for x in range(65, 101, 5)]
+check(f"GNOME Shell, mid-way: the first finger's trail along its path ({on_trail})", all(map(coloured, on_trail)))
+off_trail = [away(x) for x in range(65, 101, 5)]
+check(f"and nothing where no finger went ({off_trail})", not any(map(coloured, off_trail)))
+playing.join()
+time.sleep(1.5)
+at = band("after", 50)
+after = [at(x) for x in range(65, 101, 5)]
+check(f"a second after the lift, the overlay is gone ({after})", not any(map(coloured, after)))
+check("her agent passed the updates on to GNOME Shell", "overlay: GNOME Shell draws it" in read("/tmp/agent-gina.txt")
+      and "none is drawn" not in read("/tmp/agent-gina.txt"))
+shooter.stdin.close()
+shooter.kill()
+shell.kill()
 if failures():
-    print("--- agents\n" + agent_log[-2000:] + read("/tmp/agent-fay.txt")[-2000:])
+    print("--- agents\n" + agent_log[-2000:] + read("/tmp/agent-fay.txt")[-2000:] + read("/tmp/agent-gina.txt")[-2000:])
+    print("--- GNOME Shell\n" + read("/tmp/gnome-shell.txt")[-2000:])
     print("--- journal\n" + journal()[-2000:])
 sys.exit(1 if failures() else 0)

@@ -3,9 +3,13 @@
  * ReportApp(source, app id, WM_CLASS class, instance) to gestured on the session bus: the
  * user service (org.gestured.Gestured1), or the session agent that passes it to the
  * system service (org.gestured.Agent1). GNOME Shell tells no other process which window
- * has the focus; this is how gestured hears it. Enable it once:
- *   gnome-extensions enable gestured-43@gestured.github.io */
-const { Gio, GLib } = imports.gi;
+ * has the focus; this is how gestured hears it. It also draws gestured's overlay (below).
+ * Enable it once:
+ *   gnome-extensions enable gestured-43@gestured.github.io
+ * report() and the overlay are copied in gestured@gestured.github.io: a legacy extension
+ * cannot load an ES module, nor the other way round. */
+const { Gio, GLib, St } = imports.gi;
+const Main = imports.ui.main;
 
 function report() {
     const window = global.display.focus_window;
@@ -18,15 +22,125 @@ function report() {
     }
 }
 
+/* The overlay (`overlay = true`), which GNOME Shell's lack of a layer shell leaves to this
+ * extension: each finger's trail and a bar of the lead gesture's progress, blue while it
+ * decides, green once it will fire or fired, red when nothing matches, grey under the
+ * touch lock; gone 0.7 s after the lift. The actor is not reactive: every click goes to
+ * the window under it. Drawn are the Feedback updates the session agent addresses to
+ * GNOME Shell, and only those sent by the owner of org.gestured.Agent1. */
+const AGENT = 'org.gestured.Agent1';
+const COLOURS = {
+    'deciding': [0x35, 0x84, 0xe4], 'will-fire': [0x33, 0xd1, 0x7a], 'fired': [0x33, 0xd1, 0x7a],
+    'nothing-matches': [0xe0, 0x1b, 0x24], 'touch-locked': [0x9a, 0x99, 0x96],
+};
+const LINGER_MS = 700, MOST_FINGERS = 10, MOST_POINTS = 256, LINE = 8, BAR = 300;
+
+class Overlay {
+    constructor() {
+        this._trails = [];
+        this._drawing = false;
+        this._colour = COLOURS['deciding'];
+        this._progress = 0;
+        this._linger = 0;
+        this._owner = null;
+        this._area = new St.DrawingArea({reactive: false, visible: false});
+        this._area.connect('repaint', area => this._repaint(area));
+        Main.layoutManager.uiGroup.add_child(this._area);
+        this._watch = Gio.bus_watch_name(Gio.BusType.SESSION, AGENT, Gio.BusNameWatcherFlags.NONE,
+            (connection, name, owner) => { this._owner = owner; }, () => { this._owner = null; });
+        this._subscription = Gio.DBus.session.signal_subscribe(null, AGENT, 'Feedback', '/org/gestured/Agent1', null,
+            Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, signal, parameters) => this._update(sender, parameters));
+    }
+
+    destroy() {
+        Gio.DBus.session.signal_unsubscribe(this._subscription);
+        Gio.bus_unwatch_name(this._watch);
+        if (this._linger)
+            GLib.source_remove(this._linger);
+        this._area.destroy();
+    }
+
+    // Feedback(panel, output, gesture, progress, verdict, fingers as x, y pairs over the output).
+    _update(sender, parameters) {
+        if (sender !== this._owner || parameters.get_type_string() !== '(sssdsad)')
+            return;
+        const [, output, , progress, verdict, xy] = parameters.deepUnpack();
+        if (!this._drawing)
+            this._trails = [];
+        if (this._linger)
+            GLib.source_remove(this._linger);
+        this._linger = 0;
+        this._drawing = xy.length > 0;
+        if (this._drawing) {
+            for (let i = 0; 2 * i + 1 < xy.length && i < MOST_FINGERS; i++) {
+                const trail = this._trails[i] || (this._trails[i] = []);
+                trail.push([xy[2 * i], xy[2 * i + 1]]);
+                if (trail.length > MOST_POINTS)
+                    trail.shift();
+            }
+        } else {
+            this._linger = GLib.timeout_add(GLib.PRIORITY_DEFAULT, LINGER_MS, () => {
+                this._linger = 0;
+                this._trails = [];
+                this._area.hide();
+                return GLib.SOURCE_REMOVE;
+            });
+        }
+        this._colour = COLOURS[verdict] || COLOURS['deciding'];
+        this._progress = Number.isFinite(progress) ? Math.min(1, Math.max(0, progress)) : 0;
+        const monitor = this._monitor(output);
+        this._area.set_position(monitor.x, monitor.y);
+        this._area.set_size(monitor.width, monitor.height);
+        Main.layoutManager.uiGroup.set_child_above_sibling(this._area, null);
+        this._area.show();
+        this._area.queue_repaint();
+    }
+
+    // The monitor of the panel's output (its connector), else the primary one.
+    _monitor(connector) {
+        try {
+            const index = global.backend.get_monitor_manager().get_monitor_for_connector(connector);
+            if (index >= 0 && Main.layoutManager.monitors[index])
+                return Main.layoutManager.monitors[index];
+        } catch (e) {
+        }
+        return Main.layoutManager.primaryMonitor;
+    }
+
+    _repaint(area) {
+        const cr = area.get_context();
+        const [width, height] = area.get_surface_size();
+        const [r, g, b] = this._colour;
+        cr.setSourceRGB(r / 255, g / 255, b / 255);
+        cr.setLineWidth(LINE);
+        cr.setLineCap(1);  // round
+        cr.setLineJoin(1);
+        for (const trail of this._trails) {
+            if (!trail || trail.length === 0)
+                continue;
+            cr.moveTo(trail[0][0] * width, trail[0][1] * height);
+            for (const [x, y] of trail)
+                cr.lineTo(x * width, y * height);
+            cr.stroke();
+        }
+        cr.rectangle((width - BAR) / 2, 16, BAR * this._progress + 1, 10);
+        cr.fill();
+        cr.$dispose();
+    }
+}
+
 class Extension {
     enable() {
         this._focus = global.display.connect('notify::focus-window', report);
         report();
+        this._overlay = new Overlay();
     }
 
     disable() {
         global.display.disconnect(this._focus);
         this._focus = null;
+        this._overlay.destroy();
+        this._overlay = null;
     }
 }
 
