@@ -97,15 +97,22 @@ def ask(line):
 def pixel(mm):
     """The screen's colour where a point of the panel (mm) is: the panel spans the screen."""
     return ask("pixel %d %d" % (int(mm[0] / PANEL_MM[0] * WIDTH), int(mm[1] / PANEL_MM[1] * HEIGHT)))
-time.sleep(1)
 
-# Three fingers 15 mm apart from (60, 50) mm, 100 mm to the right in 2 s.
-pan = Recording()
-for i in range(101):
-    pan.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=20)
-pan.frame({s: None for s in range(3)})
-playing = threading.Thread(target=panel.play, args=(pan.text(),))
-playing.start()
+
+def started_pan(seconds):
+    """Three fingers 15 mm apart from (60, 50) mm, 100 mm to the right in `seconds`,
+    played on a thread of its own (returned, to join)."""
+    pan = Recording()
+    for i in range(101):
+        pan.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=seconds * 10)
+    pan.frame({s: None for s in range(3)})
+    playing = threading.Thread(target=panel.play, args=(pan.text(),))
+    playing.start()
+    return playing
+
+
+time.sleep(1)
+playing = started_pan(2)
 time.sleep(1.4)
 # Where the first finger went by then (it passed 60 → ~120 mm): sampled every 5 mm from 65 to 100.
 on_trail = [pixel((x, 50)) for x in range(65, 101, 5)]
@@ -190,8 +197,7 @@ def shot(name):
     return lambda mm: pixels[(int(mm[1] / PANEL_MM[1] * h) * w + int(mm[0] / PANEL_MM[0] * w)) * 3:][:3].hex()
 
 
-playing = threading.Thread(target=panel.play, args=(pan.text(),))
-playing.start()
+playing = started_pan(2)
 time.sleep(1.4)
 at = shot("mid")
 on_trail = [at((x, 50)) for x in range(65, 101, 5)]
@@ -272,12 +278,7 @@ def band(name, mm_y):
 
 
 # The same pan, slower: GNOME Shell is slow to shoot under this VM's emulated CPU.
-slow = Recording()
-for i in range(101):
-    slow.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=40)
-slow.frame({s: None for s in range(3)})
-playing = threading.Thread(target=panel.play, args=(slow.text(),))
-playing.start()
+playing = started_pan(4)
 time.sleep(2.5)
 at, away = band("mid", 50), band("mid-away", 130)
 on_trail = [at(x) for x in range(65, 101, 5)]
