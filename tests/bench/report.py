@@ -70,11 +70,12 @@ print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from 
 print()
 print("The signal alone: a binding with `signal = true` and no command (none starts beside it); the bus alone "
       "again; and the whole path's floor, a small C program that reads the panel and signals each lift of a "
-      "swipe one way (`tests/bench/relay.c`: read(2) on the event node, the very message gestured sends, sd-bus), "
-      "both running, on swipes that take turns right and left, each answering one way, gestured's binding to the right "
-      "for half of them and to the left for the other half (a lift is answered about 10 % sooner after one way), "
-      "120 of each a round: this VM's speed drifts by tens of percent over minutes and falls on both alike; the last "
-      "row pools the rounds:")
+      "right swipe (`tests/bench/relay.c`: read(2) on the event node, the very message gestured sends, sd-bus), "
+      "each alone, in blocks of a third of the round that take turns (gestured, floor, floor, gestured, gestured, "
+      "floor), 120 swipes of each a round: this VM's speed drifts by tens of percent over minutes and falls on both "
+      "alike. Not both at once: in this VM a process woken on an idle virtual CPU may wait milliseconds to run, on a "
+      "busy one far less, so each one's work on a lift would speed the other's signal on its way. The last row pools "
+      "the rounds:")
 print()
 print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | the bus alone p50 / p99 | "
       "the whole path's floor p50 / p99 | alone ÷ floor p50 / p99 |")

@@ -11,7 +11,7 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, cpu_seconds, latencies as common_latencies, latency_of_each_lift, play_swipes as common_play_swipes, summary  # noqa: E402
+from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -185,27 +185,31 @@ for round_ in range(2):
     lisgd.wait()
 
     # The signal alone (no command starting beside it) and the whole path's floor (a small
-    # C reader of the panel that signals each lift of a swipe one way), both running, on
-    # swipes that take turns right and left, each answering one way: each lift of one is
-    # followed by one of the other, so that a drift of this VM's speed (tens of percent
-    # over minutes) falls on both alike. Half the swipes with gestured's binding to the
-    # right, half to the left: a lift is answered about 10 % sooner after one way than the
-    # other (two floors measured so), which the halves cancel. Twice the swipes of the
-    # other figures for each.
+    # C reader of the panel that signals each lift of a right swipe), each alone, in
+    # blocks that take turns (gestured, floor, floor, gestured, gestured, floor), so that
+    # a drift of this VM's speed (tens of percent over minutes) falls on both alike. Not
+    # both at once: in this VM a process woken on an idle virtual CPU may wait
+    # milliseconds to run (ftrace: a listener 2.8 ms), one woken on a busy CPU far less,
+    # so each one's work on a lift speeds the other's signal on its way (measured so, the
+    # floor came out faster and gestured's signal slower than each alone). Twice the
+    # swipes of the other figures for each.
     alone, floor = [], []
-    for gestured_way, relay_way in (("right", "left"), ("left", "right")):
-        daemon = Daemon(gestured, work, write_config(signal_config.replace('"right"', f'"{gestured_way}"')), "signal.log")
-        daemon.wait_for_log(re.escape(panel.node) + ": '")
-        relaying = subprocess.Popen([relay, panel.node, relay_way])
+    block = max(1, swipes * 2 // 3)
+    for kind in ("gestured", "floor", "floor", "gestured", "gestured", "floor"):
+        if kind == "gestured":
+            answering = Daemon(gestured, work, write_config(signal_config), "signal.log")
+            answering.wait_for_log(re.escape(panel.node) + ": '")
+        else:
+            answering = subprocess.Popen([relay, panel.node, "right"])
         time.sleep(1)
-        lifts = common_play_swipes(panel, swipes * 2, 0.6, directions=(gestured_way, relay_way))
+        lifts = common_play_swipes(panel, block, 0.6)
         time.sleep(1)
-        each = latency_of_each_lift(lifts, stamps, "signal")
-        daemon.stop()
-        relaying.terminate()
-        relaying.wait()
-        alone += [ms for ms in each[0::2] if ms is not None]
-        floor += [ms for ms in each[1::2] if ms is not None]
+        (alone if kind == "gestured" else floor).extend(common_latencies(lifts, stamps, "signal"))
+        if kind == "gestured":
+            answering.stop()
+        else:
+            answering.terminate()
+            answering.wait()
     result["signal_alone"] = summary(alone, swipes * 2)
     result["signal_relay"] = summary(floor, swipes * 2)
     result["signal_alone_ms"], result["signal_relay_ms"] = alone, floor

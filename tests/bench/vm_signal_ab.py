@@ -53,9 +53,9 @@ def gestured_signal(program):
 
 
 def floor_signal():
-    relaying = subprocess.Popen([relay, panel.node, "left"])
+    relaying = subprocess.Popen([relay, panel.node, "right"])
     time.sleep(1)
-    ms = latencies(play_swipes(panel, swipes, 0.6, directions=("left",)), stamps, "signal")
+    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
     relaying.terminate()
     relaying.wait()
     return ms
