@@ -29,7 +29,7 @@ if (kind === 'kwin') {
     } };
     class Variant { constructor(type, value) { this.value = value; } }
     // The overlay's objects do nothing here (tests/e2e/overlay_service.py draws it in a real GNOME Shell).
-    class DrawingArea { connect() { return 1; } destroy() {} }
+    class DrawingArea { connect() { return 1; } hide() {} destroy() {} }
     const uiGroup = { add_child: () => {}, set_child_above_sibling: () => {} };
     context.imports = {
         gi: {

@@ -21,7 +21,7 @@ const standIns = {
         'const uiGroup = {add_child() {}, set_child_above_sibling() {}};\n' +
         'export const layoutManager = {uiGroup, monitors: [], primaryMonitor: {x: 0, y: 0, width: 1, height: 1}};\n'],
     "'gi://St'": ['st.js',
-        'class DrawingArea { connect() { return 1; } destroy() {} }\nexport default {DrawingArea};\n'],
+        'class DrawingArea { connect() { return 1; } hide() {} destroy() {} }\nexport default {DrawingArea};\n'],
 };
 for (const [module, [file, source]] of Object.entries(standIns)) {
     if (!text.includes(module))

@@ -49,8 +49,9 @@ class Overlay {
         this._area = new St.DrawingArea({reactive: false, visible: false});
         this._area.connect('repaint', area => this._repaint(area));
         Main.layoutManager.uiGroup.add_child(this._area);
+        // An agent that goes mid-gesture sends no lift: what it drew goes with it.
         this._watch = Gio.bus_watch_name(Gio.BusType.SESSION, AGENT, Gio.BusNameWatcherFlags.NONE,
-            (connection, name, owner) => { this._owner = owner; }, () => { this._owner = null; });
+            (connection, name, owner) => { this._owner = owner; }, () => { this._owner = null; this._clear(); });
         this._subscription = Gio.DBus.session.signal_subscribe(null, AGENT, 'Feedback', '/org/gestured/Agent1', null,
             Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, signal, parameters) => this._update(sender, parameters));
     }
@@ -84,8 +85,7 @@ class Overlay {
         } else {
             this._linger = GLib.timeout_add(GLib.PRIORITY_DEFAULT, LINGER_MS, () => {
                 this._linger = 0;
-                this._trails = [];
-                this._area.hide();
+                this._clear();
                 return GLib.SOURCE_REMOVE;
             });
         }
@@ -97,6 +97,12 @@ class Overlay {
         Main.layoutManager.uiGroup.set_child_above_sibling(this._area, null);
         this._area.show();
         this._area.queue_repaint();
+    }
+
+    _clear() {
+        this._drawing = false;
+        this._trails = [];
+        this._area.hide();
     }
 
     // The monitor of the panel's output (its connector), else the primary one.
