@@ -89,7 +89,8 @@ class Daemon(Harness):
         """Core/Tests/SeatFixtures: modes by gesture and by request, a pause and its end, the
         lock and logind silent, another session in front, a pen and a palm, the display's and one panel's rotation, a key
         chord, a double click, a reload, two panels, the application in front, the window under the touch, the screens dark
-        and lit, two users' sessions (a switch mid-pan, a lock, refused configurations), keys and a button held through a
+        and lit, two users' sessions (a switch mid-pan, mid-hold and while a tap waits, a hand-over while a tap waits, a lock,
+        refused configurations, a user's touch lock past the lock and the pause), keys and a button held through a
         lock, an unplug, a reload and a stop, the virtual touchpad: `run --replay ... --timeline --print` through the loop
         and its timerfd prints what `replay --together` prints, compared whole."""
         fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Core", "Tests", "SeatFixtures")

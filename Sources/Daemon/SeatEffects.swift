@@ -16,15 +16,22 @@ extension Daemon {
             afterwards.append(.log(step, of: node))
         case .run(let command):
             if acts { afterwards.append(.run(command)) }
+            options.show?(effect)
         case .signal(let event, let device, let step):
             if acts { bus?.emit(event, device: device, step: step, now: monotonicMicroseconds()) }
+            options.show?(effect)
         case .toAgent(let action):
             if acts { bus?.act(action) }
+            options.show?(effect)
+        case .dropped(let action, let session, let first):
+            let line = "\(printable(action.binding, limit: 64)): its \(action.kind) dropped: its user's session \(printable(SeatSession(id: session, user: 0).name, limit: 64)) is not in front"
+            if first { logger.info("\(line) (said once until another session is)") } else { logger.debug("\(line)") }
             options.show?(effect)
         case .wantAgents:
             if acts { bus?.wantApp() }
         case .feedback(let frame, let agent):
             if acts { afterwards.append(.feedback(frame, agent: agent)) }
+            options.show?(effect)
         case .write(let target, let events):
             if acts { write(events, to: target) }
             options.show?(effect)

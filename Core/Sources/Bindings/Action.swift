@@ -27,3 +27,34 @@ public enum Action: Equatable, Sendable {
     /// gestures that unlock fire.
     case touchLock(binding: String, TouchLockChange)
 }
+
+extension Action {
+    /// The gesture whose binding decided it.
+    public var binding: String {
+        switch self {
+        case .run(let command): command.binding
+        case .signal(let event, _, _): event.name
+        case .keys(let binding, _), .click(let binding, _, _), .mode(let binding, _), .pause(let binding, _),
+             .touchLock(let binding, _): binding
+        case .hold(let hold): hold.binding
+        case .touchpad(let touchpad): touchpad.binding
+        case .scroll(let turn): turn.binding
+        }
+    }
+
+    /// What kind of action it is, as the log and a replay name it.
+    public var kind: String {
+        switch self {
+        case .run: "command"
+        case .signal: "signal"
+        case .keys: "keys"
+        case .click: "click"
+        case .hold: "hold"
+        case .touchpad: "touchpad"
+        case .scroll: "scroll"
+        case .mode: "mode"
+        case .pause: "pause"
+        case .touchLock: "touch lock"
+        }
+    }
+}

@@ -16,6 +16,9 @@ public struct Binding: Equatable, Codable, Sendable {
     public var hold: Hold?
     /// `touchpad = true`: the gesture's fingers go to gestured's virtual touchpad.
     public var touchpad = false
+    /// Whose it is: the machine's, unless a session's user's configuration was merged in
+    /// (`Configuration.merging`).
+    public var owner = BindingOwner.machine
 
     public init(gesture: String, command: String? = nil, signal: Bool = false,
                 commandPhases: Set<GesturePhase> = [.ended], maxRunning: Int = 1) {

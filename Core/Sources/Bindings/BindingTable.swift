@@ -36,22 +36,32 @@ public struct BindingTable: Sendable {
     /// The actions of one event on one device, signal first: a listener hears of the
     /// gesture before the command it starts can act.
     public mutating func actions(for event: GestureEvent, device: String) -> [Action] {
-        var actions: [Action] = []
+        var actions: [OwnedAction] = []
         appendActions(for: event, device: device, to: &actions)
-        return actions
+        return actions.map(\.action)
     }
 
-    /// As `actions(for:device:)`, into a buffer the caller reuses.
-    public mutating func appendActions(for event: GestureEvent, device: String, to actions: inout [Action]) {
+    /// As `actions(for:device:)`, each with its binding's owner, into a buffer the caller
+    /// reuses. `onlyTouchLock`: the gesture fired only because it may end the touch lock
+    /// (the session locked, gestured paused, or another mode): its touch lock alone.
+    public mutating func appendActions(for event: GestureEvent, device: String, onlyTouchLock: Bool = false,
+                                       to actions: inout [OwnedAction]) {
         guard let binding = byGesture[event.name] else { return }
-        if binding.actions.signal { actions.append(.signal(event, device: device, step: nil)) }
+        if onlyTouchLock {
+            if binding.acts(on: event), let change = binding.actions.touchLock {
+                actions.append(OwnedAction(.touchLock(binding: binding.gesture, change), of: binding.owner))
+            }
+            return
+        }
+        let owner = binding.owner
+        if binding.actions.signal { actions.append(OwnedAction(.signal(event, device: device, step: nil), of: owner)) }
         if binding.acts(on: event) { append(binding.actions, of: binding, event, device, step: nil, to: &actions) }
         guard binding.scroll != nil || binding.steps != nil || binding.hold != nil || binding.touchpad else { return }
         func hold(_ moment: HoldAction.Moment) {
-            if let hold = binding.hold { actions.append(.hold(HoldAction(binding: binding.gesture, moment, hold, at: event.location))) }
+            if let hold = binding.hold { actions.append(OwnedAction(.hold(HoldAction(binding: binding.gesture, moment, hold, at: event.location)), of: owner)) }
         }
         func touchpad(_ moment: TouchpadAction.Moment) {
-            if binding.touchpad { actions.append(.touchpad(TouchpadAction(binding: binding.gesture, moment, touches: event.touches))) }
+            if binding.touchpad { actions.append(OwnedAction(.touchpad(TouchpadAction(binding: binding.gesture, moment, touches: event.touches)), of: owner)) }
         }
         switch event.phase {
         case .began:
@@ -74,25 +84,26 @@ public struct BindingTable: Sendable {
     }
 
     private func append(_ bound: BoundActions, of binding: Binding, _ event: GestureEvent, _ device: String,
-                        step: StepCount?, to actions: inout [Action]) {
-        if let keys = bound.keys { actions.append(.keys(binding: binding.gesture, keys)) }
-        if let click = bound.click { actions.append(.click(binding: binding.gesture, click, at: event.location)) }
+                        step: StepCount?, to actions: inout [OwnedAction]) {
+        let owner = binding.owner
+        if let keys = bound.keys { actions.append(OwnedAction(.keys(binding: binding.gesture, keys), of: owner)) }
+        if let click = bound.click { actions.append(OwnedAction(.click(binding: binding.gesture, click, at: event.location), of: owner)) }
         if let command = bound.commandForm {
             let environment = GestureEnvironment.assignments(event, device: device, step: step)
-            actions.append(.run(CommandAction(binding: binding.gesture, command: command, environment: environment,
-                                              maxRunning: binding.maxRunning)))
+            actions.append(OwnedAction(.run(CommandAction(binding: binding.gesture, command: command, environment: environment,
+                                                          maxRunning: binding.maxRunning)), of: owner))
         }
-        if let mode = bound.mode { actions.append(.mode(binding: binding.gesture, mode)) }
-        if let seconds = bound.pauseSeconds { actions.append(.pause(binding: binding.gesture, seconds: seconds)) }
-        if let change = bound.touchLock { actions.append(.touchLock(binding: binding.gesture, change)) }
+        if let mode = bound.mode { actions.append(OwnedAction(.mode(binding: binding.gesture, mode), of: owner)) }
+        if let seconds = bound.pauseSeconds { actions.append(OwnedAction(.pause(binding: binding.gesture, seconds: seconds), of: owner)) }
+        if let change = bound.touchLock { actions.append(OwnedAction(.touchLock(binding: binding.gesture, change), of: owner)) }
     }
 
     /// A continuous gesture's steps crossed and wheel turned since its last event.
-    private mutating func follow(_ binding: Binding, _ event: GestureEvent, _ device: String, to actions: inout [Action]) {
+    private mutating func follow(_ binding: Binding, _ event: GestureEvent, _ device: String, to actions: inout [OwnedAction]) {
         guard var state = progress[event.name] else { return }
         if let scroll = binding.scroll, let translation = event.translation {
             let turn = Self.wheel(binding.gesture, to: translation, scroll, &state)
-            if turn.vertical != 0 || turn.horizontal != 0 { actions.append(.scroll(turn)) }
+            if turn.vertical != 0 || turn.horizontal != 0 { actions.append(OwnedAction(.scroll(turn), of: binding.owner)) }
         }
         if let steps = binding.steps, let position = Self.position(event, steps, &state) {
             crossings.removeAll(keepingCapacity: true)
@@ -102,7 +113,7 @@ public struct BindingTable: Sendable {
                 net += delta
                 let step = StepCount(delta: delta, net: net)
                 let bound = delta > 0 ? steps.increase : steps.decrease
-                if bound.signal { actions.append(.signal(event, device: device, step: step)) }
+                if bound.signal { actions.append(OwnedAction(.signal(event, device: device, step: step), of: binding.owner)) }
                 append(bound, of: binding, event, device, step: step, to: &actions)
             }
         }

@@ -1,3 +1,4 @@
+import Bindings
 import ConfigDocument
 import Gestures
 
@@ -47,7 +48,8 @@ extension Configuration {
     /// `require_failure_of` and `simultaneous_with` name only their own gestures (their
     /// file is checked alone); the machine's only the machine's. Modes are both's; the
     /// user's `[daemon] mode` and `mode_timeout_s`, where given, are the ones in force.
-    public func merging(_ user: Configuration) -> (config: Configuration, leftOut: [String]) {
+    /// The user's bindings are `owner`'s from now on, whatever is in force when they fire.
+    public func merging(_ user: Configuration, owner: BindingOwner) -> (config: Configuration, leftOut: [String]) {
         var merged = self
         let machineNames = Set(gestures.map(\.name))
         var leftOut: [String] = []
@@ -57,7 +59,9 @@ extension Configuration {
                 continue
             }
             merged.gestures.append(gesture)
-            merged.bindings.append(binding)
+            var owned = binding
+            owned.owner = owner
+            merged.bindings.append(owned)
         }
         let regionNames = Set(regions.map(\.name))
         merged.regions += user.regions.filter { !regionNames.contains($0.name) }

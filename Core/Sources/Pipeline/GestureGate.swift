@@ -86,6 +86,16 @@ public struct GestureGate: Equatable, Sendable {
         return nil
     }
 
+    /// Whether the gesture named `name` (one of `gestures`) fires only because it may end
+    /// the touch lock: the session's lock, the pause or the mode keep it out otherwise.
+    /// Then it ends the touch lock and does nothing else.
+    public func admitsOnlyToEndTouchLock(_ name: String, among gestures: some Sequence<GestureSpec>) -> Bool {
+        guard touchLocked, let gesture = gestures.first(where: { $0.name == name }), gesture.unlocksTouch else { return false }
+        var withoutTouchLock = self
+        withoutTouchLock.touchLocked = false
+        return withoutTouchLock.exclusion(of: gesture) != nil
+    }
+
     /// The same gate, the application and the windows aside: what a sequence under way answers to.
     func sameApart(fromApp other: GestureGate) -> Bool {
         mode == other.mode && paused == other.paused && locked == other.locked && touchLocked == other.touchLocked

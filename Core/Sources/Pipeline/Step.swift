@@ -13,8 +13,8 @@ public struct Step: Sendable {
     public var events: [GestureEvent] = []
     /// Every recognizer state change with its reason, when explaining.
     public var transitions: [Transition] = []
-    /// What the bindings say to do, in order.
-    public var actions: [Action] = []
+    /// What the bindings say to do, in order, each with whose binding it is.
+    public var actions: [OwnedAction] = []
     /// An isolated panel's events for its uinput twin, each frame ending in SYN_REPORT.
     public var twin: [InputEvent] = []
     /// An isolated panel's delivery decisions (held, delivered, dropped, cancelled) and,

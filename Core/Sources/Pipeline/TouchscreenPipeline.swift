@@ -240,6 +240,8 @@ public final class TouchscreenPipeline {
             collect()
         case .cancel(let time):
             if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
+        case .abandon(let why, let time):
+            abandon(why, at: time)
         case .silence(let on, let time):
             silence(on, at: time)
         case .gate(let gate, let time):
@@ -365,7 +367,7 @@ public final class TouchscreenPipeline {
             isolation.decide(at: event.time, frameEnded: frameEnded, events: output.events, recognizers: current.arbiter.recognizers)
         case .deadline(let time):
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
-        case .cancel(let time):
+        case .cancel(let time), .abandon(_, let time):
             isolation.cancel(at: time)
         case .silence(_, let time), .gate(_, let time):
             isolation.decide(at: time, frameEnded: false, events: output.events, recognizers: current.arbiter.recognizers)
@@ -405,6 +407,17 @@ public final class TouchscreenPipeline {
         collect()
     }
 
+    /// The sequence under way ends here: its touches cancelled, then every gesture still
+    /// deciding or waiting taken out of it, so that none fires later; the next sequence
+    /// has its recognizers made anew.
+    private func abandon(_ why: String, at time: Timestamp) {
+        if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
+        guard current.arbiter.nextDeadline != nil else { return }
+        stale = true
+        current.arbiter.exclude(at: time) { _ in why }
+        collect()
+    }
+
     /// The display turned (the accelerometer, a compositor's hook): a panel whose
     /// rotation follows it measures the next sequence, never one under way, turned.
     public func setDisplayRotation(_ turn: QuarterTurn) {
@@ -435,7 +448,10 @@ public final class TouchscreenPipeline {
         output.transitions.append(contentsOf: arbiter.transitions)
         output.bugs.append(contentsOf: arbiter.bugs)
         for event in output.events[first...] {
-            current.bindings.appendActions(for: event, device: device.name, to: &output.actions)
+            // Under the touch lock only the gestures that end it fire; one that the lock,
+            // the pause or the mode would keep out otherwise does that alone.
+            let onlyTouchLock = gate.touchLocked && gate.admitsOnlyToEndTouchLock(event.name, among: arbiter.recognizers.lazy.map(\.spec))
+            current.bindings.appendActions(for: event, device: device.name, onlyTouchLock: onlyTouchLock, to: &output.actions)
         }
     }
 

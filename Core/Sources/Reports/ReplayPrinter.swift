@@ -52,7 +52,7 @@ public struct ReplayPrinter {
         }
         if showTransitions { for t in step.transitions { write(line(for: t)) } }
         for event in step.events { write(line(for: event)) }
-        if showActions { for action in step.actions { write(line(for: action)) } }
+        if showActions { for action in step.actions { write(line(for: action.action)) } }
         if showDelivery { for note in step.delivery { write(line(for: note)) } }
         if showTwin { print(step.twin, to: "twin") }
         for bug in step.bugs { write(OutputLine(file: file, [.word("bug:"), .field("bug", .string(bug))])) }
@@ -112,6 +112,25 @@ public struct ReplayPrinter {
     public func print(_ action: AgentAction) {
         write(OutputLine(file: file, [.word("agent"), .field("agent", .string(action.binding), after: ":"),
                                       .field("kind", .string(action.kind.rawValue)), .word("to"), .field("to", .string(action.agent))]))
+    }
+
+    /// A command the service runs itself, or a signal it emits on the system bus: the
+    /// machine's gestures' alone.
+    public func printByTheService(_ binding: String, _ kind: AgentAction.Kind) {
+        write(OutputLine(file: file, [.word("service"), .field("service", .string(binding), after: ":"), .field("kind", .string(kind.rawValue))]))
+    }
+
+    /// An overlay update sent to a session's agent: its fingers and its lead gesture.
+    public func print(_ frame: FeedbackFrame, to agent: String) {
+        write(OutputLine(file: file, [.word("overlay"), .field("panel", .string(frame.panel), after: ":"),
+                                      .named("fingers", .integer(frame.fingers.count)), .named("lead", .string(frame.lead.gesture ?? "-")),
+                                      .named("verdict", .string(frame.lead.verdict.rawValue)), .word("to"), .field("to", .string(agent))]))
+    }
+
+    /// A session's action dropped: that session is not in front.
+    public func print(dropped action: Action, session: String) {
+        write(OutputLine(file: file, [.word("dropped"), .field("dropped", .string(action.binding), after: ":"), .field("kind", .string(action.kind)),
+                                      .field("session", .string(SeatSession(id: session, user: 0).name), before: "(session ", after: " not in front)")]))
     }
 
     /// One line per frame one of gestured's uinput devices gets (`device`: twin, keyboard

@@ -16,7 +16,7 @@ import TouchCore
         var out: [String] = []
         for step in script.steps(config) {
             #expect(step.bugs.isEmpty)
-            for action in step.actions {
+            for action in step.actions.map(\.action) {
                 switch action {
                 case .keys(_, let keys): out.append(keys.text)
                 case .scroll(let turn): out.append("wheel \(turn.vertical) \(turn.horizontal) \(turn.verticalDetents)")

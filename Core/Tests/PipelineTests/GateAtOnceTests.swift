@@ -45,7 +45,7 @@ import TouchCore
 
     static let keyCodes = KeyCodes(byName: ["KEY_LEFTCTRL": 29, "KEY_LEFTALT": 56, "KEY_RIGHT": 106, "KEY_F2": 60,
                                             "KEY_VOLUMEUP": 115, "KEY_VOLUMEDOWN": 114, "KEY_TAB": 15,
-                                            "KEY_LEFTSHIFT": 42, "KEY_LEFTMETA": 125])
+                                            "KEY_LEFTSHIFT": 42, "KEY_LEFTMETA": 125, "KEY_L": 38])
 
     let panel = DeviceDescription(name: "Panel", axes: [
         AbsoluteAxis(code: AbsCode.mtSlot, minimum: 0, maximum: 9),
@@ -124,7 +124,7 @@ import TouchCore
         var before: [String] = [], after: [String] = []
         var given = false
         func note(_ step: Step) {
-            let lines = step.events.map { "\($0.name) \($0.phase.rawValue)" } + step.actions.map(Self.describe)
+            let lines = step.events.map { "\($0.name) \($0.phase.rawValue)" } + step.actions.map { Self.describe($0.action) }
             if given { after += lines } else { before += lines }
         }
         let end = script.w.events.last?.time ?? Timestamp(seconds: 0)

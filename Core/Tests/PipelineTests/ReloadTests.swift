@@ -25,7 +25,7 @@ import TouchCore
             InputEvent(time: up, type: EventType.syn, code: SynCode.report, value: 0),
         ]
         var actions: [Action] = []
-        for event in events { pipeline.step(.event(event)) { actions += $0.actions } }
+        for event in events { pipeline.step(.event(event)) { actions += $0.actions.map(\.action) } }
         return actions.map { action in
             if case .run(let command) = action { command.command.text } else { "signal" }
         }

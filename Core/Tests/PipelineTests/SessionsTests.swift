@@ -54,9 +54,10 @@ import TouchCore
         let machine = try Configuration.parse(self.machine + "\n[[gesture]]\nname = \"shared\"\ntype = \"checkmark\"\n", file: "m.toml")
         let user = try Configuration.parse("[daemon]\nmodes = [\"mine\"]\nmode_timeout_s = 30\n\n[[gesture]]\nname = \"shared\"\ntype = \"tap\"\n\n[[gesture]]\nname = \"own\"\ntype = \"tap\"\nfingers = 2\nmodes = [\"mine\"]\n",
                                            file: "u.toml", scope: .user)
-        let (merged, leftOut) = machine.merging(user)
+        let (merged, leftOut) = machine.merging(user, owner: .session("c1"))
         #expect(merged.gestures.map(\.name) == ["menu", "shared", "own"])
         #expect(merged.bindings.map(\.gesture) == ["menu", "shared", "own"])
+        #expect(merged.bindings.map(\.owner) == [.machine, .machine, .session("c1")])
         #expect(leftOut == ["shared"])
         #expect(merged.daemon.modes == ["mine"])
         #expect(merged.daemon.mode == "default")

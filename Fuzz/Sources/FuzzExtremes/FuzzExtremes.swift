@@ -49,7 +49,7 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
             }
             // What the virtual keyboard, pointer and touchpad would be sent.
             var written: [InputEvent] = []
-            for action in step.actions {
+            for action in step.actions.map(\.action) {
                 var pointer: [InputEvent] = []
                 switch action {
                 case .keys(_, let keys): VirtualInput.append(keys, holding: held.keys, to: &written)

@@ -34,11 +34,14 @@ struct FeedbackStream {
     }
 
     /// What a panel's step says, as the overlay draws it: a gesture that fired stays the
-    /// lead to the lift; a lift after none says nothing matched, and under the touch lock
+    /// lead to the lift (or, fired after it, to the next sequence's start); a lift after none says nothing matched, and under the touch lock
     /// (`touchLocked`) that the lock is why.
     mutating func frame(panel: String, output: String?, step: Step, touchLocked: Bool = false,
                         lead: () -> FeedbackLead) -> FeedbackFrame {
         let fingers = step.frame?.touches.filter { $0.phase.isDown }.map(\.location) ?? []
+        // A sequence's first frame (every touch in it new): what fired after the last
+        // lift (a tap once its double tap's wait was over) is not this sequence's.
+        if let touches = step.frame?.touches, !touches.isEmpty, touches.allSatisfy({ $0.phase == .began }) { fired[panel] = nil }
         if let event = step.events.last { fired[panel] = event.name }
         var current: FeedbackLead
         if let name = fired[panel] {
@@ -87,5 +90,12 @@ struct FeedbackStream {
         sentAt[panel] = nil
         waiting[panel] = nil
         fired[panel] = nil
+    }
+
+    /// Another owner in front: nothing waiting or remembered is theirs.
+    mutating func forgetAll() {
+        sentAt = [:]
+        waiting = [:]
+        fired = [:]
     }
 }

@@ -20,7 +20,8 @@ extension Seat {
     public var sessionInFront: (session: SeatSession, file: String?, gestures: Int, agent: Bool)? {
         guard let active = sessions.active else { return nil }
         let given = sessions.activeGiven
-        return (active, given?.config == nil ? nil : given?.file, usersGestures.count, given?.agent != nil)
+        let theirs = config.bindings.count { $0.owner == .session(active.id) }
+        return (active, given?.config == nil ? nil : given?.file, theirs, given?.agent != nil)
     }
 
     func setApp(_ app: AppInFront?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
@@ -29,15 +30,17 @@ extension Seat {
         changed([change], at: time, perform)
     }
 
-    /// Touches under way are cancelled first, with the leaving user's gestures still in
-    /// force: what they hold (keys, a pan's wheel) ends; their commands, for the leaving
-    /// session, are not sent.
+    /// The new session is in front first, then every panel with anything pending
+    /// (fingers down, a tap waiting to rule out a double tap) abandons its sequence: what
+    /// the leaving user's gestures hold (keys, a pan's wheel, touchpad fingers) is let go,
+    /// nothing else of theirs is performed, and nothing waiting for them (overlay updates,
+    /// a second click) reaches the next session.
     func switchSession(to session: SeatSession?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
-        leaving = true
-        for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
-        leaving = false
         let before = sessions.active?.user
         sessions.setActive(session, at: time)
+        abandonPending("another session is in front", at: time, perform)
+        feedback.forgetAll()
+        if let second = secondClick, !sessions.inFront(second.owner) { secondClick = nil }
         if let before, let after = session?.user, before != after {
             changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time, perform)
         }
@@ -52,14 +55,20 @@ extension Seat {
         perform(.wantAgents)
     }
 
+    /// Every panel with fingers down or a gesture waiting ends its sequence now: nothing
+    /// of it fires later, for whichever owner is in front by then.
+    func abandonPending(_ why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        for panel in panels where panel.pipeline.fingersDown || panel.pipeline.nextDeadline != nil {
+            feed(.abandon(why: why, at: time), to: panel, perform)
+        }
+    }
+
     /// The machine's configuration with the session in front's user's gestures.
     func putInForce(at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         var next = machine
-        usersGestures = []
-        if let user = sessions.activeGiven?.config {
-            let (merged, leftOut) = machine.merging(user)
+        if let active = sessions.active, let user = sessions.activeGiven?.config {
+            let (merged, leftOut) = machine.merging(user, owner: .session(active.id))
             next = merged
-            usersGestures = Set(user.gestures.map(\.name)).subtracting(leftOut)
             if !leftOut.isEmpty {
                 perform(.log(.warning, "the session in front's gestures named as the machine's are left out: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))"))
             }
@@ -96,6 +105,9 @@ extension Seat {
             throw refuse(.configurationRefused("\(error)"))
         }
         sessions.take(user, file: file, from: peer.name, at: time)
+        // What is under way was decided by the file it replaces.
+        abandonPending("its user handed over another configuration", at: time, perform)
+        feedback.forgetAll()
         // A gesture named as one of the machine's was refused by the check: all of them are in force.
         changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count), reason: printable(peer.name, limit: 64))],
                 at: time, perform)
@@ -105,10 +117,6 @@ extension Seat {
     /// A command or signal of the session in front's user's gesture, to their agent; with
     /// none, it is skipped, said once until an agent is back.
     func toAgent(_ kind: AgentAction.Kind, _ binding: String, _ environment: [String], _ perform: (SeatEffect) -> Void) {
-        if leaving {
-            if explaining { perform(.log(.debug, "\(binding): not sent: its user's session is leaving the seat")) }
-            return
-        }
         guard let agent = sessions.activeGiven?.agent else {
             if sessions.sayNoAgent() {
                 perform(.log(.warning, "\(binding): skipped: no agent in the session in front runs its user's commands and signals (said once until one is back)"))

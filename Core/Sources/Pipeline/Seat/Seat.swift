@@ -24,11 +24,6 @@ public final class Seat {
     @exclusivity(unchecked) public private(set) var machine: Configuration
     /// The session in front and what each session's agent handed over (the system service).
     @exclusivity(unchecked) var sessions = SeatSessions()
-    /// The gestures in force that are the session in front's user's: their commands go
-    /// to that session's agent.
-    @exclusivity(unchecked) var usersGestures: Set<String> = []
-    /// The session in front is changing: its user's gestures cancelled now run no command.
-    @exclusivity(unchecked) var leaving = false
     /// Who reported the application in front on the system bus, while it stands.
     @exclusivity(unchecked) var appReporter: BusPeer?
     /// The key names a user's `keys` may use (libevdev's, from the OS edge).
@@ -60,8 +55,8 @@ public final class Seat {
     /// hashing then). Not counted: `byNode` holds it, and `drop` forgets it.
     @exclusivity(unchecked) private var lastPanel: Unmanaged<SeatPanel>?
     @exclusivity(unchecked) private var lastNode = ""
-    /// A double click's second click, and when it is due.
-    @exclusivity(unchecked) private var secondClick: (due: Timestamp, click: Click, location: Point)?
+    /// A double click's second click, when it is due, and whose binding it is.
+    @exclusivity(unchecked) var secondClick: (due: Timestamp, click: Click, location: Point, owner: BindingOwner)?
     /// What the keyboard or pointer gets, made anew for each action (`pointerEvents`: the
     /// pointer's, when an action writes to both).
     @exclusivity(unchecked) var virtualEvents: [InputEvent] = []
@@ -285,29 +280,45 @@ public final class Seat {
             perform(.log(.warning, "\(panel.node): \(why)"))
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
-        for action in step.actions { render(action, of: panel, at: time, perform) }
-        if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, let agent = sessions.activeGiven?.agent {
+        for owned in step.actions where mayPerform(owned, perform) { render(owned.action, of: owned.owner, panel, at: time, perform) }
+        // An abandoned sequence's last frame is the leaving owner's: the next one's overlay
+        // is not told of it.
+        if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, !step.input.abandons, let agent = sessions.activeGiven?.agent {
             let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step,
                                        touchLocked: control.gate.touchLocked) { panel.pipeline.lead }
-            let startsCommand = step.actions.contains { if case .run = $0 { true } else { false } }
+            let startsCommand = step.actions.contains { if case .run = $0.action { true } else { false } }
             if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { perform(.feedback(now, agent: agent)) }
         }
         if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
-        changed(step.actions.compactMap { control.perform($0, at: time) }, by: panel, at: time, perform)
+        changed(step.actions.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time, perform)
+    }
+
+    /// Whether an action is performed: one of the machine's, or of the session in front's
+    /// user; another session's is dropped, but for what lets go of the keys, buttons and touchpad fingers it held.
+    private func mayPerform(_ owned: OwnedAction, _ perform: (SeatEffect) -> Void) -> Bool {
+        guard case .session(let id) = owned.owner, !sessions.inFront(owned.owner) else { return true }
+        switch owned.action {
+        case .hold(let hold) where hold.moment == .release: return true
+        case .touchpad(let touchpad) where touchpad.moment == .end: return true
+        default: break
+        }
+        perform(.dropped(owned.action, session: id, firstSinceSwitch: sessions.sayNotInFront(id)))
+        return false
     }
 
     /// An action as what performs it: a command, a signal, or the events of gestured's
-    /// keyboard or pointer.
-    private func render(_ action: Action, of panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    /// keyboard or pointer. A session's command or signal goes to its agent: the service
+    /// never runs a user's command, nor says a user's gesture on the system bus.
+    private func render(_ action: Action, of owner: BindingOwner, _ panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         switch action {
-        case .run(let command) where usersGestures.contains(command.binding):
-            toAgent(.command, command.binding, command.environment, perform)
         case .run(let command):
+            guard owner == .machine else { return toAgent(.command, command.binding, command.environment, perform) }
             perform(.run(command))
-        case .signal(let event, let device, let step) where usersGestures.contains(event.name):
-            // Emitted by the agent on the session bus; the system bus says nothing of a user's gestures.
-            toAgent(.signal, event.name, GestureEnvironment.assignments(event, device: device, step: step), perform)
         case .signal(let event, let device, let step):
+            guard owner == .machine else {
+                // Emitted by the agent on the session bus.
+                return toAgent(.signal, event.name, GestureEnvironment.assignments(event, device: device, step: step), perform)
+            }
             perform(.signal(event, device: device, step: step))
         case .keys(let binding, let keys):
             if explaining { perform(.log(.debug, "\(binding): keys \(keys.text)")) }
@@ -324,7 +335,7 @@ public final class Seat {
             }
             virtualEvents.removeAll(keepingCapacity: true)
             VirtualInput.append(click, at: location, to: &virtualEvents)
-            secondClick = click.count > 1 ? (time + Double(VirtualInput.doubleClickGapMicroseconds) / 1000, click, location) : nil
+            secondClick = click.count > 1 ? (time + Double(VirtualInput.doubleClickGapMicroseconds) / 1000, click, location, owner) : nil
             perform(.write(.pointer, virtualEvents))
         case .scroll(let turn):
             if explaining { perform(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }

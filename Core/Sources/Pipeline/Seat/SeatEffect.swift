@@ -28,6 +28,10 @@ public enum SeatEffect {
     /// A command of a gesture of the session in front's user: for their session's agent
     /// to run as them, in their session. Never the command: the binding and the gesture.
     case toAgent(AgentAction)
+    /// A session's action not performed: that session is not in front (its sequence was
+    /// abandoned as another came in front). `firstSinceSwitch`: the first for it since
+    /// the session in front last changed, which the log says; the rest only at debug.
+    case dropped(Action, session: String, firstSinceSwitch: Bool)
     /// An update of the overlay, for the session in front's agent alone (its bus name).
     case feedback(FeedbackFrame, agent: String)
     /// Ask every session's agent to say itself again (its application in front, its

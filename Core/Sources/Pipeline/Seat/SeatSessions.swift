@@ -1,3 +1,4 @@
+import Bindings
 import Config
 import ConfigDocument
 import Gestures
@@ -89,6 +90,8 @@ struct SeatSessions {
 
     private(set) var active: SeatSession?
     private(set) var given: [String: Given] = [:]
+    /// The sessions not in front whose actions were dropped since the last change of session.
+    private var saidNotInFront: Set<String> = []
     /// Sessions remembered at most: each user's configuration for when their session is
     /// in front again, without waiting for the agent; the oldest used is forgotten.
     static let mostSessions = 16
@@ -104,6 +107,7 @@ struct SeatSessions {
     /// Another session in front (or none known).
     mutating func setActive(_ session: SeatSession?, at time: Timestamp) {
         active = session
+        saidNotInFront = []
         if let id = session?.id, given[id] != nil { given[id]!.usedAt = time }
     }
 
@@ -155,6 +159,20 @@ struct SeatSessions {
         guard let id = active?.id, given[id] != nil, !given[id]!.saidNoAgent else { return false }
         given[id]!.saidNoAgent = true
         return true
+    }
+
+    /// Whether the owner of a binding is in front of the seat now: the machine always is.
+    func inFront(_ owner: BindingOwner) -> Bool {
+        switch owner {
+        case .machine: true
+        case .session(let id): id == active?.id
+        }
+    }
+
+    /// "Dropped: not in front" to be said for a session now: true once until another
+    /// session comes in front.
+    mutating func sayNotInFront(_ id: String) -> Bool {
+        saidNotInFront.insert(id).inserted
     }
 
     private mutating func forgetOldest() {
