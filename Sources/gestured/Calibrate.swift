@@ -71,7 +71,7 @@ struct Calibrate: ParsableCommand {
             printError("error: \(path): cannot write it: \(error). The rule is:\n\(rule)")
             throw ExitCode.failure
         }
-        Swift.print("LIBINPUT_CALIBRATION_MATRIX=\"\(matrix)\" for \(node) ('\(name)'), written to \(path)")
+        Swift.print("LIBINPUT_CALIBRATION_MATRIX=\"\(matrix)\" for \(node) ('\(printable(name))'), written to \(path)")
         // udev reads the rule, then gives the panel its property: a running gestured takes
         // it and makes the twin anew; a desktop reading the panel itself, when it adds it next.
         for argv in [["udevadm", "control", "--reload"], ["udevadm", "trigger", "--action=change", "--settle", node]] {

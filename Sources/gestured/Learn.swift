@@ -101,7 +101,7 @@ struct Learn: ParsableCommand {
         }
         var collector = StrokeCollector()
         var examples: [StrokeTemplate] = []
-        printError("draw '\(name)' \(count) times on \(device.description.name), one finger, as you will use it")
+        printError("draw '\(name)' \(count) times on '\(printable(device.description.name))', one finger, as you will use it")
         while examples.count < count {
             try Syscall.waitReadable(device.fd)
             var paths: [[Point]] = []

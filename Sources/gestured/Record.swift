@@ -47,7 +47,7 @@ struct Record: ParsableCommand {
         defer { Syscall.release(signals) }
         var recorder = FrameWriter(output: output, file: file)
         try recorder.write(Evemu.header(panel.evemuDevice, comment: ["Recorded by gestured record from \(node)"]))
-        printError("recording \(node) ('\(panel.description.name)') to \(file): Ctrl-C ends it")
+        printError("recording \(node) ('\(printable(panel.description.name))') to \(file): Ctrl-C ends it")
         var end = "stopped"
         recording: while true {
             if try Syscall.waitReadable(panel.fd, signals)[1] {

@@ -5,7 +5,8 @@ point s at K s). The wizard, driven by taps played on the four targets it names,
 a udev rule whose matrix is within 2 % of K's inverse; the service makes the twin anew
 with the same matrix; `libinput debug-events` on it puts a tap on each target within
 2 mm; a tap gesture's region, missed before, is hit after. Four touches in one place
-are refused, and nothing is written."""
+are refused, and nothing is written. A panel whose name carries terminal escapes is
+calibrated with its name escaped in every line the wizard prints and in the rule."""
 import glob, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -138,6 +139,23 @@ for target in [(0.125, 0.125), (0.875, 0.125), (0.875, 0.875), (0.125, 0.875)]:
           f"{'%.2f mm off' % off if off is not None else ''})", off is not None and off <= 2)
 reader.close()
 panel.destroy()
+
+# A panel named to take over root's terminal (a title, a bell, a cleared screen): the
+# wizard's lines and the rule show its name escaped.
+HOSTILE = "gestured \x1b]0;owned\x07\x1b[2J panel"
+hostile = Panel(HEADER.replace("gestured test panel", HOSTILE), phys="calibrate-bus/input1")
+subprocess.run(["udevadm", "settle"])
+status, output = wizard(hostile, skewed)
+hostile_rules = "/etc/udev/rules.d/99-gestured-calibration-calibrate-bus-input1.rules"
+rule = open(hostile_rules).read() if os.path.exists(hostile_rules) else ""
+check(f"a hostile panel name: the wizard ends well (exit {status}) and says it escaped ({output.strip().splitlines()[-1] if output.strip() else ''!r})",
+      status == 0 and "\\u{1b}]0;owned\\u{7}" in output)
+check("no control character of the name reaches the terminal or the rule",
+      not any(c in output + rule for c in "\x1b\x07")
+      and bool(rule) and all(line.startswith(("#", "SUBSYSTEM==")) for line in rule.splitlines()))
+hostile.destroy()
+if os.path.exists(hostile_rules):
+    os.remove(hostile_rules)
 subprocess.run(["systemctl", "stop", "gestured"])
 os.remove(RULES)
 subprocess.run(["udevadm", "control", "--reload"])
