@@ -24,11 +24,20 @@ static int system_bus;
 
 static const char *field(const char *word) { return strcmp(word, "-") == 0 ? "" : word; }
 
+/* One report; asked to call again (the system service let the first call of a caller it
+ * did not know yet go while it asked who it is), once more, as the session agent does. */
 static int report(const char *source, const char *app, const char *class, const char *instance) {
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
-    int rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
+    int rc = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        sd_bus_error_free(&error);
+        sd_bus_message_unref(reply);
+        reply = NULL;
+        rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
                                 "ReportApp", &error, &reply, "ssss", source, app, class, instance);
+        if (rc >= 0 || !error.name || strcmp(error.name, "org.gestured.Gestured1.Error.AskAgain") != 0) break;
+    }
     if (rc < 0) printf("error %s\n", error.name ? error.name : "unknown");
     else printf("done\n");
     sd_bus_error_free(&error);

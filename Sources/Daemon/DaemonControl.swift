@@ -97,6 +97,10 @@ extension Daemon: BusControl {
         seat.actsForTheActive(BusPeer(name: "", uid: caller.uid, session: caller.session))
     }
 
+    public func looksAtPush(from caller: BusCaller) -> Bool {
+        seat.looksAtPush(from: BusPeer(name: "", uid: caller.uid, session: caller.session), at: now)
+    }
+
     public func peerLeft(_ name: String) {
         try? take(.peerLeft(name: name, at: now))
     }

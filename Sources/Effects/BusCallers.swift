@@ -17,18 +17,21 @@ public struct BusCaller: Equatable, Sendable {
     }
 }
 
-/// The callers of ReportApp on the system bus, each asked once without waiting, and kept
-/// while it stays on the bus: dbus-daemon says its user and process
-/// (`GetConnectionCredentials`), then logind the session of that process
+/// The callers of ReportApp and SetUserConfiguration on the system bus, each asked once
+/// without waiting, and kept while it stays on the bus: dbus-daemon says its user and
+/// process (`GetConnectionCredentials`), then logind the session of that process
 /// (`GetSessionByPID`; the service cannot read other users' processes itself,
-/// ProtectProc=invisible). A caller's first report is held until both have answered (1 s
+/// ProtectProc=invisible). A caller's first call is held until both have answered (1 s
 /// each at most; logind not answering, or not knowing the process, leaves it in no
-/// session), later ones are judged at once. Nothing here waits for the bus: a bus that
-/// stops answering costs the held reports, never the loop. Bounded: `mostAsked` callers
-/// asked at once (a report from one more is dropped unanswered), one report held each (a
-/// newer one replaces it), `mostKnown` remembered (past that, one is forgotten and asked
-/// again if it calls again). A caller's process gone and its id reused would also have
-/// left the bus (and been forgotten).
+/// session), later ones are judged at once. Held is only what answering it takes (its
+/// sender and serial: `SDBus.answerable`), never its arguments, which go with the
+/// message at once: a caller's bytes stay in the service only once it is judged.
+/// Nothing here waits for the bus: a bus that stops answering costs the held calls,
+/// never the loop. Bounded: `mostAsked` callers asked at once (a call from one more is
+/// dropped unanswered), one call held each (a newer one replaces it), `mostKnown`
+/// remembered (past that, one is forgotten and asked again if it calls again). A
+/// caller's process gone and its id reused would also have left the bus (and been
+/// forgotten).
 final class BusCallers {
     static let mostAsked = 256
     static let mostKnown = 1024
@@ -40,18 +43,19 @@ final class BusCallers {
     /// The caller, when known.
     func caller(_ sender: String) -> BusCaller? { known[sender] }
 
-    /// Holds `call` (a ReportApp of `sender`, not yet known) until the bus says who it
-    /// is, then hands it to `judge` with what it said (nil: it did not, in time); false
-    /// when the call cannot be held (too many asked, or the question not sent).
+    /// Holds what answering `call` (of `sender`, not yet known) takes until the bus says
+    /// who it is, then hands that to `judge` with what it said (nil: it did not, in time);
+    /// false when the call cannot be held (too many asked, or the question not sent).
     func hold(_ call: OpaquePointer, from sender: String, on bus: OpaquePointer,
               judge: @escaping (OpaquePointer, BusCaller?) -> Void) -> Bool {
+        guard asked[sender] != nil || asked.count < Self.mostAsked, let answerable = SDBus.answerable(call, on: bus) else { return false }
+        defer { SDBus.unref(answerable) }
         if let lookup = asked[sender] {
-            lookup.hold(call)
+            lookup.hold(answerable)
             return true
         }
-        guard asked.count < Self.mostAsked else { return false }
         let lookup = Lookup(judge)
-        lookup.hold(call)
+        lookup.hold(answerable)
         guard ask(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
                   { SDBus.append($0, sender) },
                   then: { [weak self] reply in self?.credentials(of: sender, reply, on: bus) }) else {
@@ -126,7 +130,7 @@ final class BusCallers {
         return (uid, pid)
     }
 
-    /// A caller's question out, and the one call of it held.
+    /// A caller's question out, and what answering the one call of it held takes.
     private final class Lookup {
         let judge: (OpaquePointer, BusCaller?) -> Void
         private var held: OpaquePointer?

@@ -40,6 +40,9 @@ public protocol BusControl: AnyObject {
     /// Whether this caller's reports are taken on the system bus (the user and session
     /// in front of the seat): others are refused, within a ration of their own.
     func mayReport(_ caller: BusCaller) -> Bool
+    /// Whether a hand-over from this caller would be looked at now (`mayReport`, and
+    /// within the seat's pace of hand-overs): its arguments are read only then.
+    func looksAtPush(from caller: BusCaller) -> Bool
     /// A connection left the bus (its unique name).
     func peerLeft(_ name: String)
 }
@@ -59,6 +62,9 @@ public struct AppReport: Equatable, Sendable {
         self.windowClass = windowClass
         self.instance = instance
     }
+
+    /// What stands for the report of a caller that is refused whoever it names: nothing read.
+    static let unread = AppReport(source: "", appID: "", windowClass: "", instance: "")
 
     /// A ReportApp call's four strings, each read whole (see `tooLong`); nil when they
     /// are not four strings. Gestured's own method and the session agent's alike.
@@ -188,14 +194,25 @@ extension BusService {
             case "LockTouch", "UnlockTouch":
                 control.lockTouch(member == "LockTouch")
             case "ReportApp":
-                guard var report = AppReport.read(message) else { return -EINVAL }
                 let sender = SDBus.sender(message)
-                report.caller = callers.caller(sender)
+                let caller = callers.caller(sender)
+                // On the system bus, a caller the seat refuses has none of its arguments read.
+                let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
+                guard var report = refused ? AppReport.unread : AppReport.read(message) else { return -EINVAL }
+                report.caller = caller
                 try control.reportApp(report, sender: sender)
             case "SetUserConfiguration":
-                guard let push = Self.readUserPush(message) else { return -EINVAL }
                 let sender = SDBus.sender(message)
-                try control.setUserConfiguration(push, caller: callers.caller(sender), sender: sender)
+                let caller = callers.caller(sender)
+                // Who calls is judged before any argument is read: the seat refuses an
+                // unread hand-over from anyone but the session in front's user, and one
+                // beyond its pace.
+                guard let caller, control.looksAtPush(from: caller) else {
+                    try control.setUserConfiguration(.unread, caller: caller, sender: sender)
+                    return SDBus.answer(message)
+                }
+                guard let push = Self.readUserPush(message) else { return -EINVAL }
+                try control.setUserConfiguration(push, caller: caller, sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
@@ -288,7 +305,7 @@ extension BusService {
     /// out a desktop's report, nor others the seat's session's); beyond it the call is
     /// dropped unanswered, which costs nothing here, and on the system bus holds the
     /// caller to dbus-daemon's 128 calls in progress. On the system bus a report from a
-    /// caller not yet known is held until dbus-daemon says who it is (`BusCallers`).
+    /// caller not yet known is held (its sender and serial alone) until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
         let sender = SDBus.sender(call)
         if SDBus.isCall(call, Self.interface, "ReportApp") || SDBus.isCall(call, Self.interface, "SetUserConfiguration") {
@@ -319,14 +336,20 @@ extension BusService {
         return true
     }
 
-    /// A held report, once dbus-daemon has said who sent it (nil: it did not, in time):
-    /// handled as it would have been had the caller been known, and answered.
+    /// A held call (its sender and serial alone), once dbus-daemon has said who sent it
+    /// (nil: it did not, in time). Its arguments were let go when it came: a caller the
+    /// seat refuses has its refusal, one it may take is asked to call again, known now.
     private func judged(_ call: OpaquePointer, _ caller: BusCaller?) {
         let sender = SDBus.sender(call)
         guard let caller else {
             return Self.answer(call, BusControlError("AccessDenied", "the bus did not say who the caller is"))
         }
-        guard admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) else { return }
-        SDBus.handle(call) { call, error in self.call(call, error: error) }
+        let ofTheSeat = control?.mayReport(caller) == true
+        guard admitsReport(from: sender, ofTheSeat: ofTheSeat) else { return }
+        guard ofTheSeat else { return SDBus.handle(call) { call, error in self.call(call, error: error) } }
+        Self.answer(call, BusControlError(Self.askAgain, "gestured knows who calls now; call again"))
     }
+
+    /// The error that asks a caller held while the bus said who it is to call again.
+    public static let askAgain = "AskAgain"
 }

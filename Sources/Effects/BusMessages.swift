@@ -28,11 +28,12 @@ extension SDBus {
         return (String(cString: value), false)
     }
 
-    /// A string argument whole, however long (the bus bounds a message): what the seat
-    /// itself bounds, as a user's configuration.
-    static func readText(_ m: OpaquePointer) -> String? {
+    /// A string argument of at most `atMost` bytes, copied; nil inside for a longer one,
+    /// which is not read past its bound.
+    static func readBoundedText(_ m: OpaquePointer, atMost: Int) -> String?? {
         var value: UnsafePointer<CChar>?
         guard sd_bus_message_read_basic(m, Character("s").asCChar, &value) > 0, let value else { return nil }
+        guard strnlen(value, atMost + 1) <= atMost else { return .some(nil) }
         return String(cString: value)
     }
 
@@ -62,13 +63,15 @@ extension SDBus {
         return (0..<count).map { pointer.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Double>.size, as: Double.self) }
     }
 
-    /// An array of bytes (`ay`), copied.
-    static func readBytes(_ m: OpaquePointer) -> [UInt8]? {
+    /// An array of bytes (`ay`) and its size: copied when at most `atMost` bytes, else
+    /// only measured.
+    static func readBoundedBytes(_ m: OpaquePointer, atMost: Int) -> (bytes: [UInt8]?, size: Int)? {
         var pointer: UnsafeRawPointer?
         var size = 0
         guard sd_bus_message_read_array(m, Character("y").asCChar, &pointer, &size) >= 0 else { return nil }
-        guard let pointer, size > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: size))
+        guard size <= atMost else { return (nil, size) }
+        guard let pointer, size > 0 else { return ([], 0) }
+        return (Array(UnsafeRawBufferPointer(start: pointer, count: size)), size)
     }
 
     static func readObjectPath(_ m: OpaquePointer) -> String? {
@@ -332,6 +335,24 @@ extension SDBus {
                 _ = sd_bus_reply_method_error(call, &error)
             }
         }
+    }
+
+    /// What answering a call takes, and nothing of its arguments: a call made anew with
+    /// its sender, serial, object, member and whether it wants an answer, for an answer
+    /// later (to unref). Holding this instead of the call lets its arguments go at once.
+    static func answerable(_ call: OpaquePointer, on bus: OpaquePointer) -> OpaquePointer? {
+        var cookie: UInt64 = 0
+        guard sd_bus_message_get_cookie(call, &cookie) >= 0, let sender = sd_bus_message_get_sender(call),
+              let path = sd_bus_message_get_path(call), let member = sd_bus_message_get_member(call) else { return nil }
+        var stub: OpaquePointer?
+        guard sd_bus_message_new_method_call(bus, &stub, nil, path, sd_bus_message_get_interface(call), member) >= 0, let stub else { return nil }
+        guard sd_bus_message_set_sender(stub, sender) >= 0,
+              sd_bus_message_set_expect_reply(stub, sd_bus_message_get_expect_reply(call) > 0 ? 1 : 0) >= 0,
+              sd_bus_message_seal(stub, cookie, 0) >= 0 else {
+            sd_bus_message_unref(stub)
+            return nil
+        }
+        return stub
     }
 
     /// Runs a method handler on a call held back, and answers what it failed with (an

@@ -9,12 +9,17 @@ import SystemPackage
 /// What the system service takes from the sessions' agents (SetUserConfiguration) and
 /// says to one (Act): the seat decides who may, this only reads and writes the messages.
 extension BusService {
-    /// SetUserConfiguration's arguments, whole (the seat bounds them; the bus already
-    /// bounds a message): the file's name as the agent gives it, its text and the parser's document.
+    /// SetUserConfiguration's arguments, read only for a caller the seat takes them from:
+    /// the file's name as the agent gives it, its text and the parser's document, each
+    /// copied only within a user's configuration's bounds (beyond them, only said how
+    /// large: `UserPush.oversize`).
     static func readUserPush(_ call: OpaquePointer) -> UserPush? {
-        guard let file = SDBus.readWholeString(call, atMost: 4096), let text = SDBus.readText(call),
-              let document = SDBus.readBytes(call) else { return nil }
-        return UserPush(file: file.tooLong ? "(a name too long)" : file.text, text: text, document: document)
+        guard let file = SDBus.readWholeString(call, atMost: 4096), let text = SDBus.readBoundedText(call, atMost: UserPush.longestText),
+              let document = SDBus.readBoundedBytes(call, atMost: UserPush.longestDocument) else { return nil }
+        let name = file.tooLong ? "(a name too long)" : file.text
+        guard let text else { return UserPush(file: name, oversize: ("text", nil)) }
+        guard let bytes = document.bytes else { return UserPush(file: name, oversize: ("parsed document", document.size)) }
+        return UserPush(file: name, text: text, document: bytes)
     }
 
     /// Tells one agent (by its unique name, never every listener) which of its user's

@@ -78,6 +78,8 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        // Bus peers' messages (up to the bus's 32 MB) are let go whole once handled.
+        Allocator.unmapLargeBlocksWhenFreed()
         var options = DaemonOptions()
         options.configPath = config.config
         if !replay.isEmpty { options.source = .recordings(paths: replay, timeline: timeline, speed: speed, rounds: `repeat`) }

@@ -18,12 +18,17 @@ OBJECT = ("org.gestured.Gestured1", "/org/gestured/Gestured1")
 
 
 def push(bus, text, timeout=5):
-    try:
-        bus.get_object(*OBJECT).SetUserConfiguration("pushed.toml", text, dbus.ByteArray(b""),
-                                                     dbus_interface="org.gestured.Gestured1", timeout=timeout)
-        return "taken"
-    except dbus.DBusException as error:
-        return f"{error.get_dbus_name()}: {error.get_dbus_message()}".replace("\n", " | ")
+    """A caller gestured does not know yet is asked to call again once it does (its first
+    call's arguments are not kept while the bus says who it is): as the agent, once."""
+    for attempt in range(2):
+        try:
+            bus.get_object(*OBJECT).SetUserConfiguration("pushed.toml", text, dbus.ByteArray(b""),
+                                                         dbus_interface="org.gestured.Gestured1", timeout=timeout)
+            return "taken"
+        except dbus.DBusException as error:
+            if error.get_dbus_name() == "org.gestured.Gestured1.Error.AskAgain" and attempt == 0:
+                continue
+            return f"{error.get_dbus_name()}: {error.get_dbus_message()}".replace("\n", " | ")
 
 
 def main(args):

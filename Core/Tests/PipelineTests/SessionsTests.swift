@@ -102,6 +102,32 @@ import TouchCore
         #expect(handOver(at: 2.02) == false)
     }
 
+    /// What decides whether the bus's edge reads a hand-over's arguments at all: the
+    /// caller and the pace, never what it sent; and what it hands over unread or oversize
+    /// is refused for that, the one in force staying.
+    @Test func aHandOverIsLookedAtOnlyFromTheSessionInFrontWithinItsPace() throws {
+        let seat = try seat()
+        let her = BusPeer(name: ":1.5", uid: 1000, session: nil), other = BusPeer(name: ":1.9", uid: 1001, session: nil)
+        func refusal(_ push: UserPush, by peer: BusPeer, at seconds: Double) -> ControlRefusal? {
+            do { try seat.step(.push(push, by: peer, at: at(seconds))) { _ in } } catch { return error }
+            return nil
+        }
+        #expect(!seat.looksAtPush(from: other, at: at(1)))
+        #expect(refusal(.unread, by: other, at: 1) == .notTheActiveSession)
+        #expect(seat.looksAtPush(from: her, at: at(1)))
+        #expect(refusal(.unread, by: her, at: 1) == .tooManyPushes, "an unread one takes none of her pace")
+        #expect(refusal(UserPush(file: "big.toml", oversize: ("text", nil)), by: her, at: 1)
+            == .configurationTooLarge(what: "text", bytes: nil, most: UserPush.longestText))
+        #expect(refusal(push(String(repeating: "#", count: UserPush.longestText + 1)), by: her, at: 1)
+            == .configurationTooLarge(what: "text", bytes: UserPush.longestText + 1, most: UserPush.longestText))
+        #expect(refusal(UserPush(file: "big.toml", oversize: ("parsed document", 1 << 25)), by: her, at: 1)
+            == .configurationTooLarge(what: "parsed document", bytes: 1 << 25, most: UserPush.longestDocument))
+        #expect(refusal(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\n"), by: her, at: 1) == nil)
+        #expect(!seat.looksAtPush(from: her, at: at(1)), "four taken at once: the next is not read")
+        #expect(seat.looksAtPush(from: her, at: at(2.01)))
+        #expect(seat.sessionInFront?.gestures == 1)
+    }
+
     @Test func aUsersCommandGoesToTheAgentThatHandedItOverAndNoneIsSkipped() throws {
         let seat = try seat()
         try seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\ncommand = \"echo mine\"\n"),

@@ -1,7 +1,8 @@
 // Linux interfaces Glibc's Swift module leaves out (epoll, timerfd, signalfd, the auxiliary
-// vector), exposed
+// vector, malloc's settings), exposed
 // as they are (see swift-nio's CNIOLinux).
 #pragma once
+#include <malloc.h>
 #include <signal.h>
 #include <sys/auxv.h>
 #include <sys/epoll.h>

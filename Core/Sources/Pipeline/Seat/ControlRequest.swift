@@ -27,8 +27,9 @@ public enum ControlRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case notTheActiveSession
     /// The session's agent hands over its configuration faster than the seat checks them.
     case tooManyPushes
-    /// A user's configuration larger than any is (its text, or the parser's document).
-    case configurationTooLarge(what: String, bytes: Int, most: Int)
+    /// A user's configuration larger than any is (its text, or the parser's document;
+    /// `bytes` nil: not read past the bound).
+    case configurationTooLarge(what: String, bytes: Int?, most: Int)
     /// Its errors, each at its line.
     case configurationRefused(String)
 
@@ -49,7 +50,7 @@ public enum ControlRefusal: Error, Equatable, Sendable, CustomStringConvertible 
         case .tooManyPushes:
             "a configuration a second at most (4 at once); this one is not taken, the one in force stays"
         case .configurationTooLarge(let what, let bytes, let most):
-            "its \(what) is \(bytes) bytes, more than a user's configuration may be (\(most)); the one in force stays"
+            "its \(what) is \(bytes.map { "\($0) bytes" } ?? "longer"), more than a user's configuration may be (\(most)); the one in force stays"
         case .configurationRefused(let errors):
             "the one in force stays:\n\(errors)"
         }

@@ -15,6 +15,13 @@ extension Seat {
     /// Whether a caller acts for the session in front (its reports, its pushes).
     public func actsForTheActive(_ peer: BusPeer) -> Bool { sessions.actsForTheActive(peer) }
 
+    /// Whether a hand-over from this caller would be looked at now (it acts for the
+    /// session in front, within `PushPace`): the edge reads a call's arguments only then,
+    /// and otherwise hands over `UserPush.unread`, refused as it would be.
+    public func looksAtPush(from peer: BusPeer, at time: Timestamp) -> Bool {
+        sessions.actsForTheActive(peer) && sessions.wouldAdmitPush(at: time)
+    }
+
     /// The session in front, its user's configuration's file and gestures in force (nil:
     /// none handed over), and whether its agent is on the bus: what `status` says.
     public var sessionInFront: (session: SeatSession, file: String?, gestures: Int, agent: Bool)? {
@@ -86,12 +93,9 @@ extension Seat {
             return refusal
         }
         guard sessions.actsForTheActive(peer) else { throw refuse(.notTheActiveSession) }
-        guard sessions.admitPush(at: time) else { throw refuse(.tooManyPushes) }
-        guard push.text.utf8.count <= UserPush.longestText else {
-            throw refuse(.configurationTooLarge(what: "text", bytes: push.text.utf8.count, most: UserPush.longestText))
-        }
-        guard push.document.count <= UserPush.longestDocument else {
-            throw refuse(.configurationTooLarge(what: "parsed document", bytes: push.document.count, most: UserPush.longestDocument))
+        guard !push.isUnread, sessions.admitPush(at: time) else { throw refuse(.tooManyPushes) }
+        if let (what, bytes) = push.oversize {
+            throw refuse(.configurationTooLarge(what: what, bytes: bytes, most: what == "text" ? UserPush.longestText : UserPush.longestDocument))
         }
         let file = printable(push.file, limit: 256)
         guard let outcome = ParseOutcome(decoding: push.document) else {

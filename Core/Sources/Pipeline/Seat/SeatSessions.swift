@@ -55,17 +55,45 @@ public struct SeatSession: Sendable, Equatable, CustomStringConvertible {
 /// A user's configuration as their session's agent hands it: the parser's document (the
 /// agent runs the TOML parser, as the user; `ParseOutcome`'s form), and the text, only
 /// for the lines its errors name. The seat checks the document itself, as a user's
-/// (`ConfigScope.user`): nothing in it is taken on the agent's word.
+/// (`ConfigScope.user`): nothing in it is taken on the agent's word. The bus's edge
+/// copies nothing of it beyond the bounds (`oversize` says what was larger) and nothing
+/// at all of a caller the seat would refuse (`unread`).
 public struct UserPush: Sendable {
     public var file: String
     public var text: String
     public var document: [UInt8]
+    /// The part larger than a user's configuration may be, left uncopied: its name and
+    /// size (nil: more than the bound, not read further).
+    public var oversize: (what: String, bytes: Int?)?
 
     public init(file: String, text: String, document: [UInt8]) {
         self.file = file
         self.text = text
         self.document = document
+        if text.utf8.count > Self.longestText {
+            oversize = ("text", text.utf8.count)
+        } else if document.count > Self.longestDocument {
+            oversize = ("parsed document", document.count)
+        }
     }
+
+    /// A hand-over left unread: its text or document is larger than the bounds.
+    public init(file: String, oversize: (what: String, bytes: Int?)) {
+        self.init(file: file, text: "", document: [])
+        self.oversize = oversize
+    }
+
+    /// Not read by the edge: the seat refuses it, as not in front or too soon.
+    public private(set) var isUnread = false
+
+    /// What the edge hands the seat for a caller that does not act for the session in
+    /// front, or calls faster than `PushPace`: none of its arguments read, the seat
+    /// refuses it before looking.
+    public static let unread = {
+        var push = UserPush(file: "", text: "", document: [])
+        push.isUnread = true
+        return push
+    }()
 
     /// A user's file is a few KiB; its document a few times that.
     public static let longestText = 64 * 1024
@@ -135,6 +163,13 @@ struct SeatSessions {
         return given[id]!.pushes.admit(at: time)
     }
 
+    /// Whether the active session's agent's next hand-over would be admitted now, taking
+    /// nothing: what decides whether its arguments are read at all.
+    func wouldAdmitPush(at time: Timestamp) -> Bool {
+        guard let id = active?.id else { return false }
+        return given[id]?.pushes.wouldAdmit(at: time) ?? true
+    }
+
     mutating func take(_ config: Configuration, file: String, from agent: String, at time: Timestamp) {
         guard let id = active?.id, given[id] != nil else { return }
         given[id]!.config = config
@@ -191,13 +226,19 @@ struct PushPace: Equatable {
     private var refilledAt: Timestamp?
 
     mutating func admit(at time: Timestamp) -> Bool {
-        if let refilledAt {
-            let elapsed = max(0, (Double(time.microseconds) - Double(refilledAt.microseconds)) / 1_000_000)
-            tokens = min(Self.burst, tokens + elapsed * Self.perSecond)
-        }
+        tokens = tokens(at: time)
         refilledAt = time
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// Whether `admit` would take one at `time`, taking none.
+    func wouldAdmit(at time: Timestamp) -> Bool { tokens(at: time) >= 1 }
+
+    private func tokens(at time: Timestamp) -> Double {
+        guard let refilledAt else { return tokens }
+        let elapsed = max(0, (Double(time.microseconds) - Double(refilledAt.microseconds)) / 1_000_000)
+        return min(Self.burst, tokens + elapsed * Self.perSecond)
     }
 }
