@@ -1,6 +1,6 @@
 /* Another user's flood of SetUserConfiguration on the system bus: CONNECTIONS connections,
  * each keeping one call in flight whose text is MEGABYTES long, for SECONDS (a call
- * answered, the next goes). What gestured must never copy, hold or keep from a caller
+ * answered, the next goes; each written out before the next is made). What gestured must never copy, hold or keep from a caller
  * it refuses.
  *   push_flood MEGABYTES SECONDS CONNECTIONS
  * prints "done SENT ANSWERED REFUSED" (gestured's answers; refused: its errors). */
@@ -52,6 +52,9 @@ static void push(struct connection *c) {
         sent++;
     }
     sd_bus_message_unref(m);
+    /* Written out before the next is made: this process holds one message at a time (32
+     * of them would take a small machine's memory), the calls stay in flight. */
+    sd_bus_flush(c->bus);
 }
 
 int main(int argc, char **argv) {

@@ -119,6 +119,9 @@ python3 "$(dirname "$0")/calibrate_service.py" || failures=$((failures + 1))
 python3 "$(dirname "$0")/bus_flood_service.py" || failures=$((failures + 1))
 # Two users' sessions on seat0, each with its agent: whose gestures and commands, and who may hand them over.
 python3 "$(dirname "$0")/sessions_service.py" || failures=$((failures + 1))
+# Whose a gesture is while sessions switch and files change under a waiting tap (20 rounds
+# of each here; the suite alone does 50).
+OWNERSHIP_ROUNDS=20 python3 "$(dirname "$0")/ownership_service.py" || failures=$((failures + 1))
 # The overlay in an X11 session: the trail on the screen, clicks through it, updates for the agent alone.
 python3 "$(dirname "$0")/overlay_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml

@@ -108,10 +108,14 @@ extension Seat {
         } catch {
             throw refuse(.configurationRefused("\(error)"))
         }
+        // What is under way was decided by the file it replaces, unless it is the same
+        // (an agent says it again whenever a session comes in front, or it restarts).
+        let replaces = sessions.activeGiven?.config != user
         sessions.take(user, file: file, from: peer.name, at: time)
-        // What is under way was decided by the file it replaces.
-        abandonPending("its user handed over another configuration", at: time, perform)
-        feedback.forgetAll()
+        if replaces {
+            abandonPending("its user handed over another configuration", at: time, perform)
+            feedback.forgetAll()
+        }
         // A gesture named as one of the machine's was refused by the check: all of them are in force.
         changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count), reason: printable(peer.name, limit: 64))],
                 at: time, perform)
