@@ -79,6 +79,10 @@ struct Replay: ParsableCommand {
         var playback = Playback(config: config)
         playback.explain = explain || svg != nil
         let output = OutputBuffer()
+        // What the seat performs besides the steps (commands, keys), as `run --print` says it.
+        var performed = ReplayPrinter(file: "gestured", format: printing.format) { output.write(line: $0) }
+        show(&performed)
+        playback.onEffect = { [performed] in performed.print(performed: $0) }
         var failed = false
         var progress = ProgressBar(besideOutput: true)
         defer { progress.finish() }

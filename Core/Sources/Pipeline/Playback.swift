@@ -18,6 +18,9 @@ public struct Playback {
     public var onControl: (Timestamp, ControlChange) -> Void = { _, _ in }
     /// The key names a user's configuration handed over may use (libevdev's, from the edge).
     public var keyCodes: () -> KeyCodes = { KeyCodes() }
+    /// Every other effect of a recording played alone (a command, a signal, keys), as
+    /// the daemon would perform it.
+    public var onEffect: (SeatEffect) -> Void = { _ in }
 
     public init(config: Configuration) {
         self.config = config
@@ -34,7 +37,7 @@ public struct Playback {
             switch effect {
             case .step(_, _, let step): body(step)
             case .control(let change, let time): onControl(time, change)
-            default: break
+            default: onEffect(effect)
             }
         }
     }

@@ -114,6 +114,33 @@ public struct ReplayPrinter {
                                       .field("kind", .string(action.kind.rawValue)), .word("to"), .field("to", .string(action.agent))]))
     }
 
+    /// What the seat had performed beyond its steps, as gestured's own lines: with
+    /// `showActions`, what went to an agent, what the service ran or signalled itself, the
+    /// overlay's updates and what was dropped; with `showTwin`, what gestured's keyboard,
+    /// pointer and touchpad got. Nothing for the rest.
+    public func print(performed effect: SeatEffect) {
+        switch effect {
+        case .toAgent(let action) where showActions:
+            print(action)
+        case .run(let command) where showActions:
+            printByTheService(command.binding, .command)
+        case .signal(let event, _, _) where showActions:
+            printByTheService(event.name, .signal)
+        case .feedback(let frame, let agent) where showActions:
+            print(frame, to: agent)
+        case .dropped(let action, let session, _) where showActions:
+            print(dropped: action, session: session)
+        case .write(.keyboard, let events) where showTwin:
+            print(events, to: "keyboard")
+        case .write(.pointer, let events) where showTwin:
+            print(events, to: "pointer")
+        case .write(.touchpad, let events) where showTwin:
+            print(events, to: "touchpad")
+        default:
+            break
+        }
+    }
+
     /// A command the service runs itself, or a signal it emits on the system bus: the
     /// machine's gestures' alone.
     public func printByTheService(_ binding: String, _ kind: AgentAction.Kind) {

@@ -27,24 +27,8 @@ public struct SeatPrinter {
         case .control(let change, _):
             if nodes.isEmpty { base.print(change) }
             for node in nodes { printers[node]!.print(change) }
-        case .toAgent(let action) where base.showActions:
-            base.print(action)
-        case .run(let command) where base.showActions:
-            base.printByTheService(command.binding, .command)
-        case .signal(let event, _, _) where base.showActions:
-            base.printByTheService(event.name, .signal)
-        case .feedback(let frame, let agent) where base.showActions:
-            base.print(frame, to: agent)
-        case .dropped(let action, let session, _) where base.showActions:
-            base.print(dropped: action, session: session)
-        case .write(.keyboard, let events) where base.showTwin:
-            base.print(events, to: "keyboard")
-        case .write(.pointer, let events) where base.showTwin:
-            base.print(events, to: "pointer")
-        case .write(.touchpad, let events) where base.showTwin:
-            base.print(events, to: "touchpad")
         default:
-            break
+            base.print(performed: effect)
         }
     }
 }
