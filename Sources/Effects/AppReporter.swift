@@ -26,8 +26,6 @@ public final class AppReporter: BusSource {
     private var backoff = Backoff(first: 5_000_000)
     /// At most 5 reports a second.
     private var pace = SendPace(spacing: 200_000)
-    /// gestured asked for the last one again (`BusService.askAgain`).
-    private var askedAgain = false
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -80,17 +78,12 @@ public final class AppReporter: BusSource {
                 // No gestured on the bus yet is no refusal: it is told when it comes.
                 let name = SDBus.errorName(of: reply) ?? ""
                 guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
-                // The system service let the first report go while it asked who this is:
-                // said again at once, then at the pace.
-                if name.hasSuffix(".Error.\(BusService.askAgain)") {
-                    defer { askedAgain = true }
-                    return askedAgain ? sendSoon() : send(now: monotonicMicroseconds())
-                }
-                askedAgain = false
+                if BusService.asksAgain(name) { return pace.sendsAgainAtOnce() ? send(now: monotonicMicroseconds()) : sendSoon() }
+                pace.answered()
                 if !saidRefusal { logger.warning("gestured refuses the application in front: \(error)") }
                 saidRefusal = true
             } else {
-                askedAgain = false
+                pace.answered()
                 if saidRefusal { logger.info("gestured takes the application in front again") }
                 saidRefusal = false
             }

@@ -351,5 +351,8 @@ extension BusService {
     }
 
     /// The error that asks a caller held while the bus said who it is to call again.
-    public static let askAgain = "AskAgain"
+    static let askAgain = "AskAgain"
+
+    /// Whether an answer's error (its name) asks the caller to call again.
+    static func asksAgain(_ errorName: String) -> Bool { errorName == "\(interface).Error.\(askAgain)" }
 }

@@ -17,8 +17,8 @@ extension BusService {
         guard let file = SDBus.readWholeString(call, atMost: 4096), let text = SDBus.readBoundedText(call, atMost: UserPush.longestText),
               let document = SDBus.readBoundedBytes(call, atMost: UserPush.longestDocument) else { return nil }
         let name = file.tooLong ? "(a name too long)" : file.text
-        guard let text else { return UserPush(file: name, oversize: ("text", nil)) }
-        guard let bytes = document.bytes else { return UserPush(file: name, oversize: ("parsed document", document.size)) }
+        guard let text else { return UserPush(file: name, oversize: (.text, nil)) }
+        guard let bytes = document.bytes else { return UserPush(file: name, oversize: (.document, document.size)) }
         return UserPush(file: name, text: text, document: bytes)
     }
 

@@ -29,8 +29,6 @@ public final class ConfigHandOver: BusSource {
     private var backoff = Backoff(first: 5_000_000)
     /// At most one a second, within what gestured takes (4 at once, then 1 a second).
     private var pace = SendPace(spacing: 1_000_000)
-    /// gestured asked for the last one again (`BusService.askAgain`).
-    private var askedAgain = false
     /// An Act's variables: GESTURE_* names, a few dozen at most.
     static let mostVariables = 64
     static let longestVariable = 4096
@@ -101,19 +99,14 @@ public final class ConfigHandOver: BusSource {
         call.ask(bus, BusService.name, BusService.path, BusService.interface, "SetUserConfiguration",
                  strings: [current.file, current.text], bytes: current.document) { [unowned self] reply in
             guard let error = SDBus.error(of: reply) else {
-                askedAgain = false
+                pace.answered()
                 return onAnswer(nil)
             }
             let name = SDBus.errorName(of: reply) ?? ""
             // No gestured on the bus yet is no refusal: it is handed over when it comes.
             guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
-            // gestured let the first call's arguments go while it asked who this is: once
-            // at once, then at the pace.
-            if name.hasSuffix(".Error.\(BusService.askAgain)") {
-                defer { askedAgain = true }
-                return askedAgain ? sendSoon() : send(now: monotonicMicroseconds())
-            }
-            askedAgain = false
+            if BusService.asksAgain(name) { return pace.sendsAgainAtOnce() ? send(now: monotonicMicroseconds()) : sendSoon() }
+            pace.answered()
             onAnswer(error)
         }
         connection.updateWatch()

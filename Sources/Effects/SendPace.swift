@@ -7,6 +7,8 @@ struct SendPace {
     private var sentAt: Int64?
     /// When the one waiting goes out (nil: none waits).
     private(set) var due: Int64?
+    /// The system service asked for the last one again (`BusService.asksAgain`).
+    private var askedAgain = false
 
     init(spacing: Int64) { self.spacing = spacing }
 
@@ -19,6 +21,16 @@ struct SendPace {
 
     /// Whether the one waiting is due by `now`.
     func isDue(at now: Int64) -> Bool { due.map { now >= $0 } ?? false }
+
+    /// The system service let the last one go while it asked the bus who sends it: true
+    /// the first time (send it again at once), false while it keeps asking (at the pace).
+    mutating func sendsAgainAtOnce() -> Bool {
+        defer { askedAgain = true }
+        return !askedAgain
+    }
+
+    /// Any other answer: the next time it asks again, it is sent again at once.
+    mutating func answered() { askedAgain = false }
 
     /// It went out (or was dropped: nothing to say it to).
     mutating func sent(at now: Int64?) {

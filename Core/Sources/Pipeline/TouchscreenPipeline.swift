@@ -239,7 +239,7 @@ public final class TouchscreenPipeline {
             arbiter.advance(to: time)
             collect()
         case .cancel(let time):
-            if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
+            cancelTouches(at: time)
         case .abandon(let why, let time):
             abandon(why, at: time)
         case .silence(let on, let time):
@@ -407,11 +407,16 @@ public final class TouchscreenPipeline {
         collect()
     }
 
+    /// Every touch down ends as cancelled (device gone, recording ended, a sequence abandoned).
+    private func cancelTouches(at time: Timestamp) {
+        if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
+    }
+
     /// The sequence under way ends here: its touches cancelled, then every gesture still
     /// deciding or waiting taken out of it, so that none fires later; the next sequence
     /// has its recognizers made anew.
     private func abandon(_ why: String, at time: Timestamp) {
-        if decoder.cancelAll(at: time) { waking ? wakeOn(decoder.frame) : arbitrate(decoder.frame) }
+        cancelTouches(at: time)
         guard current.arbiter.nextDeadline != nil else { return }
         stale = true
         current.arbiter.exclude(at: time) { _ in why }
@@ -450,7 +455,7 @@ public final class TouchscreenPipeline {
         for event in output.events[first...] {
             // Under the touch lock only the gestures that end it fire; one that the lock,
             // the pause or the mode would keep out otherwise does that alone.
-            let onlyTouchLock = gate.touchLocked && gate.admitsOnlyToEndTouchLock(event.name, among: arbiter.recognizers.lazy.map(\.spec))
+            let onlyTouchLock = gate.admitsOnlyToEndTouchLock(event.name, among: arbiter.recognizers.lazy.map(\.spec))
             current.bindings.appendActions(for: event, device: device.name, onlyTouchLock: onlyTouchLock, to: &output.actions)
         }
     }

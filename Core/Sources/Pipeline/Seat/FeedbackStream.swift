@@ -34,8 +34,9 @@ struct FeedbackStream {
     }
 
     /// What a panel's step says, as the overlay draws it: a gesture that fired stays the
-    /// lead to the lift (or, fired after it, to the next sequence's start); a lift after none says nothing matched, and under the touch lock
-    /// (`touchLocked`) that the lock is why.
+    /// lead to the lift (or, fired after it, to the next sequence's start); a lift after
+    /// none says nothing matched, and under the touch lock (`touchLocked`) that the lock
+    /// is why.
     mutating func frame(panel: String, output: String?, step: Step, touchLocked: Bool = false,
                         lead: () -> FeedbackLead) -> FeedbackFrame {
         let fingers = step.frame?.touches.filter { $0.phase.isDown }.map(\.location) ?? []

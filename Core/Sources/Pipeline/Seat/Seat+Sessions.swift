@@ -46,7 +46,6 @@ extension Seat {
         let before = sessions.active?.user
         sessions.setActive(session, at: time)
         abandonPending("another session is in front", at: time, perform)
-        feedback.forgetAll()
         if let second = secondClick, !sessions.inFront(second.owner) { secondClick = nil }
         if let before, let after = session?.user, before != after {
             changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time, perform)
@@ -63,11 +62,13 @@ extension Seat {
     }
 
     /// Every panel with fingers down or a gesture waiting ends its sequence now: nothing
-    /// of it fires later, for whichever owner is in front by then.
+    /// of it fires later, for whichever owner is in front by then, and no overlay update
+    /// waiting for it goes out.
     func abandonPending(_ why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
         for panel in panels where panel.pipeline.fingersDown || panel.pipeline.nextDeadline != nil {
             feed(.abandon(why: why, at: time), to: panel, perform)
         }
+        feedback.forgetAll()
     }
 
     /// The machine's configuration with the session in front's user's gestures.
@@ -94,8 +95,8 @@ extension Seat {
         }
         guard sessions.actsForTheActive(peer) else { throw refuse(.notTheActiveSession) }
         guard !push.isUnread, sessions.admitPush(at: time) else { throw refuse(.tooManyPushes) }
-        if let (what, bytes) = push.oversize {
-            throw refuse(.configurationTooLarge(what: what, bytes: bytes, most: what == "text" ? UserPush.longestText : UserPush.longestDocument))
+        if let (part, bytes) = push.oversize {
+            throw refuse(.configurationTooLarge(what: part.rawValue, bytes: bytes, most: part.most))
         }
         let file = printable(push.file, limit: 256)
         guard let outcome = ParseOutcome(decoding: push.document) else {
@@ -112,10 +113,7 @@ extension Seat {
         // (an agent says it again whenever a session comes in front, or it restarts).
         let replaces = sessions.activeGiven?.config != user
         sessions.take(user, file: file, from: peer.name, at: time)
-        if replaces {
-            abandonPending("its user handed over another configuration", at: time, perform)
-            feedback.forgetAll()
-        }
+        if replaces { abandonPending("its user handed over another configuration", at: time, perform) }
         // A gesture named as one of the machine's was refused by the check: all of them are in force.
         changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count), reason: printable(peer.name, limit: 64))],
                 at: time, perform)

@@ -62,23 +62,31 @@ public struct UserPush: Sendable {
     public var file: String
     public var text: String
     public var document: [UInt8]
-    /// The part larger than a user's configuration may be, left uncopied: its name and
-    /// size (nil: more than the bound, not read further).
-    public var oversize: (what: String, bytes: Int?)?
+    /// A hand-over's parts, each with its bound.
+    public enum Part: String, Sendable {
+        case text
+        case document = "parsed document"
+
+        public var most: Int { self == .text ? UserPush.longestText : UserPush.longestDocument }
+    }
+
+    /// The part larger than a user's configuration may be, left uncopied, and its size
+    /// (nil: more than the bound, not read further).
+    public var oversize: (part: Part, bytes: Int?)?
 
     public init(file: String, text: String, document: [UInt8]) {
         self.file = file
         self.text = text
         self.document = document
-        if text.utf8.count > Self.longestText {
-            oversize = ("text", text.utf8.count)
-        } else if document.count > Self.longestDocument {
-            oversize = ("parsed document", document.count)
+        if text.utf8.count > Part.text.most {
+            oversize = (.text, text.utf8.count)
+        } else if document.count > Part.document.most {
+            oversize = (.document, document.count)
         }
     }
 
     /// A hand-over left unread: its text or document is larger than the bounds.
-    public init(file: String, oversize: (what: String, bytes: Int?)) {
+    public init(file: String, oversize: (part: Part, bytes: Int?)) {
         self.init(file: file, text: "", document: [])
         self.oversize = oversize
     }
