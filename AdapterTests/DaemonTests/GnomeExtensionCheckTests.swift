@@ -1,4 +1,5 @@
 @testable import Effects
+import Foundation
 import Testing
 
 /// What the agent says of gestured's GNOME Shell extension, from the states GNOME Shell
@@ -26,5 +27,16 @@ struct GnomeExtensionCheckTests {
         #expect(advice(nil, nil).contains("is not installed"))
         #expect(advice(4, 4).contains("loads neither"))
         #expect(advice(4, 4).hasPrefix("warning"))
+        #expect(advice(4, 4).contains("disable-extension-version-validation true"))
+    }
+
+    /// The releases the advice names are those the module's metadata.json lists.
+    @Test func theReleasesSaidAreTheMetadatas() throws {
+        let metadata = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../desktop/gnome-shell/gestured@gestured.github.io/metadata.json")
+        let text = try String(contentsOf: metadata, encoding: .utf8)
+        let listed = text.split(separator: "\"shell-version\": [")[1].prefix { $0 != "]" }
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        #expect(GnomeExtensionCheck.modernReleases == "\(listed.first!) to \(listed.last!)")
+        #expect(listed.map { Int($0)! } == Array(Int(listed.first!)!...Int(listed.last!)!))
     }
 }

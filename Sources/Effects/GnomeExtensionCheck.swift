@@ -9,6 +9,9 @@ import SystemIO
 public final class GnomeExtensionCheck: SessionBusQuestions {
     public static let modern = "gestured@gestured.github.io"
     public static let legacy = "gestured-43@gestured.github.io"
+    /// The releases the ES module's metadata.json names: those it was run in, in a real
+    /// GNOME Shell (tests/real_desktops.py, in Debian's roots).
+    static let modernReleases = "45 to 51"
     private let notify: (String, String) -> Void
 
     /// A check in a GNOME session ($XDG_CURRENT_DESKTOP names GNOME); nil elsewhere.
@@ -70,7 +73,9 @@ public final class GnomeExtensionCheck: SessionBusQuestions {
         if modern == nil, legacy == nil {
             return (.warning, "gestured's extension is not installed (/usr/share/gnome-shell/extensions/\(Self.modern)); gestures bound to applications do not see the application in front")
         }
-        return (.warning, "this GNOME Shell loads neither of gestured's extensions (\(Self.modern) is for GNOME 45 to 49, \(Self.legacy) for 43 and 44); gestures bound to applications do not see the application in front")
+        return (.warning, "this GNOME Shell loads neither of gestured's extensions (\(Self.modern) is for GNOME \(Self.modernReleases), \(Self.legacy) for 43 and 44), "
+                + "so gestures bound to applications do not see the application in front. A GNOME Shell newer than these may load it anyway: "
+                + "`gsettings set org.gnome.shell disable-extension-version-validation true`, then log in again")
     }
 
 }
