@@ -242,8 +242,10 @@ shell = subprocess.Popen(as_gina + ["gnome-shell", "--headless", "--wayland", "-
                          env=gnome_env, stdout=open("/tmp/gnome-shell.txt", "w"), stderr=subprocess.STDOUT)
 shell_call = lambda *args: subprocess.run(as_gina + ["dbus-send", "--session", "--print-reply", "--dest=org.gnome.Shell",
                                                      "/org/gnome/Shell", *args], env=gnome_env, capture_output=True, text=True).stdout
-uuid = "gestured-43@gestured.github.io"
-check("GNOME Shell runs headless in her session and enables the installed extension", wait_for(
+# GNOME 43 and 44 load the legacy form, 45 and later the ES module.
+shell_release = int(subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True).stdout.split()[2].split(".")[0])
+uuid = "gestured-43@gestured.github.io" if shell_release < 45 else "gestured@gestured.github.io"
+check(f"GNOME Shell {shell_release} runs headless in her session and enables the installed extension {uuid}", wait_for(
     180, lambda: "boolean true" in shell_call("org.gnome.Shell.Extensions.EnableExtension", f"string:{uuid}")))
 
 

@@ -29,6 +29,7 @@ rm -f /var/lib/man-db/auto-update
 # package's scripts do: a real machine has none.
 rm -f /usr/sbin/policy-rc.d
 phase() { echo "---- $1 (at ${SECONDS} s)"; }
+echo "---- Debian $(cat /etc/debian_version), systemd $(systemctl --version | sed -n "1s/systemd \([0-9]*\).*/\1/p"), libinput $(libinput --version 2>/dev/null)"
 phase "gestured"
 apt-get install -y "$dir/gestured.deb" > /tmp/install.log 2>&1
 check "apt install ./gestured_${version}_amd64.deb succeeds" test $? = 0
