@@ -187,12 +187,13 @@ check("locked: the when_locked gesture fires", wait_for(10, lambda: count("emerg
 check("the kiosk user unlocks", lock(False).returncode == 0)
 check("the service says so", wait_for(10, lambda: count("session unlocked") == 1))
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
-check(f"unlocked: the swipe fires again and its touches are cancelled ({up} up, {cancelled} cancelled)",
-      fired and cancelled == 3)
+check(f"unlocked: the swipe fires again and reaches the twin not at all ({up} up, {cancelled} cancelled)",
+      fired and up == 0 and cancelled == 0)
 
 # The lock holds from the moment it is known, though a finger rests on the panel then.
 fired, up, cancelled = five_join_a_resting_finger(lambda: None)
-check(f"unlocked: four fingers joining a resting one fire five ({up} up, {cancelled} cancelled)", fired and cancelled == 5)
+check(f"unlocked: four fingers joining a resting one fire five; what the twin had of them is cancelled, none lifts ({up} up, {cancelled} cancelled)",
+      fired and up == 0 and 1 <= cancelled <= 4)
 fired, up, cancelled = five_join_a_resting_finger(lambda: lock(True) and wait_for(10, lambda: count("session locked") == 2))
 check(f"locked while a finger rests: the four joining it fire nothing and reach the twin whole ({up} up, {cancelled} cancelled)",
       count("session locked") == 2 and not fired and up == 5 and cancelled == 0)
@@ -205,7 +206,7 @@ up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
 check(f"paused: the swipe reaches the twin whole ({up} up, {cancelled} cancelled)", not fired and up == 3 and cancelled == 0)
 check("the pause runs out", wait_for(10, lambda: count("resumed: gestures fire again (the pause ran out)") == 1))
 up, cancelled, fired = swipe_reaches_the_twin_whole(twin, panel)
-check(f"then the swipe fires again ({up} up, {cancelled} cancelled)", fired and cancelled == 3)
+check(f"then the swipe fires again, reaching the twin not at all ({up} up, {cancelled} cancelled)", fired and up == 0 and cancelled == 0)
 check("the service stays active", subprocess.run(["systemctl", "is-active", "gestured"], capture_output=True, text=True).stdout.strip() == "active")
 
 # The application in front, from a session agent (gestured agent) following a stand-in

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Isolation under the shipped unit, inside scripts/vm-run-systemd (tests/e2e/service.sh
 has installed it with install-isolation and configured isolate = true): the service
-grabs a panel and makes its twin; a swipe's touches are cancelled there; SIGKILL
+grabs a panel and makes its twin; a swipe's touches never reach it; SIGKILL
 removes the twin and systemd's restart makes a new one; `systemctl stop` lets the panel go
 to other readers; unplugging removes the twin and a new panel gets one."""
 import os, signal, subprocess, sys, threading, time
@@ -30,8 +30,7 @@ mark = twin.mark()
 panel.play(three_finger_swipe_down().text())
 time.sleep(1)
 seen = twin.touch_events(mark)
-check("a three-finger swipe's touches are cancelled on the twin (%d TOUCH_CANCEL, %d TOUCH_UP)"
-      % (seen.count("TOUCH_CANCEL"), seen.count("TOUCH_UP")), seen.count("TOUCH_CANCEL") == 3 and seen.count("TOUCH_UP") == 0)
+check("a three-finger swipe reaches the twin not at all (%d touch events)" % len(seen), not seen)
 twin.close()
 
 os.kill(main_pid(), signal.SIGKILL)

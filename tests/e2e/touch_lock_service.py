@@ -77,8 +77,8 @@ if not twins_in(journal(), panel):
 twin = Twin(twins_in(journal(), panel)[-1])
 
 seen, ran = play(three_finger_swipe_down())
-check(f"unlocked: the swipe fires and its touches are cancelled on the twin ({' '.join(seen)})",
-      len(ran) == 1 and seen.count("TOUCH_CANCEL") == 3)
+check(f"unlocked: the swipe fires and reaches the twin not at all ({' '.join(seen) or 'nothing'})",
+      len(ran) == 1 and not seen)
 check(f"TouchLocked is false ({touch_locked()})", touch_locked() == "b false")
 
 # monitor beside the service follows its touch lock, as it follows its mode and pause.
@@ -112,7 +112,7 @@ seen, ran = play(five_held(), wait_s=2)
 check(f"five fingers held two seconds unlock touch ({touch_locked()})", touch_locked() == "b false")
 check(f"and their touches reached no application ({' '.join(seen) or 'nothing'})", not seen)
 seen, ran = play(three_finger_swipe_down())
-check(f"unlocked: the swipe fires again ({' '.join(seen)})", len(ran) == 1 and seen.count("TOUCH_CANCEL") == 3)
+check(f"unlocked: the swipe fires again, reaching the twin not at all ({' '.join(seen) or 'nothing'})", len(ran) == 1 and not seen)
 
 seen, ran = play(five_held(), wait_s=2)
 check(f"five fingers held two seconds lock touch again ({touch_locked()})", touch_locked() == "b true")

@@ -55,6 +55,14 @@ extension Configuration {
 
         let minimumFingers = type == .pinch || type == .rotate ? 2 : 1
         if let fingers = t.int("fingers", in: minimumFingers...10) { spec.fingers = fingers }
+        // Three fingers and more are a gesture to whoever reads them, not an application's
+        // input: a desktop acts on their motion before any cancel comes (KWin's and GNOME's
+        // three-finger swipes do). Once they are all down, the twin gets nothing more until
+        // this has failed; fewer fingers pass at once.
+        if spec.fingers >= 3, !t.has("delays_touches_began") {
+            spec.delaysTouchesBegan = true
+            spec.delaysFromFingers = spec.fingers
+        }
         if let taps = t.int("taps", in: 1...5) { spec.taps = taps }
         if type == .chevron {
             let cardinal = [Direction.right, .left, .up, .down].map(\.rawValue)

@@ -3,7 +3,8 @@ import TouchCore
 
 /// UIKit's touch delivery for an isolated panel, frame by frame: the twin (the touchscreen
 /// the desktop or the kiosk app reads) gets what no gesture takes. While a gesture with
-/// `delays_touches_began` may still be recognized, frames are held; with
+/// `delays_touches_began` may still be recognized (and, for one of three fingers or more,
+/// once that many are down), frames are held; with
 /// `delays_touches_ended`, so are lifts. Recognized, a gesture with `cancels_touches` drops
 /// what is held, cancels what the twin already got and withholds the rest of its touches;
 /// when every gesture has failed, the held frames go out at once, then frames pass live.
@@ -222,8 +223,10 @@ public final class TouchDelivery {
     /// A frame while deciding: held while a gesture that delays it may still be
     /// recognized (and until max_delay_ms), passed otherwise.
     private func hold(frame now: Timestamp, lifts: Bool, _ recognizers: [GestureRecognizer]) {
+        let down = fingersDown()
         let waiting = holdingExpired ? nil : recognizers.first { r in
-            r.mayYetBeRecognized && (r.spec.delaysTouchesBegan || (lifts && r.spec.delaysTouchesEnded))
+            r.mayYetBeRecognized
+                && ((r.spec.delaysTouchesBegan && down >= r.spec.delaysFromFingers) || (lifts && r.spec.delaysTouchesEnded))
         }
         if held.isEmpty, waiting == nil {
             feed.write(panel, extras: frameExtras, into: &twinEvents)
@@ -234,6 +237,14 @@ public final class TouchDelivery {
         }
         if held.isFull { flush(now, because: "as many frames as can be held") }
         held.push(panel, extras: frameExtras, at: now)
+    }
+
+    /// The panel's touches down in this frame (a single-touch panel's one, while touching).
+    private func fingersDown() -> Int {
+        if panel.slotCount == 0 { return panel[button: KeyCode.btnTouch] != 0 ? 1 : 0 }
+        var down = 0
+        for slot in 0..<panel.slotCount where panel[slot, AbsCode.mtTrackingID] >= 0 { down += 1 }
+        return down
     }
 
     private func frameLiftsATouch() -> Bool {

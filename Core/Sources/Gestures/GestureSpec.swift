@@ -32,6 +32,11 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var cancelsTouches = true
     public var delaysTouchesBegan = false
     public var delaysTouchesEnded = true
+    /// With `delaysTouchesBegan`: the twin's touches are held once this many fingers are
+    /// down. 1 is UIKit's (from the first finger); a gesture of three fingers or more
+    /// holds from its own count, so that fewer fingers, an application's input, pass at
+    /// once and a desktop never sees three moving.
+    public var delaysFromFingers = 1
 
     public var fingers = 1
     /// tap: how many taps.
