@@ -22,6 +22,7 @@ from test_daemon import Harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINDINGS = {"switch-desktop": "global", "browser-back": "firefox"}
+RENDER_NODE, CARD = "/dev/dri/renderD128", "/dev/dri/card0"
 
 
 def bus_names(env):
@@ -271,11 +272,12 @@ class RealDesktops(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"])
 
 
-    def wlroots(self, command, config_name=None, config=""):
-        """A wlroots compositor, headless with the pixman renderer, as nobody (sway refuses
-        root), in a runtime folder of its own; returns its environment for clients and
-        the daemon (its Wayland display named), and a function that opens a foot window
-        of an app id and returns it."""
+    def wlroots(self, command, config_name=None, config="", gles=False):
+        """A wlroots compositor, headless with the pixman renderer (with `gles`, GLES in
+        software on the machine's render node, as a member of its groups), as nobody (sway
+        and wayfire refuse root), in a runtime folder of its own; returns its environment
+        for clients and the daemon (its Wayland display named), and a function that opens
+        a foot window of an app id and returns it."""
         need(self, command[0], command[0])
         runtime = tempfile.mkdtemp(prefix="gestured-wlroots-")
         self.addCleanup(shutil.rmtree, runtime, True)
@@ -287,12 +289,24 @@ class RealDesktops(Harness):
         user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         env = dict(self.env, HOME=runtime, XDG_RUNTIME_DIR=runtime, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
                    WLR_LIBINPUT_NO_DEVICES="1")
+        if gles:
+            if not os.path.exists(RENDER_NODE):
+                self.skipTest(f"{command[0]} renders with GLES only and this machine has no {RENDER_NODE} "
+                              "(tests/desktops-in-root --vm gives it one)")
+            # Mesa falls back to software through the card's primary node (its group: video).
+            user[-1] = f"--groups={os.stat(RENDER_NODE).st_gid},{os.stat(CARD).st_gid}"
+            del env["WLR_RENDERER"]
+            env.update(WLR_RENDER_DRM_DEVICE=RENDER_NODE, GALLIUM_DRIVER="llvmpipe")
         log = self.path("compositor.log")
         server = subprocess.Popen(user + [arg.replace("RUNTIME", runtime) for arg in command], env=env,
                                   stdout=open(log, "w"), stderr=subprocess.STDOUT)
         self.addCleanup(server.kill)
-        display = test_apps.waited(command[0], lambda: next((f for f in sorted(os.listdir(runtime)) if re.fullmatch(r"wayland-\d+", f)), None),
-                                   seconds=30)
+        try:
+            display = test_apps.waited(command[0], lambda: next((f for f in sorted(os.listdir(runtime)) if re.fullmatch(r"wayland-\d+", f)), None),
+                                       seconds=90 if gles else 30)
+        except AssertionError as stopped:
+            with open(log) as said:
+                raise AssertionError(f"{stopped}:\n{said.read()[-3000:]}") from None
         env["WAYLAND_DISPLAY"] = display
 
         def open_window(app):
@@ -322,6 +336,15 @@ class RealDesktops(Harness):
             (os.path.join(env["XDG_RUNTIME_DIR"], f) for f in os.listdir(env["XDG_RUNTIME_DIR"]) if f.startswith("sway-ipc.")), None))
         fired, gestured_log = self.open_and_close(env, log, open_window)
         self.assertIn("sway: following the application in front", gestured_log)
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"])
+
+    def test_wayfire_says_as_a_wlroots_compositor(self):
+        """wayfire: its foreign-toplevel plugin, through gestured-toplevels. It renders with
+        GLES only: here in software, on a VM's virtio-gpu render node."""
+        env, log, open_window = self.wlroots(["wayfire", "-c", "RUNTIME/wayfire.ini"], "wayfire.ini",
+                                             "[core]\nplugins = foreign-toplevel\n", gles=True)
+        fired, gestured_log = self.open_and_close(env, log, open_window)
+        self.assertIn("wlr-foreign-toplevel: following the application in front", gestured_log)
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"])
 
     def test_labwc_says_as_a_wlroots_compositor(self):
