@@ -1,0 +1,116 @@
+"""What the desktop session suites share (inside scripts/vm-run-systemd with a virtio-gpu
+card): the machine's touchpad configuration on an isolated panel, a user's session on a
+VT running a desktop on the DRM card, the screen as the card scans it out, and the pans,
+swipes and reloads the suites make."""
+import os, subprocess, threading
+
+from drm_screenshot import scanout
+from fixtures import HEADER, Recording
+from seat_sessions import journal, run, session_of
+from uinput_panel import Panel, check, twins_in, wait_for
+
+# The screens seen, where scripts/vm-run-systemd hands them back (VM_KEEP=DIR) to be looked at.
+SHOTS = "/run/job" if os.path.isdir("/run/job") else "/tmp"
+TOUCHPAD = """[daemon]
+bus = "system"
+isolate = true
+
+[[gesture]]
+name = "workspaces"
+type = "pan"
+fingers = 3
+touchpad = true
+"""
+NOTHING_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "two"\ntype = "tap"\nfingers = 2\ncommand = "true"\n'
+SWIPE_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "taken"\ntype = "swipe"\nfingers = 3\ncommand = "true"\n'
+
+
+def isolated_panel():
+    """The machine's touchpad configuration in force, and a panel it isolates."""
+    with open("/etc/gestured/gestured.toml", "w") as f:
+        f.write(TOUCHPAD)
+    run("systemctl", "reset-failed", "gestured")
+    run("systemctl", "restart", "gestured")
+    panel = Panel(HEADER.replace("gestured test panel", "gestured laptop panel"))
+    check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
+    return panel
+
+
+class Session:
+    """`user`'s session on tty2 (PAM, logind), in front, running `command` with `variables`
+    (its output in /tmp/USER-desktop.txt); `files` ({path under home: text}) written
+    first. `env` is for the user's own programs on the desktop `display`."""
+    def __init__(self, user, display, command, variables=(), files=None):
+        run("useradd", "--create-home", user)
+        uid = run("id", "-u", user).stdout.strip()
+        for path, text in (files or {}).items():
+            os.makedirs(os.path.dirname(f"/home/{user}/{path}"), exist_ok=True)
+            with open(f"/home/{user}/{path}", "w") as f:
+                f.write(text)
+        run("chown", "-R", f"{user}:{user}", f"/home/{user}")
+        bus = f"unix:path=/run/user/{uid}/bus"
+        self.log = f"/tmp/{user}-desktop.txt"
+        setting = [arg for variable in [*variables, f"DBUS_SESSION_BUS_ADDRESS={bus}"] for arg in ("-E", variable)]
+        run("systemd-run", f"--unit={user}-session", "-p", "PAMName=login", "-p", f"User={user}", "-p", "TTYPath=/dev/tty2",
+            "-p", "StandardInput=tty-force", "-p", f"StandardOutput=file:{self.log}", "-p", f"StandardError=file:{self.log}",
+            *setting, *command)
+        check(f"logind opens {user}'s session on tty2", wait_for(30, lambda: session_of(f"{user}-session")))
+        run("loginctl", "activate", session_of(f"{user}-session") or "?")
+        self.as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--init-groups"]
+        self.env = dict(os.environ, HOME=f"/home/{user}", XDG_RUNTIME_DIR=f"/run/user/{uid}", DBUS_SESSION_BUS_ADDRESS=bus,
+                        WAYLAND_DISPLAY=display, GDK_BACKEND="wayland", GSK_RENDERER="cairo")
+
+    def call(self, destination, *args):
+        """A method call on the session's bus, as its user: the reply's text."""
+        return subprocess.run(self.as_user + ["dbus-send", "--session", "--print-reply", f"--dest={destination}", *args],
+                              env=self.env, capture_output=True, text=True, timeout=30).stdout
+
+    def window(self, app):
+        """A GTK 4 window of app id `app` on the desktop (light grey, drawn with cairo)."""
+        return subprocess.Popen(self.as_user + ["gjs", os.path.join(os.path.dirname(__file__), "..", "gtk_window.js"), app],
+                                env=self.env, stdout=subprocess.DEVNULL, stderr=open(f"/tmp/{app}-window.txt", "w"))
+
+
+def lit_columns(name):
+    """The screen as the DRM card scans it out (saved as NAME.png), and the columns of its
+    middle row that a light window covers (the desktops' backgrounds are dark)."""
+    shown = scanout(f"{SHOTS}/{name}.png")
+    if shown is None:
+        return []
+    width, height, rows = shown
+    row = rows[height // 2]
+    return [x for x in range(width) if sum(row[3 * x:3 * x + 3]) > 600]
+
+
+def held_pan(panel, fingers, dx_mm):
+    """`fingers` 15 mm apart from the panel's middle, 8 steps of `dx_mm`, held still 6 s,
+    17 steps more, then lifted: played on a thread (returned). A desktop takes a few
+    millimetres of a touchpad swipe for a part of the way to the next workspace."""
+    rec = Recording()
+    for step in range(9):
+        rec.frame({s: (148 + step * dx_mm, 50 + 15 * s) for s in range(fingers)}, advance_ms=25)
+    rec.wait(6000)
+    for step in range(9, 26):
+        rec.frame({s: (148 + step * dx_mm, 50 + 15 * s) for s in range(fingers)}, advance_ms=25)
+    rec.frame({s: None for s in range(fingers)})
+    playing = threading.Thread(target=panel.play, args=(rec.text(),))
+    playing.start()
+    return playing
+
+
+def swipe(panel, fingers, dx_mm):
+    """A quick swipe of `fingers` by `dx_mm` (20 frames, 200 ms), played now."""
+    rec = Recording()
+    for step in range(21):
+        rec.frame({s: (148 + step * dx_mm / 20, 50 + 15 * s) for s in range(fingers)}, advance_ms=10)
+    rec.frame({s: None for s in range(fingers)})
+    panel.play(rec.text())
+
+
+def reload(config):
+    """The machine's configuration replaced and reloaded; checked taken."""
+    with open("/etc/gestured/gestured.toml", "w") as f:
+        f.write(config)
+    mark = len(journal())
+    run("systemctl", "reload", "gestured")
+    check("the service takes it (reload)", wait_for(20, lambda: "gestures (applied in" in journal()[mark:]))
