@@ -278,6 +278,9 @@ class RealDesktops(Harness):
         and wayfire refuse root), in a runtime folder of its own; returns its environment
         for clients and the daemon (its Wayland display named), and a function that opens
         a foot window of an app id and returns it."""
+        if gles and not os.path.exists(RENDER_NODE):
+            self.skipTest(f"{command[0]} renders with GLES only and this machine has no {RENDER_NODE} "
+                          "(tests/desktops-in-root --vm gives it one)")
         need(self, command[0], command[0])
         runtime = tempfile.mkdtemp(prefix="gestured-wlroots-")
         self.addCleanup(shutil.rmtree, runtime, True)
@@ -290,9 +293,6 @@ class RealDesktops(Harness):
         env = dict(self.env, HOME=runtime, XDG_RUNTIME_DIR=runtime, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
                    WLR_LIBINPUT_NO_DEVICES="1")
         if gles:
-            if not os.path.exists(RENDER_NODE):
-                self.skipTest(f"{command[0]} renders with GLES only and this machine has no {RENDER_NODE} "
-                              "(tests/desktops-in-root --vm gives it one)")
             # Mesa falls back to software through the card's primary node (its group: video).
             user[-1] = f"--groups={os.stat(RENDER_NODE).st_gid},{os.stat(CARD).st_gid}"
             del env["WLR_RENDERER"]
