@@ -253,24 +253,16 @@ class RealDesktops(Harness):
         test_apps.waited("the extension running", lambda: "double 1" in call(
             self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.GetExtensionInfo",
             f"string:{uuid}").stdout)
-        clients = {}
 
         def open_window(app):
-            def change():
-                clients[app] = subprocess.Popen(["gjs", os.path.join(HERE, "gtk_window.js"), app],
-                                                env=dict(env, WAYLAND_DISPLAY="wayland-gnome", GDK_BACKEND="wayland"),
-                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                self.addCleanup(clients[app].kill)
-            return change
-
-        def close_window(app):
-            return lambda: clients[app].kill()
-        fired, log = self.follow([(None, False, ""), (open_window("firefox"), False, "firefox"), (open_window("kitty"), False, "kitty"),
-                                  (close_window("kitty"), False, "firefox"), (close_window("firefox"), False, "")],
-                                 dict(self.env, XDG_CURRENT_DESKTOP="GNOME"), self.path("gnome-shell.log"))
+            client = subprocess.Popen(["gjs", os.path.join(HERE, "gtk_window.js"), app],
+                                      env=dict(env, WAYLAND_DISPLAY="wayland-gnome", GDK_BACKEND="wayland"),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.addCleanup(client.kill)
+            return client
+        fired, log = self.open_and_close(dict(self.env, XDG_CURRENT_DESKTOP="GNOME"), self.path("gnome-shell.log"), open_window)
         self.assertIn(f"GNOME Shell: {uuid} runs", log)
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"])
-
 
     def wlroots(self, command, config_name=None, config="", gles=False):
         """A wlroots compositor, headless with the pixman renderer (with `gles`, GLES in
@@ -316,9 +308,11 @@ class RealDesktops(Harness):
             return client
         return env, log, open_window
 
-    def open_and_close(self, env, log, open_window):
-        """firefox opens, kitty opens over it, kitty closes, firefox closes: the compositor
-        gives the focus to each window that opens and back to the one below when it closes."""
+    def open_and_close(self, daemon_env, desktop_log, open_window):
+        """`follow` in `daemon_env` (without the compositor's own WLR_ settings) while
+        firefox opens, kitty opens over it, kitty closes, firefox closes (`open_window(app)`
+        returns a client): the desktop gives the focus to each window that opens and back
+        to the one below when it closes."""
         clients = {}
 
         def opening(app):
@@ -326,9 +320,9 @@ class RealDesktops(Harness):
 
         def closing(app):
             return lambda: clients[app].kill()
-        daemon_env = {key: value for key, value in env.items() if not key.startswith("WLR_")}
+        daemon_env = {key: value for key, value in daemon_env.items() if not key.startswith("WLR_")}
         return self.follow([(None, False, ""), (opening("firefox"), False, "firefox"), (opening("kitty"), False, "kitty"),
-                            (closing("kitty"), False, "firefox"), (closing("firefox"), False, "")], daemon_env, log)
+                            (closing("kitty"), False, "firefox"), (closing("firefox"), False, "")], daemon_env, desktop_log)
 
     def test_sway_says_on_its_ipc_socket(self):
         env, log, open_window = self.wlroots(["sway", "-c", "RUNTIME/config"], "config", "output HEADLESS-1 resolution 1280x800\n")

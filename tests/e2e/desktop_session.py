@@ -1,13 +1,13 @@
 """What the desktop session suites share (inside scripts/vm-run-systemd with a virtio-gpu
-card): the machine's touchpad configuration on an isolated panel, a user's session on a
+card): the machine's touchpad configuration, a user's session on a
 VT running a desktop on the DRM card, the screen as the card scans it out, and the pans,
 swipes and reloads the suites make."""
 import os, subprocess, threading
 
 from drm_screenshot import scanout
-from fixtures import HEADER, Recording
+from fixtures import Recording
 from seat_sessions import journal, run, session_of
-from uinput_panel import Panel, check, twins_in, wait_for
+from uinput_panel import check, wait_for
 
 # The screens seen, where scripts/vm-run-systemd hands them back (VM_KEEP=DIR) to be looked at.
 SHOTS = "/run/job" if os.path.isdir("/run/job") else "/tmp"
@@ -23,17 +23,6 @@ touchpad = true
 """
 NOTHING_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "two"\ntype = "tap"\nfingers = 2\ncommand = "true"\n'
 SWIPE_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "taken"\ntype = "swipe"\nfingers = 3\ncommand = "true"\n'
-
-
-def isolated_panel():
-    """The machine's touchpad configuration in force, and a panel it isolates."""
-    with open("/etc/gestured/gestured.toml", "w") as f:
-        f.write(TOUCHPAD)
-    run("systemctl", "reset-failed", "gestured")
-    run("systemctl", "restart", "gestured")
-    panel = Panel(HEADER.replace("gestured test panel", "gestured laptop panel"))
-    check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
-    return panel
 
 
 class Session:

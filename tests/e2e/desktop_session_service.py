@@ -17,11 +17,11 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, Session, held_pan, isolated_panel, lit_columns, reload, swipe  # noqa: E402
-from seat_sessions import journal, read  # noqa: E402
+from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, held_pan, lit_columns, reload, swipe  # noqa: E402
+from seat_sessions import isolated_panel, journal, read  # noqa: E402
 from uinput_panel import check, failures, wait_for  # noqa: E402
 
-panel = isolated_panel()
+panel = isolated_panel(TOUCHPAD, "gestured laptop panel")
 libinput = subprocess.Popen(["libinput", "debug-events"], stdout=open("/tmp/libinput.txt", "w"), stderr=subprocess.STDOUT)
 session = Session("tess", "wayland-kwin", ["kwin_wayland", "--drm", "--no-lockscreen", "--socket", "wayland-kwin"],
                   ["LIBGL_ALWAYS_SOFTWARE=1", "KWIN_EFFECTS_FORCE_ANIMATIONS=1"],

@@ -15,10 +15,10 @@ import json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording  # noqa: E402
+from fixtures import Recording  # noqa: E402
 from svg_screenshots import png_pixels  # noqa: E402
-from seat_sessions import journal, read, run, session_of  # noqa: E402
-from uinput_panel import Panel, check, failures, twins_in, wait_for  # noqa: E402
+from seat_sessions import isolated_panel, journal, read, run, session_of  # noqa: E402
+from uinput_panel import check, failures, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISPLAY = ":5"
@@ -42,12 +42,7 @@ def coloured(rgb):
     return rgb in ("3584e4", "33d17a", "e01b24")
 
 
-with open("/etc/gestured/gestured.toml", "w") as f:
-    f.write(MACHINE)
-run("systemctl", "reset-failed", "gestured")
-run("systemctl", "restart", "gestured")
-panel = Panel(HEADER.replace("gestured test panel", "gestured kiosk panel"))
-check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
+panel = isolated_panel(MACHINE, "gestured kiosk panel")
 
 xvfb = subprocess.Popen(["Xvfb", DISPLAY, "-ac", "-noreset", "-screen", "0", f"{WIDTH}x{HEIGHT}x24"],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
