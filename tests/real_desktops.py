@@ -14,14 +14,13 @@ come and go rather than being activated: its D-Bus Eval is off outside unsafe mo
 
     tests/real_desktops.py GESTURED
 """
-import os, re, shutil, signal, subprocess, sys, tempfile, threading, time, unittest
+import os, re, shutil, signal, subprocess, sys, tempfile, time, unittest
 import test_daemon
 import test_apps
-from test_control import wait_on_the_bus
+import following
 from test_daemon import Harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BINDINGS = {"switch-desktop": "global", "browser-back": "firefox"}
 RENDER_NODE, CARD = "/dev/dri/renderD128", "/dev/dri/card0"
 
 
@@ -35,20 +34,6 @@ def call(env, *arguments):
     return subprocess.run(["dbus-send", "--session", "--print-reply", *arguments], env=env, capture_output=True, text=True)
 
 
-def app_said(line):
-    """The application a --print line says is in front ("" for none): its app id, or its
-    WM_CLASS class where it has none ("firefox firefox/gjs", "firefox/firefox"); None if
-    the line says no such thing."""
-    said = re.search(r"app in front: (not known|[^\s/]+)", line)
-    return None if said is None else ("" if said.group(1) == "not known" else said.group(1))
-
-
-def ran(line):
-    """The binding a --print line says was run, as "global" or "firefox"; None if none."""
-    said = re.match(r"\S+  run (\S+):", line)
-    return BINDINGS.get(said.group(1)) if said else None
-
-
 def need(case, command, package):
     """Skips `case` when `command` is not here because this release has no `package`, or
     its archive could not install it on the day the root was made (scripts/debian-root
@@ -60,36 +45,6 @@ def need(case, command, package):
     if subprocess.run(["apt-cache", "show", package], capture_output=True).returncode:
         case.skipTest(f"this Debian release has no {package}")
     case.fail(f"{package} is not installed: make deps (or scripts/debian-root) installs it")
-
-
-class Printed:
-    """What a daemon prints to stdout (--print), a line at a time as it comes."""
-    def __init__(self, stream):
-        self.lines = []
-        self.ended = False
-        self.changed = threading.Condition()
-        threading.Thread(target=self.read, args=(stream,), daemon=True).start()
-
-    def read(self, stream):
-        for line in stream:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                self.changed.notify_all()
-        with self.changed:
-            self.ended = True
-            self.changed.notify_all()
-
-    def first(self, wanted, start, seconds):
-        """The index of the first line from `start` on for which `wanted` holds; None if
-        none comes within `seconds` or the daemon ends first."""
-        end = time.monotonic() + seconds
-        with self.changed:
-            while True:
-                found = next((i for i in range(start, len(self.lines)) if wanted(self.lines[i])), None)
-                left = end - time.monotonic()
-                if found is not None or self.ended or left <= 0:
-                    return found
-                self.changed.wait(left)
 
 
 class RealDesktops(Harness):
@@ -113,69 +68,10 @@ class RealDesktops(Harness):
         return clients
 
     def follow(self, steps, env, desktop_log):
-        """The daemon in `env` replaying 3-finger swipes every 1.5 s while the `steps` are
-        taken in turn: each a change made to the desktop (None: none, the state at the
-        start; made again every 5 s until the daemon sees it, when `again`) and the
-        application the desktop should then have in front ("" for none). Returns, for
-        each step, the binding that the first swipe begun after the daemon said so fired
-        (`first_run_for`)."""
+        """following.follow with the per-application configuration and a swipe every 1.5 s."""
         config = self.write("gestured.toml", test_apps.apps_config(self.path("fired.txt")))
         recording = test_apps.swipes(120, 1500).save(self.path("rec.evemu"))
-        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", recording, "--print", "--verbose"],
-                                  env=env, stdout=subprocess.PIPE, stderr=open(self.path("gestured.log"), "w"), text=True)
-        self.addCleanup(daemon.kill)
-        printed = Printed(daemon.stdout)
-        wait_on_the_bus(env)
-
-        def failed(why):
-            log = open(self.path("gestured.log")).read()
-            return (f"{why}\n--- printed\n" + "\n".join(printed.lines[-40:]) + f"\n--- log\n{log[-3000:]}"
-                    + f"\n--- desktop\n{open(desktop_log).read()[-2000:]}")
-        fired = []
-        mark = 0
-        for change, again, app in steps:
-            for attempt in range(18 if again else 1):
-                said, run = self.first_run_for(printed, change, again, app, mark)
-                if run is not None:
-                    break
-                mark = mark if said is None else said + 1
-            if said is None:
-                self.fail(failed(f"the daemon never said {app or 'no application'} is in front"))
-            if run is None and app_said(printed.lines[said]) == app:
-                self.fail(failed(f"no swipe ran a binding after {app or 'no application'} came in front"))
-            if run is None:
-                self.fail(failed(f"the desktop changed the application in front by itself: {printed.lines[said]}"))
-            fired.append(ran(printed.lines[run]))
-            mark = run + 1
-        daemon.terminate()
-        daemon.wait(timeout=30)
-        return fired, open(self.path("gestured.log")).read()
-
-    @staticmethod
-    def first_run_for(printed, change, again, app, mark):
-        """Makes `change` and waits for the daemon to say `app` is in front, then for the
-        second binding run after the last time it says so (None, None: never said; said,
-        None: another application is in front at that run, the index of its line, or no
-        run came). A change may pass through others (a closed window's focus goes to the
-        one below first), and a desktop still starting may give the focus to a window that
-        maps late: a step `again` is made again then."""
-        said = mark - 1
-        if change:
-            change()
-            said = printed.first(lambda line: app_said(line) == app, mark, 5 if again else 90)
-            if said is None:
-                return None, None
-        while True:
-            first = printed.first(lambda line: ran(line) is not None, said + 1, 30)
-            run = None if first is None else printed.first(lambda line: ran(line) is not None, first + 1, 30)
-            if run is None:
-                return said, None
-            latest = next((i for i in range(run - 1, said, -1) if app_said(printed.lines[i]) is not None), None)
-            if latest is None:
-                return said, run
-            if app_said(printed.lines[latest]) != app:
-                return latest, None
-            said = latest
+        return following.follow(self, steps, env, config, recording, desktop_log)
 
     def test_kwin_runs_the_shipped_script_and_says_the_app_in_front(self):
         # Debian gives kwin_wayland a file capability (CAP_SYS_NICE), which a process that

@@ -7,6 +7,7 @@ every application otherwise, as each desktop says which is in front.
 """
 import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, unittest
 import test_daemon
+import following
 from fixtures import Recording
 from test_control import IGNORE_PANELS, Peer, compile_peer, wait_on_the_bus
 from test_daemon import Harness
@@ -461,15 +462,20 @@ class Desktop(Harness):
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on firefox (sway); for it: browser-back", log)
 
+    def follow(self, steps):
+        """following.follow on this display, without a bus: each step a change and the
+        application (WM_CLASS class) then in front."""
+        config = self.write("gestured.toml", apps_config(self.path("fired.txt"), bus="none"))
+        recording = swipes(120, 1500).save(self.path("rec.evemu"))
+        return following.follow(self, steps, self.env, config, recording, on_the_bus=False)
+
     def test_x11_says_in_the_roots_active_window(self):
         """Xvfb and two X clients of different WM_CLASS; the active window switched."""
         x = X11(self, [("Navigator", "Firefox"), ("kitty", "kitty")])
         self.env["DISPLAY"] = x.display
-        fired, log = self.swipes_with(self.path("fired.txt"), [
-            lambda: x.activate("Navigator"), lambda: x.activate("kitty"), lambda: x.activate("Navigator"),
-            lambda: x.activate(None),
-        ])
-        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        fired, log = self.follow([(lambda: x.activate("Navigator"), False, "Firefox"), (lambda: x.activate("kitty"), False, "kitty"),
+                                  (lambda: x.activate("Navigator"), False, "Firefox"), (lambda: x.activate(None), False, "")])
+        self.assertEqual(fired, ["firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("x11: following the application in front", log)
 
     def test_x11_says_which_window_is_under_the_first_touch(self):
@@ -493,11 +499,10 @@ class Desktop(Harness):
         self.env["DISPLAY"] = x.display
         for instance in ("Navigator", "kitty"):
             waited(f"openbox's frame around {instance}", lambda: x.parent(instance) != x.root())
-        fired, log = self.swipes_with(self.path("fired.txt"), [
-            lambda: x.activate("Navigator"), lambda: x.activate("kitty"), lambda: x.activate("Navigator"),
-            lambda: [x.close("Navigator"), x.close("kitty")],
-        ])
-        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        fired, log = self.follow([(lambda: x.activate("Navigator"), False, "Firefox"), (lambda: x.activate("kitty"), False, "kitty"),
+                                  (lambda: x.activate("Navigator"), False, "Firefox"),
+                                  (lambda: [x.close("Navigator"), x.close("kitty")], False, "")])
+        self.assertEqual(fired, ["firefox", "global", "firefox", "global"], log[-3000:])
 
     def test_x11_under_a_reparenting_window_manager_says_which_window_is_under_the_first_touch(self):
         """apps_window = "touched" under openbox: firefox's frame on the left, kitty's on
