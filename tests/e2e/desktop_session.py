@@ -2,12 +2,12 @@
 card): the machine's touchpad configuration, a user's session on a
 VT running a desktop on the DRM card, the screen as the card scans it out, and the pans,
 swipes and reloads the suites make."""
-import os, subprocess, threading
+import os, subprocess, threading, time
 
 from drm_screenshot import scanout
 from fixtures import Recording
-from seat_sessions import journal, run, session_of
-from uinput_panel import check, wait_for
+from seat_sessions import journal, read, run, session_of
+from uinput_panel import check, failures, wait_for
 
 # The screens seen, where scripts/vm-run-systemd hands them back (VM_KEEP=DIR) to be looked at.
 SHOTS = "/run/job" if os.path.isdir("/run/job") else "/tmp"
@@ -54,6 +54,18 @@ class Session:
         return subprocess.run(self.as_user + ["dbus-send", "--session", "--print-reply", f"--dest={destination}", *args],
                               env=self.env, capture_output=True, text=True, timeout=30).stdout
 
+    def ended(self, name, logs=()):
+        """The suite's end: on a failure, what the desktop `name` said, the `logs` (paths),
+        gestured's journal and the machine's last lines (a desktop that crashed is only
+        there); the exit status."""
+        if failures():
+            print(f"--- {name}\n" + read(self.log)[-3000:])
+            for path in logs:
+                print(f"--- {path}\n" + read(path)[-3000:])
+            print("--- gestured's journal\n" + journal()[-3000:])
+            print("--- the machine's journal\n" + run("journalctl", "-b", "--no-pager", "-n", "150").stdout)
+        return 1 if failures() else 0
+
     def window(self, app):
         """A GTK 4 window of app id `app` on the desktop (light grey, drawn with cairo)."""
         return subprocess.Popen(self.as_user + ["gjs", os.path.join(os.path.dirname(__file__), "..", "gtk_window.js"), app],
@@ -85,6 +97,23 @@ def held_pan(panel, fingers, dx_mm):
     playing = threading.Thread(target=panel.play, args=(rec.text(),))
     playing.start()
     return playing
+
+
+def slides_with_the_fingers(panel, prefix, mid_s, after_s):
+    """A held three-finger pan to the left (`held_pan`), the screen saved as PREFIXbefore,
+    PREFIXmid-pan (`mid_s` into it) and PREFIXafter-pan (`after_s` after the lift):
+    checks that mid-pan the window has moved part of the way with the fingers, and
+    returns the columns the window covers after the lift."""
+    before = lit_columns(f"{prefix}before")
+    playing = held_pan(panel, 3, -2)
+    time.sleep(mid_s)
+    mid = lit_columns(f"{prefix}mid-pan")
+    playing.join()
+    time.sleep(after_s)
+    shift = (before[0] - mid[0]) if before and mid else None
+    check(f"mid-pan, the screen shows the window moved part of the way with the fingers (its left edge {before[:1]} → {mid[:1]})",
+          shift is not None and 20 < shift < len(before) + before[0])
+    return lit_columns(f"{prefix}after-pan")
 
 
 def swipe(panel, fingers, dx_mm):

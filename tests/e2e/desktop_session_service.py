@@ -17,9 +17,9 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, held_pan, lit_columns, reload, swipe  # noqa: E402
+from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers, swipe  # noqa: E402
 from seat_sessions import isolated_panel, journal, read  # noqa: E402
-from uinput_panel import check, failures, wait_for  # noqa: E402
+from uinput_panel import check, wait_for  # noqa: E402
 
 panel = isolated_panel(TOUCHPAD, "gestured laptop panel")
 libinput = subprocess.Popen(["libinput", "debug-events"], stdout=open("/tmp/libinput.txt", "w"), stderr=subprocess.STDOUT)
@@ -38,18 +38,8 @@ def desktop():
 check("KWin runs on the DRM card in her session, with two desktops", wait_for(120, lambda: desktop() is not None))
 window = session.window("firefox")
 check("the window shows on the first desktop", wait_for(60, lambda: len(lit_columns("before")) > 50))
-before = lit_columns("before")
-
 start_desktop = desktop()
-playing = held_pan(panel, 3, -2)
-time.sleep(2.5)
-mid = lit_columns("mid-pan")
-playing.join()
-time.sleep(3)
-after = lit_columns("after-pan")
-shift = (before[0] - mid[0]) if before and mid else None
-check(f"mid-pan, the screen shows the window moved part of the way with the fingers (its left edge {before[:1]} → {mid[:1]})",
-      shift is not None and 20 < shift < len(before) + before[0])
+after = slides_with_the_fingers(panel, "", 2.5, 3)
 check("after the lift, a three-finger pan on the panel has switched KWin's desktop through the touchpad",
       desktop() not in (None, start_desktop))
 check(f"and the window is off the screen ({len(after)} columns lit)", len(after) == 0)
@@ -72,9 +62,5 @@ time.sleep(3)
 check("with a three-finger swipe bound, gestured's fires", wait_for(10, lambda: "taken (swipe) recognized" in journal()[mark:]))
 check("and KWin's does not: its desktop stays", desktop() == shown)
 
-if failures():
-    print("--- KWin\n" + read(session.log)[-3000:])
-    print("--- libinput\n" + read("/tmp/libinput.txt")[-3000:])
-    print("--- journal\n" + journal()[-3000:])
 window.kill()
-sys.exit(1 if failures() else 0)
+sys.exit(session.ended("KWin", ["/tmp/libinput.txt"]))

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """GNOME Shell as a session on the VM's DRM card (tests/e2e/service.sh's suite, run on
-Debian 13 with VM_QEMU_OPTS='-device virtio-vga'): gina logs in on a VT and her session
-runs `gnome-shell --wayland --display-server`, which reads the panel's twin and
-gestured's virtual touchpad through libinput as on a laptop (its settings in memory:
-dynamic workspaces, an empty one after the last). A GTK 4 window on the first workspace.
-A three-finger pan given to the touchpad that holds after 16 mm: the screen (as the card
+Debian 13 with VM_QEMU_OPTS='-device virtio-vga' VM_CPU='max,avx2=off': GNOME Shell's
+software renderer crashed on AVX2's gathers under QEMU 7.2's emulation, twice, and again
+with Mesa's GALLIUM_OVERRIDE_CPU_CAPS=avx). gina logs in on a VT and her session runs
+`gnome-shell --wayland --display-server`, which reads the panel's twin and gestured's
+virtual touchpad through libinput as on a laptop (its settings in memory: dynamic
+workspaces, an empty one after the last). A GTK 4 window on the first workspace. A
+three-finger pan given to the touchpad that holds after 16 mm: the screen (as the card
 scans it out) shows the workspace part of the way with the fingers, and after the lift
 the window is off the screen (the next workspace). Then GNOME's own three-finger
 touchscreen swipe: with nothing of gestured's on three fingers it brings the window
@@ -13,9 +15,9 @@ import os, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, held_pan, lit_columns, reload, swipe  # noqa: E402
-from seat_sessions import isolated_panel, journal, read, run  # noqa: E402
-from uinput_panel import check, failures, wait_for  # noqa: E402
+from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers, swipe  # noqa: E402
+from seat_sessions import isolated_panel, journal  # noqa: E402
+from uinput_panel import check, wait_for  # noqa: E402
 
 panel = isolated_panel(TOUCHPAD, "gestured laptop panel")
 session = Session("gina", "wayland-0", ["gnome-shell", "--wayland", "--no-x11", "--display-server"],
@@ -40,17 +42,7 @@ check("the window shows on the first workspace", wait_for(120, lambda: len(lit_c
 # Once started (its window shown), as it shows its overview at the end of its start.
 check("and GNOME leaves its overview", wait_for(120, lambda: overview_left() and overview_left() and overview_left()))
 time.sleep(2)
-before = lit_columns("gnome-before")
-
-playing = held_pan(panel, 3, -2)
-time.sleep(3)
-mid = lit_columns("gnome-mid-pan")
-playing.join()
-time.sleep(4)
-after = lit_columns("gnome-after-pan")
-shift = (before[0] - mid[0]) if before and mid else None
-check(f"mid-pan, the screen shows the workspace moved part of the way with the fingers (the window's left edge {before[:1]} → {mid[:1]})",
-      shift is not None and 20 < shift < len(before) + before[0])
+after = slides_with_the_fingers(panel, "gnome-", 3, 4)
 check(f"after the lift GNOME is on the next workspace: the window is off the screen ({len(after)} columns lit)", len(after) == 0)
 
 # GNOME's own touchscreen gesture: three fingers sideways switch workspaces.
@@ -65,10 +57,5 @@ time.sleep(4)
 check("with a three-finger swipe bound, gestured's fires", wait_for(10, lambda: "taken (swipe) recognized" in journal()[mark:]))
 check("and GNOME's does not: the window stays", len(lit_columns("gnome-taken-swipe")) > 50)
 
-if failures():
-    print("--- GNOME Shell\n" + read(session.log)[-3000:])
-    print("--- the window\n" + read("/tmp/firefox-window.txt")[-2000:])
-    print("--- journal\n" + journal()[-3000:])
-    print("--- the whole journal\n" + run("journalctl", "-b", "--no-pager", "-n", "150").stdout)
 window.kill()
-sys.exit(1 if failures() else 0)
+sys.exit(session.ended("GNOME Shell", ["/tmp/firefox-window.txt"]))
