@@ -21,6 +21,8 @@ static struct {
     xcb_void_cookie_t (*change_window_attributes)(xcb_connection_t *, xcb_window_t, uint32_t, const void *);
     int (*poll_for_reply)(xcb_connection_t *, unsigned int, void **, xcb_generic_error_t **);
     xcb_generic_event_t *(*poll_for_event)(xcb_connection_t *);
+    xcb_generic_event_t *(*poll_for_queued_event)(xcb_connection_t *);
+    uint64_t (*total_read)(xcb_connection_t *);
     void *(*get_property_value)(const xcb_get_property_reply_t *);
     int (*get_property_value_length)(const xcb_get_property_reply_t *);
     xcb_query_tree_cookie_t (*query_tree)(xcb_connection_t *, xcb_window_t);
@@ -60,6 +62,8 @@ int gestured_xcb_load(const char **why) {
     FIND(change_window_attributes, "xcb_change_window_attributes")
     FIND(poll_for_reply, "xcb_poll_for_reply")
     FIND(poll_for_event, "xcb_poll_for_event")
+    FIND(poll_for_queued_event, "xcb_poll_for_queued_event")
+    FIND(total_read, "xcb_total_read")
     FIND(get_property_value, "xcb_get_property_value")
     FIND(get_property_value_length, "xcb_get_property_value_length")
     FIND(query_tree, "xcb_query_tree")
@@ -175,6 +179,10 @@ int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void
 }
 
 xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c) { return xcb.poll_for_event(c); }
+
+xcb_generic_event_t *gestured_xcb_poll_for_queued_event(xcb_connection_t *c) { return xcb.poll_for_queued_event(c); }
+
+uint64_t gestured_xcb_total_read(xcb_connection_t *c) { return xcb.total_read(c); }
 
 const void *gestured_xcb_property_value(xcb_get_property_reply_t *reply, int *length) {
     *length = xcb.get_property_value_length(reply);

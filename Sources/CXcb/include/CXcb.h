@@ -39,6 +39,10 @@ unsigned int gestured_xcb_get_window_attributes(xcb_connection_t *c, xcb_window_
 // 1 with the reply (free it) or an error (NULL reply), 0 when not there yet.
 int gestured_xcb_poll_for_reply(xcb_connection_t *c, unsigned int sequence, void **reply);
 xcb_generic_event_t *gestured_xcb_poll_for_event(xcb_connection_t *c);
+// An event libxcb has already read, without reading the socket; NULL when none.
+xcb_generic_event_t *gestured_xcb_poll_for_queued_event(xcb_connection_t *c);
+// Bytes read from the server so far: what a reply's poll or a flush read shows here.
+uint64_t gestured_xcb_total_read(xcb_connection_t *c);
 // A GetProperty reply's value and its length in bytes.
 const void *gestured_xcb_property_value(xcb_get_property_reply_t *reply, int *length);
 

@@ -31,6 +31,8 @@ public final class X11Watcher: AppWatcher {
     /// Events left in libxcb's queue after a wake-up's budget.
     public private(set) var pending = false
     static let eventBudget = 256
+    /// Rounds of answers and flushes a wake-up takes while they keep reading more.
+    static let passes = 8
     /// `WM_CLASS`'s longest read: two names of `AppInFront.longestName` and their ends.
     static let classLongs: UInt32 = UInt32(2 * (AppInFront.longestName + 1) + 3) / 4
 
@@ -56,33 +58,48 @@ public final class X11Watcher: AppWatcher {
         var news = DesktopNews()
         var budget = Self.eventBudget
         pending = false
-        while let event = gestured_xcb_poll_for_event(connection) {
-            defer { free(event) }
-            switch event.pointee.response_type & 0x7f {
-            case 28:
-                // PropertyNotify of the root's _NET_ACTIVE_WINDOW: another window in front.
-                let notify = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
-                if notify.window == root, notify.atom == activeWindowAtom, activeWindowAtom != 0 { askActive(connection) }
-            case 17, 18, 19, 21, 22, 26:
-                // Destroy, Unmap, Map, Reparent, Configure, Circulate: of a root's child (the
-                // event's window is the root), or the active window's own.
-                let structure = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
-                if structure.event == root {
-                    windowQuery?.ask(connection)
-                } else if event.pointee.response_type & 0x7f == 17, structure.window == activeWindow, activeWindow != 0 {
-                    activeWindow = 0
-                    askActive(connection)
-                }
-            default:
-                break
+        var event = gestured_xcb_poll_for_event(connection)
+        for pass in 1... {
+            while let current = event {
+                handle(current, connection)
+                free(current)
+                budget -= 1
+                event = budget > 0 ? gestured_xcb_poll_for_event(connection) : nil
             }
-            budget -= 1
-            if budget == 0 { pending = true; break }
+            let readBefore = gestured_xcb_total_read(connection)
+            if let app = try answers(connection) { news.app = .some(app) }
+            if let windows = windowQuery?.poll(connection) { news.windows = .some(windows) }
+            guard gestured_xcb_flush(connection) > 0 else { throw AppWatcherError("the X connection broke") }
+            // Polling for an answer, and a flush that writes, read what the server had sent
+            // into libxcb's queue, where the socket no longer wakes the loop for it (a
+            // PropertyNotify left there was a focus change never seen): taken now.
+            guard gestured_xcb_total_read(connection) != readBefore else { break }
+            guard budget > 0, pass < Self.passes else { pending = true; break }
+            event = gestured_xcb_poll_for_queued_event(connection)
         }
-        if let app = try answers(connection) { news.app = .some(app) }
-        if let windows = windowQuery?.poll(connection) { news.windows = .some(windows) }
-        guard gestured_xcb_flush(connection) > 0 else { throw AppWatcherError("the X connection broke") }
+        if budget == 0 { pending = true }
         return news
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>, _ connection: OpaquePointer) {
+        switch event.pointee.response_type & 0x7f {
+        case 28:
+            // PropertyNotify of the root's _NET_ACTIVE_WINDOW: another window in front.
+            let notify = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+            if notify.window == root, notify.atom == activeWindowAtom, activeWindowAtom != 0 { askActive(connection) }
+        case 17, 18, 19, 21, 22, 26:
+            // Destroy, Unmap, Map, Reparent, Configure, Circulate: of a root's child (the
+            // event's window is the root), or the active window's own.
+            let structure = UnsafeRawPointer(event).assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
+            if structure.event == root {
+                windowQuery?.ask(connection)
+            } else if event.pointee.response_type & 0x7f == 17, structure.window == activeWindow, activeWindow != 0 {
+                activeWindow = 0
+                askActive(connection)
+            }
+        default:
+            break
+        }
     }
 
     /// The connecting thread is done: the connection, or why not.
@@ -99,6 +116,7 @@ public final class X11Watcher: AppWatcher {
         query.ask(made)
         windowQuery = query
         guard gestured_xcb_flush(made) > 0 else { throw AppWatcherError("the X connection broke") }
+        pending = true  // what that flush read is taken by the next read, at once
     }
 
     private func askActive(_ c: OpaquePointer) {
