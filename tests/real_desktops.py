@@ -18,6 +18,7 @@ import os, re, shutil, signal, subprocess, sys, tempfile, time, unittest
 import test_daemon
 import test_apps
 import following
+from gnome_shell import overview_left
 from test_daemon import Harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -137,15 +138,9 @@ class RealDesktops(Harness):
         test_apps.waited("GNOME Shell enabling the extension", lambda: "boolean true" in call(
             self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.EnableExtension",
             f"string:{uuid}").stdout, seconds=90)
-        # GNOME Shell shows the overview once its start is done, and a window that opens
-        # there is not given the focus: it is left until it stays left for a second.
-        def overview_left():
-            call(self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Set",
-                 "string:org.gnome.Shell", "string:OverviewActive", "variant:boolean:false")
-            time.sleep(1)
-            return "boolean false" in call(self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties.Get",
-                                           "string:org.gnome.Shell", "string:OverviewActive").stdout
-        test_apps.waited("GNOME Shell leaving the overview", lambda: overview_left() and overview_left(), seconds=60)
+        def shell(*args):
+            return call(self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", *args).stdout
+        test_apps.waited("GNOME Shell leaving the overview", lambda: overview_left(shell) and overview_left(shell), seconds=60)
         test_apps.waited("the extension running", lambda: "double 1" in call(
             self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.GetExtensionInfo",
             f"string:{uuid}").stdout)

@@ -16,6 +16,7 @@ import os, sys, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers, swipe  # noqa: E402
+from gnome_shell import overview_left  # noqa: E402
 from seat_sessions import isolated_panel, journal  # noqa: E402
 from uinput_panel import check, wait_for  # noqa: E402
 
@@ -28,19 +29,12 @@ def shell(*args):
     return session.call("org.gnome.Shell", "/org/gnome/Shell", *args)
 
 
-def overview_left():
-    """GNOME Shell ends its start in its overview: left, and still left a second later."""
-    shell("org.freedesktop.DBus.Properties.Set", "string:org.gnome.Shell", "string:OverviewActive", "variant:boolean:false")
-    time.sleep(1)
-    return "boolean false" in shell("org.freedesktop.DBus.Properties.Get", "string:org.gnome.Shell", "string:OverviewActive")
-
-
 check("GNOME Shell runs on the DRM card in her session", wait_for(240, lambda: "boolean" in shell(
     "org.freedesktop.DBus.Properties.Get", "string:org.gnome.Shell", "string:OverviewActive")))
 window = session.window("firefox")
 check("the window shows on the first workspace", wait_for(120, lambda: len(lit_columns("gnome-before")) > 50))
 # Once started (its window shown), as it shows its overview at the end of its start.
-check("and GNOME leaves its overview", wait_for(120, lambda: overview_left() and overview_left() and overview_left()))
+check("and GNOME leaves its overview", wait_for(120, lambda: overview_left(shell) and overview_left(shell) and overview_left(shell)))
 time.sleep(2)
 after = slides_with_the_fingers(panel, "gnome-", 3, 4)
 check(f"after the lift GNOME is on the next workspace: the window is off the screen ({len(after)} columns lit)", len(after) == 0)

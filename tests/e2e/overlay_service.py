@@ -16,6 +16,7 @@ import json, os, subprocess, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import Recording  # noqa: E402
+from gnome_shell import overview_left  # noqa: E402
 from svg_screenshots import png_pixels  # noqa: E402
 from seat_sessions import isolated_panel, journal, read, run, session_of  # noqa: E402
 from uinput_panel import check, failures, wait_for  # noqa: E402
@@ -242,15 +243,7 @@ shell_release = int(subprocess.run(["gnome-shell", "--version"], capture_output=
 uuid = "gestured-43@gestured.github.io" if shell_release < 45 else "gestured@gestured.github.io"
 check(f"GNOME Shell {shell_release} runs headless in her session and enables the installed extension {uuid}", wait_for(
     180, lambda: "boolean true" in shell_call("org.gnome.Shell.Extensions.EnableExtension", f"string:{uuid}")))
-
-
-def overview_left():
-    shell_call("org.freedesktop.DBus.Properties.Set", "string:org.gnome.Shell", "string:OverviewActive", "variant:boolean:false")
-    time.sleep(1)
-    return "boolean false" in shell_call("org.freedesktop.DBus.Properties.Get", "string:org.gnome.Shell", "string:OverviewActive")
-
-
-wait_for(90, lambda: overview_left() and overview_left())
+wait_for(90, lambda: overview_left(shell_call) and overview_left(shell_call))
 check("the extension runs", wait_for(30, lambda: "double 1" in shell_call("org.gnome.Shell.Extensions.GetExtensionInfo", f"string:{uuid}")))
 run("loginctl", "activate", session_of("gina-session") or "?")
 check("gina's session in front, her configuration taken", wait_for(30, lambda: f"uid {gina}'s configuration taken" in journal()))
