@@ -2,7 +2,8 @@
 says each time the application in front changes and each binding it runs, and a test
 counts the first swipe begun after the daemon said what the test made the desktop do
 (a desktop still starting, or loaded, takes its own time). Used by tests/test_apps.py
-(Xvfb and a window manager) and tests/real_desktops.py (real compositors)."""
+(Xvfb and a window manager), tests/real_desktops.py (real compositors) and
+tests/e2e/hyprland_session_service.py."""
 import re, subprocess, threading, time
 import test_daemon
 from test_control import wait_on_the_bus
@@ -76,13 +77,7 @@ def follow(case, steps, env, config, recording, desktop_log=None, on_the_bus=Tru
         return (f"{why}\n--- printed\n" + "\n".join(printed.lines[-40:]) + f"\n--- log\n{log[-3000:]}"
                 + (f"\n--- desktop\n{read(desktop_log)[-2000:]}" if desktop_log else ""))
     fired = []
-    mark = 0
-    for change, again, app in steps:
-        for attempt in range(18 if again else 1):
-            said, run = first_run_for(printed, change, again, app, mark)
-            if run is not None:
-                break
-            mark = mark if said is None else said + 1
+    for app, said, run in each_step(printed, steps):
         if said is None:
             case.fail(failed(f"the daemon never said {app or 'no application'} is in front"))
         if run is None and app_said(printed.lines[said]) == app:
@@ -90,10 +85,24 @@ def follow(case, steps, env, config, recording, desktop_log=None, on_the_bus=Tru
         if run is None:
             case.fail(failed(f"the desktop changed the application in front by itself: {printed.lines[said]}"))
         fired.append(ran(printed.lines[run]))
-        mark = run + 1
     daemon.terminate()
     daemon.wait(timeout=30)
     return fired, read(case.path("gestured.log"))
+
+
+def each_step(printed, steps, attempts=18):
+    """Takes the `steps` (change, again, app) in turn, each `attempts` times at most when
+    `again`: yields each one's app and what `first_run_for` said of it at the end. The
+    next step looks after the run, or after every line printed so far when none came."""
+    mark = 0
+    for change, again, app in steps:
+        for attempt in range(attempts if again else 1):
+            said, run = first_run_for(printed, change, again, app, mark)
+            if run is not None:
+                break
+            mark = mark if said is None else said + 1
+        yield app, said, run
+        mark = (run if run is not None else len(printed.lines)) + 1
 
 
 def read(path):

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 import test_apps  # noqa: E402
 from desktop_session import Session  # noqa: E402
-from following import Printed, app_said, first_run_for, ran  # noqa: E402
+from following import Printed, app_said, each_step, ran  # noqa: E402
 from seat_sessions import read, run  # noqa: E402
 from uinput_panel import check, failures, wait_for  # noqa: E402
 
@@ -51,19 +51,13 @@ daemon = subprocess.Popen(session.as_user + ["gestured", "run", "--config", f"{w
                                              "--print", "--verbose"],
                           env=env, stdout=subprocess.PIPE, stderr=open(f"{work}/gestured.log", "w"), text=True)
 printed = Printed(daemon.stdout)
-fired, mark, dispatched = [], 0, []
+dispatched = []
 
 
 def focus(app):
-    """Hyprland itself moves the focus to `app`'s window: a dispatch is Lua from Hyprland
-    0.57 on (its configuration is), a dispatcher's name and arguments before. What it
-    answered is kept."""
-    def change():
-        answer = hyprctl("dispatch", f'hl.dsp.focus({{ window = "class:^{app}$" }})').strip()
-        if answer != "ok":
-            answer += " / " + hyprctl("dispatch", "focuswindow", f"class:^{app}$").strip()
-        dispatched.append(answer)
-    return change
+    """Hyprland itself moves the focus to `app`'s window (a dispatch is Lua from Hyprland
+    0.57 on, as its configuration is); what it answered is kept."""
+    return lambda: dispatched.append(hyprctl("dispatch", f'hl.dsp.focus({{ window = "class:^{app}$" }})').strip())
 
 
 def close_all():
@@ -73,15 +67,9 @@ def close_all():
 
 # Each step: what changes, whether it is made again until the daemon sees it, and the
 # application then in front ("" for none, once both windows are closed).
-for change, again, app in [(focus("kitty"), True, "kitty"), (focus("firefox"), True, "firefox"), (focus("kitty"), True, "kitty"),
-                           (focus("firefox"), True, "firefox"), (close_all, False, "")]:
-    for attempt in range(6 if again else 1):
-        said, at = first_run_for(printed, change, again, app, mark)
-        if at is not None:
-            break
-        mark = mark if said is None else said + 1
-    fired.append(ran(printed.lines[at]) if at is not None else None)
-    mark = (at if at is not None else len(printed.lines)) + 1
+steps = [(focus("kitty"), True, "kitty"), (focus("firefox"), True, "firefox"), (focus("kitty"), True, "kitty"),
+         (focus("firefox"), True, "firefox"), (close_all, False, "")]
+fired = [ran(printed.lines[at]) if at is not None else None for _, _, at in each_step(printed, steps, attempts=6)]
 daemon.terminate()
 log = read(f"{work}/gestured.log")
 check("gestured follows Hyprland's event socket", "hyprland: following the application in front" in log)
