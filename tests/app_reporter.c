@@ -3,6 +3,8 @@
  * do, and stays on the bus between calls as they do. A command a line on standard input:
  *   report SOURCE APP_ID WM_CLASS INSTANCE   one report ("-" for an empty field); prints
  *                                           "done" or "error NAME"
+ *   windows SOURCE LAYOUT                   ReportWindows: LAYOUT, the rest of the line,
+ *                                           the JSON (prints as report does)
  *   huge                                    a report whose app id is 1 MB
  *   flood RATE SECONDS [CONNECTIONS]        RATE reports a second for SECONDS, two apps in
  *                                           turn, without waiting for answers, from this
@@ -43,6 +45,25 @@ static int report(const char *source, const char *app, const char *class, const 
     sd_bus_error_free(&error);
     sd_bus_message_unref(reply);
     return rc;
+}
+
+/* Where the windows are, as the shipped scripts say it (answered as `report`). */
+static void windows(const char *source, const char *layout) {
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message *reply = NULL;
+    int rc = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        sd_bus_error_free(&error);
+        sd_bus_message_unref(reply);
+        reply = NULL;
+        rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
+                                "ReportWindows", &error, &reply, "ss", source, layout);
+        if (rc >= 0 || !error.name || strcmp(error.name, "org.gestured.Gestured1.Error.AskAgain") != 0) break;
+    }
+    if (rc < 0) printf("error %s\n", error.name ? error.name : "unknown");
+    else printf("done\n");
+    sd_bus_error_free(&error);
+    sd_bus_message_unref(reply);
 }
 
 static long long now_us(void) {
@@ -105,11 +126,14 @@ int main(int argc, char **argv) {
     if ((system_bus ? sd_bus_open_system(&bus) : sd_bus_open_user(&bus)) < 0) return 1;
     sd_bus_set_method_call_timeout(bus, 2000000);
     printf("ready\n");
-    char line[512];
+    char line[8192];
     while (fgets(line, sizeof line, stdin)) {
         char a[128], b[128], c[128], d[128];
-        int rate, seconds, connections = 1;
-        if (sscanf(line, "report %127s %127s %127s %127s", a, b, c, d) == 4) {
+        int rate, seconds, connections = 1, layout = 0;
+        if (strncmp(line, "windows ", 8) == 0 && sscanf(line, "windows %127s %n", a, &layout) == 1 && layout > 0) {
+            line[strcspn(line, "\n")] = 0;
+            windows(field(a), line + layout);
+        } else if (sscanf(line, "report %127s %127s %127s %127s", a, b, c, d) == 4) {
             report(field(a), field(b), field(c), field(d));
         } else if (strncmp(line, "huge", 4) == 0) {
             char *app = malloc(1 << 20);

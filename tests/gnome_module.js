@@ -1,6 +1,7 @@
 // Loads the shipped GNOME Shell extension for GNOME 45 and later as GNOME Shell does, as
 // an ES module (gjs -m), with stand-ins for what exists only inside the Shell (its
-// extension.js and main.js, St, and `global.display`); then enables it, and gives the
+// extension.js and main.js, St, Meta, and `global`'s display, workspaces and windows:
+// none); then enables it, and gives the
 // focus to each window read from stdin, one JSON line each ({"appId", "class",
 // "instance"}, or null for none), answering "done" when the calls it made were sent. Its
 // ReportApp calls go on the real session bus ($DBUS_SESSION_BUS_ADDRESS), from this
@@ -19,7 +20,9 @@ const standIns = {
         'export class Extension { constructor(metadata) { this.metadata = metadata; this.uuid = metadata.uuid; } }\n'],
     "'resource:///org/gnome/shell/ui/main.js'": ['shell-main.js',
         'const uiGroup = {add_child() {}, set_child_above_sibling() {}};\n' +
-        'export const layoutManager = {uiGroup, monitors: [], primaryMonitor: {x: 0, y: 0, width: 1, height: 1}};\n'],
+        'export const layoutManager = {uiGroup, monitors: [], primaryMonitor: {x: 0, y: 0, width: 1, height: 1},\n' +
+        '    connect() { return 1; }, disconnect() {}};\n'],
+    "'gi://Meta'": ['meta.js', 'export default {WindowType: {DESKTOP: 1}};\n'],
     "'gi://St'": ['st.js',
         'class DrawingArea { connect() { return 1; } hide() {} destroy() {} }\nexport default {DrawingArea};\n'],
 };
@@ -32,11 +35,15 @@ for (const [module, [file, source]] of Object.entries(standIns)) {
 GLib.file_set_contents(`${work}/extension.js`, text);
 
 let focus = null, notify = null;
-globalThis.global = {display: {
-    get focus_window() { return focus; },
-    connect: (signal, f) => { if (signal === 'notify::focus-window') notify = f; return 1; },
-    disconnect: () => { notify = null; },
-}};
+globalThis.global = {
+    display: {
+        get focus_window() { return focus; },
+        connect: (signal, f) => { if (signal === 'notify::focus-window') notify = f; return 1; },
+        disconnect: () => { notify = null; },
+    },
+    workspace_manager: {get_active_workspace: () => ({}), connect: () => 1, disconnect: () => {}},
+    get_window_actors: () => [],
+};
 
 const metadata = JSON.parse(new TextDecoder().decode(GLib.file_get_contents(`${directory}/metadata.json`)[1]));
 const {default: Extension} = await import(`file://${work}/extension.js`);

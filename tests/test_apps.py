@@ -90,14 +90,15 @@ class ReportedOnTheBus(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def started(self):
-        """A private bus, the daemon on it replaying swipes at 0, 2, 4, 6 and 8 s, and a
-        reporter: (the file of what fired, when the daemon started, it, the reporter)."""
+    def started(self, apps_window="focused", starts_mm=None):
+        """A private bus, the daemon on it replaying swipes at 0, 2, 4, 6 and 8 s (from
+        where `starts_mm` says), and a reporter: (the file of what fired, when the daemon
+        started, it, the reporter)."""
         self.start_bus()
         out = self.path("fired.txt")
-        config = self.write("gestured.toml", apps_config(out))
+        config = self.write("gestured.toml", apps_config(out, apps_window=apps_window))
         start = time.monotonic()
-        daemon = self.start_daemon(config, swipes(5, 2000))
+        daemon = self.start_daemon(config, swipes(5, 2000, starts_mm=starts_mm))
         self.addCleanup(daemon.kill)
         wait_on_the_bus(self.env)
         return out, start, daemon, Reporter(self)
@@ -125,6 +126,31 @@ class ReportedOnTheBus(Harness):
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
+    def test_where_a_reporter_says_the_windows_are_decides_the_touched_windows_gestures(self):
+        """ReportWindows, as the shipped KWin script and GNOME Shell extension call it:
+        firefox on the left half of a screen whose origin is not 0 (in KWin's fractions
+        of a pixel), kitty on the right. A swipe answers to the window it starts on. A
+        layout that is no JSON is refused and changes nothing; the reporter leaving takes
+        its layout with it (then the focused window decides, and none is known)."""
+        left, right = 100, 250
+        out, start, daemon, reporter = self.started(apps_window="touched", starts_mm=[left, left, right, left, left])
+
+        def at(seconds):
+            time.sleep(max(0, start + seconds - time.monotonic()))
+        layout = ('{"screen": [100, 0, 2000, 1000], "windows": [[100, 0, 1000.4, 1000, "", "firefox", "Navigator"], '
+                  '[1100.2, 0, 1000, 1000, "kitty", "", ""]]}')
+        at(1)
+        self.assertEqual(reporter.tell(f"windows kwin {layout}"), "done")
+        at(5)
+        self.assertEqual(reporter.tell('windows kwin {"screen": [0, 0'), "error org.freedesktop.DBus.Error.InvalidArgs")
+        at(7)
+        reporter.process.kill()
+        reporter.process.wait()
+        at(9)
+        daemon.send_signal(signal.SIGTERM)
+        log = daemon.communicate(timeout=30)[1]
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+
     def test_the_shipped_kwin_script_and_gnome_extension_say_it(self):
         """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
         (tests/desktop_scripts.js): the calls it makes, made on the bus by a reporter that
@@ -138,7 +164,8 @@ class ReportedOnTheBus(Harness):
             lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], json.dumps([window])],
                                    capture_output=True, text=True, check=True).stdout.splitlines()
             calls = [line for line in lines if line.startswith("report ")]
-            self.assertEqual(len([line for line in lines if line.startswith("agent ")]), len(calls), "the agent is told too")
+            self.assertEqual(len([line for line in lines if line.startswith("agent ") and not line.startswith("agent windows ")]),
+                             len(calls), "the agent is told too")
             self.assertEqual(reporter.tell(calls[-1]), "done")
 
         for i, (kind, window) in enumerate([("kwin", {"appId": "org.mozilla.firefox", "class": "firefox", "instance": "Navigator"}),
@@ -149,6 +176,35 @@ class ReportedOnTheBus(Harness):
             activate(kind, window)
         time.sleep(max(0, start + 9 - time.monotonic()))
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=30)
+
+    def test_the_shipped_kwin_script_and_gnome_extension_say_where_the_windows_are(self):
+        """The shipped JavaScript under the stand-ins, its desktop's windows where it says
+        (firefox on the left half of the built-in screen, kitty on the right, then the
+        other way round): the layouts it says, made on the bus by a reporter that stays
+        on it, decide which window each swipe starts on; one said to the agent too."""
+        left, right = 100, 250
+        out, start, daemon, reporter = self.started(apps_window="touched", starts_mm=[left, left, right, left, right])
+        here = os.path.dirname(os.path.abspath(__file__))
+        scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
+                   "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
+
+        def arrange(kind, firefox_x, kitty_x):
+            desktop = {"screen": [100, 0, 2000, 1000],
+                       "stack": [{"appId": "org.mozilla.firefox", "frame": [firefox_x, 0, 1000, 1000]},
+                                 {"class": "kitty", "frame": [kitty_x, 0, 1000, 1000]}]}
+            lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], "[]", json.dumps(desktop)],
+                                   capture_output=True, text=True, check=True).stdout.splitlines()
+            said = [line for line in lines if line.startswith("windows ")]
+            self.assertEqual(["agent " + line for line in said], [line for line in lines if line.startswith("agent windows ")])
+            self.assertEqual(reporter.tell(said[-1]), "done")
+
+        for i, (kind, firefox_x, kitty_x) in enumerate([("kwin", 100, 1100), ("gnome", 100, 1100), ("kwin", 1100, 100)]):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            arrange(kind, firefox_x, kitty_x)
+        time.sleep(max(0, start + 9 - time.monotonic()))
+        self.assertEqual(self.fired(out), ["global", "firefox", "global", "global", "firefox"])
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
@@ -320,6 +376,22 @@ class ReportedOnTheSystemBus(Harness):
         self.assertEqual(flood[0], "done")
         self.assertGreater(int(flood[1]), 5000, "the flood was sent")
         self.assertGreater(int(flood[3]), 0, "nobody was refused")
+
+    def test_where_the_windows_are_is_taken_from_the_seats_user_alone(self):
+        """ReportWindows on the system bus: nobody's is refused, as their ReportApp is;
+        the seat user's is taken (the daemon says so)."""
+        daemon = self.daemon()
+        layout = '{"screen": [0, 0, 100, 100], "windows": [[0, 0, 50, 100, "firefox", "", ""]]}'
+        stranger = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", compile_peer(self, "app_reporter")],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(stranger.kill)
+        self.assertEqual(stranger.stdout.readline().strip(), "ready")
+        stranger.stdin.write(f"windows agent {layout}\n")
+        stranger.stdin.flush()
+        self.assertEqual(stranger.stdout.readline().strip(), "error org.gestured.Gestured1.Error.AccessDenied")
+        self.assertEqual(Reporter(self).tell(f"windows agent {layout}"), "done")
+        log = self.stopped(daemon)
+        self.assertEqual(log.count("windows: 1 window on 100×100"), 1, log[-3000:])
 
     def test_a_bus_that_stops_answering_who_calls_does_not_hold_the_loop(self):
         """The daemon's own connection goes through a proxy that, once the daemon asks who
@@ -778,6 +850,35 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
         agent_log = agent.communicate(timeout=10)[1]
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"], log[-2000:] + agent_log[-2000:])
         self.assertEqual(agent.returncode, 0, agent_log)
+
+    def test_the_session_agent_reports_where_the_windows_are(self):
+        """gestured agent follows a stand-in Hyprland's request socket too and says where
+        the windows are: firefox on the left half, kitty on the right and focused. The
+        daemon, which does not follow the desktop itself here, answers each swipe's
+        gestures for the window it starts on (before, the agent kept the layout to itself
+        and the focused window decided)."""
+        self.start_bus()
+        clients = [{"mapped": True, "hidden": False, "at": [x, 0], "size": [1000, 1000], "workspace": {"id": 1, "name": "1"},
+                    "floating": False, "pinned": False, "fullscreen": 0, "class": app, "title": app}
+                   for app, x in [("firefox", 0), ("kitty", 1000)]]
+        monitors = [{"id": 0, "name": "eDP-1", "x": 0, "y": 0, "width": 2000, "height": 1000, "scale": 1.0, "transform": 0,
+                     "focused": True, "activeWorkspace": {"id": 1, "name": "1"}, "specialWorkspace": {"id": 0, "name": ""}}]
+        answers = {"j/monitors": monitors, "j/clients": clients, "j/activewindow": {"class": "kitty", "title": "~"}}
+        say, leave = self.hyprland(answers)
+        agent = subprocess.Popen([test_daemon.GESTURED, "agent", "--bus", "session", "--verbose"],
+                                 env=dict(self.env, HYPRLAND_INSTANCE_SIGNATURE="test"),
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(agent.kill)
+        out = self.path("fired.txt")
+        config = self.write("gestured.toml", apps_config(out, apps_window="touched"))
+        left, right = 100, 250
+        daemon = self.start_daemon(config, swipes(5, 2000, starts_mm=[left, left, right, left, right], lead_ms=1000))
+        self.addCleanup(daemon.kill)
+        log = daemon.communicate(timeout=60)[1]
+        agent.send_signal(signal.SIGTERM)
+        agent_log = agent.communicate(timeout=10)[1]
+        # The first swipe may come before the agent has said anything.
+        self.assertEqual(self.fired(out)[1:], ["firefox", "global", "firefox", "global"], log[-2000:] + agent_log[-2000:])
 
     def test_hyprland_says_on_its_event_socket(self):
         """A stand-in Hyprland: its socket2 line protocol, with noise Hyprland sends too."""

@@ -11,7 +11,7 @@
 static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
                                           sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                           sd_bus_property_set_t set, void *userdata) {
-    static sd_bus_vtable vtable[26];
+    static sd_bus_vtable vtable[27];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -28,6 +28,8 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
         SD_BUS_METHOD("LockTouch", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("UnlockTouch", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("ReportApp", "ssss", SD_BUS_PARAM(source) SD_BUS_PARAM(app_id) SD_BUS_PARAM(wm_class) SD_BUS_PARAM(instance),
+                                 "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("ReportWindows", "ss", SD_BUS_PARAM(source) SD_BUS_PARAM(layout),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetUserConfiguration", "ssay", SD_BUS_PARAM(file) SD_BUS_PARAM(text) SD_BUS_PARAM(document),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -73,14 +75,16 @@ static inline int gestured_bus_add_devices(sd_bus *bus, const char *prefix, cons
     return rc < 0 ? rc : sd_bus_add_node_enumerator(bus, NULL, prefix, enumerate, userdata);
 }
 
-// The session agent's object on the session bus: ReportApp, as gestured's own, for the
+// The session agent's object on the session bus: ReportApp and ReportWindows, as gestured's own, for the
 // KWin script and the GNOME Shell extension when gestured is the system service.
 static inline int gestured_bus_add_agent(sd_bus *bus, const char *path, const char *interface,
                                          sd_bus_message_handler_t method, void *userdata) {
-    static sd_bus_vtable vtable[3];
+    static sd_bus_vtable vtable[4];
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_METHOD_WITH_NAMES("ReportApp", "ssss", SD_BUS_PARAM(source) SD_BUS_PARAM(app_id) SD_BUS_PARAM(wm_class) SD_BUS_PARAM(instance),
+                                 "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("ReportWindows", "ss", SD_BUS_PARAM(source) SD_BUS_PARAM(layout),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_VTABLE_END,
     };

@@ -69,10 +69,23 @@ extension Daemon: BusControl {
         }
     }
 
+    /// Where the windows are, from whoever says, on the same terms as `reportApp`: the
+    /// latest report stands until its reporter says another or leaves the bus.
+    public func reportWindows(_ report: WindowsReport, caller: BusCaller?, sender: String) throws(BusControlError) {
+        guard !report.tooLong else {
+            throw refusingReports(sender, BusControlError("InvalidArgs", "a source is at most \(AppInFront.longestName) bytes"))
+        }
+        let why = "\(report.layout?.source ?? printable(report.source.isEmpty ? "the bus" : report.source, limit: 32)), \(printable(sender, limit: 32))"
+        let peer = bus?.kind == .system ? peer(sender, caller) : BusPeer(onTheSessionBus: sender)
+        do { try take(.reportedWindows(report.layout, by: peer, why: why, at: now)) } catch {
+            throw refusingReports(sender, BusControlError(Self.errorName(error), "\(error)"))
+        }
+    }
+
     private func refusingReports(_ sender: String, _ error: BusControlError) -> BusControlError {
         if !saidAppRefusal {
             saidAppRefusal = true
-            logger.notice("refusing reports of the application in front from \(printable(sender, limit: 32)): \(error.message); this is said once")
+            logger.notice("refusing reports of the application in front and the windows from \(printable(sender, limit: 32)): \(error.message); this is said once")
         }
         return error
     }

@@ -16,9 +16,10 @@ import TouchCore
 /// (`UserConfigFollower`, `ConfigHandOver`) and runs that user's commands when gestured
 /// says one of their gestures fired (Act: the binding and the gesture's variables), as
 /// the user, in this session's environment (`CommandRunner`). It says which application
-/// is in front: it follows the desktop as the user service would (`DesktopFollower`:
-/// sway, i3, Hyprland, X11), takes what the KWin script and the GNOME Shell extension say
-/// on the session bus (`AgentRelay`), and reports the latest (`AppReporter`). gestured
+/// is in front and where the windows are: it follows the desktop as the user service
+/// would (`DesktopFollower`: sway, i3, Hyprland, X11), takes what the KWin script and the
+/// GNOME Shell extension say on the session bus (`AgentRelay`), and reports the latest
+/// (`AppReporter`). gestured
 /// takes all of it only while this user's session is the one in front. One epoll loop;
 /// SIGHUP reads the configuration again at once; SIGTERM and SIGINT end it.
 public final class SessionAgent {
@@ -70,6 +71,7 @@ public final class SessionAgent {
             let relay = AgentRelay(logger: logger)
             watch(relay, "the session bus")
             relay.onReport = { [unowned self] app, source in said(app, by: source) }
+            relay.onWindows = { [unowned self] windows, source in reporter.report(windows, source: source) }
             relay.start()
             self.relay = relay
             if let configPath {
@@ -96,9 +98,8 @@ public final class SessionAgent {
                 self.follower = follower
             }
         }
-        // Where the windows are stays with the user service: ReportApp carries the application alone.
         DesktopFollower.followThisSession(logger: logger, watch: watch, onApp: { [unowned self] app, source in said(app, by: source) },
-                                          onWindows: { _, _ in })
+                                          onWindows: { [unowned self] windows, source in reporter.report(windows, source: source) })
     }
 
     private func handleSignals() {

@@ -10,9 +10,9 @@ import SystemIO
 import SystemPackage
 
 /// The session agent's name on the session bus, `org.gestured.Agent1`: what a desktop's
-/// own reporter (the KWin script, the GNOME Shell extension) says with ReportApp, passed
-/// on to the system service (`AppReporter`). The session bus is the user's own: any
-/// caller there is the user. Names over `AppInFront.longestName` bytes are refused.
+/// own reporter (the KWin script, the GNOME Shell extension) says with ReportApp and
+/// ReportWindows, passed on to the system service (`AppReporter`). The session bus is the
+/// user's own: any caller there is the user. Names over `AppInFront.longestName` bytes are refused.
 public final class AgentRelay: BusSource {
     public static let name = "org.gestured.Agent1"
     public static let path = "/org/gestured/Agent1"
@@ -20,6 +20,8 @@ public final class AgentRelay: BusSource {
     private var connection: BusConnection?
     /// What a desktop said: the application (nil: none) and the desktop's name.
     public var onReport: (_ app: AppInFront?, _ source: String) -> Void = { _, _ in }
+    /// Where a desktop said the windows are (nil: not known), and the desktop's name.
+    public var onWindows: (_ windows: WindowLayout?, _ source: String) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(logger: Logger) { self.logger = logger }
@@ -32,7 +34,8 @@ public final class AgentRelay: BusSource {
             guard let bus = connection.bus else { return false }
             let rc = gestured_bus_add_agent(bus, Self.path, Self.name, { message, userdata, error in
                 guard let message, let userdata else { return -EINVAL }
-                return Unmanaged<AgentRelay>.fromOpaque(userdata).takeUnretainedValue().reportApp(message, error: error)
+                let relay = Unmanaged<AgentRelay>.fromOpaque(userdata).takeUnretainedValue()
+                return SDBus.member(message) == "ReportWindows" ? relay.reportWindows(message, error: error) : relay.reportApp(message, error: error)
             }, Unmanaged.passUnretained(self).toOpaque())
             guard rc >= 0 else { throw Errno(rawValue: -rc) }
             try connection.requestName(Self.name, flags: 0) { [unowned self] reply in
@@ -55,6 +58,15 @@ public final class AgentRelay: BusSource {
         }
         let source = report.source.isEmpty ? "the session bus" : report.source
         onReport(report.app(source: source), source)
+        return SDBus.answer(message)
+    }
+
+    private func reportWindows(_ message: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
+        guard let report = WindowsReport.read(message) else { return -EINVAL }
+        guard !report.tooLong else {
+            return SDBus.fail(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a source is at most \(AppInFront.longestName) bytes")
+        }
+        onWindows(report.layout, report.layout?.source ?? "the session bus")
         return SDBus.answer(message)
     }
 

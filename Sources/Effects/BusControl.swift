@@ -34,6 +34,9 @@ public protocol BusControl: AnyObject {
     /// A desktop's report of the application in front (a KWin script, a GNOME Shell
     /// extension, gestured's session agent): `sender` is the caller's unique name.
     func reportApp(_ report: AppReport, sender: String) throws(BusControlError)
+    /// A desktop's report of where the windows are (ReportWindows), as `reportApp`;
+    /// `caller` as the bus says who called (the system bus).
+    func reportWindows(_ report: WindowsReport, caller: BusCaller?, sender: String) throws(BusControlError)
     /// A user's configuration from their session's agent (SetUserConfiguration, the
     /// system bus): `caller` as the bus and logind say who called.
     func setUserConfiguration(_ push: UserPush, caller: BusCaller?, sender: String) throws(BusControlError)
@@ -201,6 +204,12 @@ extension BusService {
                 guard var report = refused ? AppReport.unread : AppReport.read(message) else { return -EINVAL }
                 report.caller = caller
                 try control.reportApp(report, sender: sender)
+            case "ReportWindows":
+                let sender = SDBus.sender(message)
+                let caller = callers.caller(sender)
+                let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
+                guard let report = refused ? WindowsReport.unread : WindowsReport.read(message) else { return -EINVAL }
+                try control.reportWindows(report, caller: caller, sender: sender)
             case "SetUserConfiguration":
                 let sender = SDBus.sender(message)
                 let caller = callers.caller(sender)
@@ -300,7 +309,7 @@ extension BusService {
         return ok
     }
 
-    /// A caller's Get, GetAll or Set, ReportApp and SetUserConfiguration, within the callers' ration (see
+    /// A caller's Get, GetAll or Set, ReportApp, ReportWindows and SetUserConfiguration, within the callers' ration (see
     /// `ReadAllowance`; reports have rations of their own, so that readers cannot crowd
     /// out a desktop's report, nor others the seat's session's); beyond it the call is
     /// dropped unanswered, which costs nothing here, and on the system bus holds the
@@ -308,7 +317,7 @@ extension BusService {
     /// caller not yet known is held (its sender and serial alone) until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
         let sender = SDBus.sender(call)
-        if SDBus.isCall(call, Self.interface, "ReportApp") || SDBus.isCall(call, Self.interface, "SetUserConfiguration") {
+        if ["ReportApp", "ReportWindows", "SetUserConfiguration"].contains(where: { SDBus.isCall(call, Self.interface, $0) }) {
             guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
             if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
             if let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) { return false }

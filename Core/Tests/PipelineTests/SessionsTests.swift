@@ -168,6 +168,26 @@ import TouchCore
         #expect(seat.config.gestures.map(\.name) == ["menu", "mine"])
     }
 
+    @Test func whereTheWindowsAreIsTakenFromTheSessionInFrontAloneAndForgottenWhenItLeaves() throws {
+        let seat = try seat()
+        let layout = WindowLayout(screen: .init(x: 0, y: 0, width: 100, height: 100),
+                                  windows: [WindowLayout.Window(frame: .init(x: 0, y: 0, width: 50, height: 100), app: AppInFront(appID: "firefox", source: "kwin"))],
+                                  source: "kwin")
+        let hers = BusPeer(name: ":1.6", uid: 1000, session: nil), his = BusPeer(name: ":1.7", uid: 1001, session: nil)
+        #expect(throws: ControlRefusal.notTheActiveSession) {
+            try seat.step(.reportedWindows(layout, by: his, why: "test", at: self.at(0.1))) { _ in }
+        }
+        #expect(seat.control.gate.windows == nil)
+        try seat.step(.reportedWindows(layout, by: hers, why: "test", at: at(0.2))) { _ in }
+        #expect(seat.control.gate.windows == layout)
+        try seat.step(.activeSession(bob, why: "test", at: at(1))) { _ in }
+        #expect(seat.control.gate.windows == nil, "alice's windows are not bob's")
+        try seat.step(.reportedWindows(layout, by: his, why: "test", at: at(1.1))) { _ in }
+        #expect(seat.control.gate.windows == layout)
+        try seat.step(.peerLeft(name: ":1.7", at: at(1.2))) { _ in }
+        #expect(seat.control.gate.windows == nil, "what a reporter said goes with it")
+    }
+
     static func later(_ input: SeatInput, by seconds: Double) -> SeatInput {
         switch input {
         case .event(let node, var event):

@@ -1,24 +1,113 @@
 /* gestured's GNOME Shell extension for GNOME 43 and 44 (their legacy form; GNOME 45 and
  * later load gestured@gestured.github.io, an ES module): at every change of the focused window,
- * ReportApp(source, app id, WM_CLASS class, instance) to gestured on the session bus: the
- * user service (org.gestured.Gestured1), or the session agent that passes it to the
- * system service (org.gestured.Agent1). GNOME Shell tells no other process which window
- * has the focus; this is how gestured hears it. It also draws gestured's overlay (below).
+ * ReportApp(source, app id, WM_CLASS class, instance), and ReportWindows (where the
+ * windows are, below) to gestured on the session bus: the user service
+ * (org.gestured.Gestured1), or the session agent that passes both to the system service
+ * (org.gestured.Agent1). GNOME Shell tells no other process which window has the focus
+ * nor where the windows are; this is how gestured hears it. It also draws gestured's overlay (below).
  * Enable it once:
  *   gnome-extensions enable gestured-43@gestured.github.io
- * report() and the overlay are copied in gestured@gestured.github.io: a legacy extension
+ * report(), the windows' reporter and the overlay are copied in gestured@gestured.github.io: a legacy extension
  * cannot load an ES module, nor the other way round. */
-const { Gio, GLib, St } = imports.gi;
+const { Gio, GLib, Meta, St } = imports.gi;
 const Main = imports.ui.main;
+
+// The user service's name, and the session agent's that passes what it hears on to the system service.
+function call(method, args) {
+    for (const [name, path] of [['org.gestured.Gestured1', '/org/gestured/Gestured1'], ['org.gestured.Agent1', '/org/gestured/Agent1']])
+        Gio.DBus.session.call(name, path, name, method, args, null, Gio.DBusCallFlags.NO_AUTO_START, 1000, null, null);
+}
+
+// A window's app id, WM_CLASS class and instance, empty for what it has not.
+function names(window) {
+    return [window.get_gtk_application_id() || window.get_sandboxed_app_id() || '', window.get_wm_class() || '',
+        window.get_wm_class_instance() || ''];
+}
 
 function report() {
     const window = global.display.focus_window;
-    const appId = window ? (window.get_gtk_application_id() || window.get_sandboxed_app_id() || '') : '';
-    const windowClass = window ? (window.get_wm_class() || '') : '';
-    const instance = window ? (window.get_wm_class_instance() || '') : '';
-    const args = new GLib.Variant('(ssss)', ['gnome', appId, windowClass, instance]);
-    for (const [name, path] of [['org.gestured.Gestured1', '/org/gestured/Gestured1'], ['org.gestured.Agent1', '/org/gestured/Agent1']]) {
-        Gio.DBus.session.call(name, path, name, 'ReportApp', args, null, Gio.DBusCallFlags.NO_AUTO_START, 1000, null, null);
+    call('ReportApp', new GLib.Variant('(ssss)', ['gnome', ...(window ? names(window) : ['', '', ''])]));
+}
+
+/* Where the windows are, for gestures on the window under the finger: the windows shown
+ * on the active workspace, topmost first, and the primary monitor (where GNOME maps a
+ * built-in touchscreen), as ReportWindows(source, layout as JSON) whenever a window
+ * opens, closes, moves, restacks or another workspace shows: once things have been still
+ * for 150 ms, and only when it changed (a window dragged is said where it is let go). */
+const MOST_WINDOWS = 256, SETTLE_MS = 150;
+const WINDOW_SIGNALS = ['position-changed', 'size-changed', 'notify::minimized', 'workspace-changed'];
+
+class WindowsReporter {
+    constructor() {
+        this._followed = new Map();
+        this._settle = 0;
+        this._said = null;
+        const soon = () => this._soon();
+        this._display = ['restacked', 'window-created'].map(signal => global.display.connect(signal, (display, window) => {
+            if (window)
+                this._follow(window);
+            soon();
+        }));
+        this._workspaces = global.workspace_manager.connect('active-workspace-changed', soon);
+        this._monitors = Main.layoutManager.connect('monitors-changed', soon);
+        for (const actor of global.get_window_actors())
+            this._follow(actor.get_meta_window());
+        this._report();
+    }
+
+    destroy() {
+        for (const id of this._display)
+            global.display.disconnect(id);
+        global.workspace_manager.disconnect(this._workspaces);
+        Main.layoutManager.disconnect(this._monitors);
+        for (const [window, ids] of this._followed)
+            ids.forEach(id => window.disconnect(id));
+        this._followed.clear();
+        if (this._settle)
+            GLib.source_remove(this._settle);
+        this._settle = 0;
+    }
+
+    _follow(window) {
+        if (!window || this._followed.has(window))
+            return;
+        const ids = WINDOW_SIGNALS.map(signal => window.connect(signal, () => this._soon()));
+        ids.push(window.connect('unmanaged', () => {
+            ids.forEach(id => window.disconnect(id));
+            this._followed.delete(window);
+            this._soon();
+        }));
+        this._followed.set(window, ids);
+    }
+
+    _soon() {
+        if (this._settle)
+            GLib.source_remove(this._settle);
+        this._settle = GLib.timeout_add(GLib.PRIORITY_DEFAULT, SETTLE_MS, () => {
+            this._settle = 0;
+            this._report();
+            return GLib.SOURCE_REMOVE;
+        });
+    }
+
+    _report() {
+        const monitor = Main.layoutManager.primaryMonitor;
+        const workspace = global.workspace_manager.get_active_workspace();
+        const windows = [];
+        const actors = global.get_window_actors();
+        for (let i = actors.length - 1; i >= 0 && windows.length < MOST_WINDOWS; i--) {
+            const window = actors[i].get_meta_window();
+            if (!window || window.minimized || window.is_hidden() || !window.located_on_workspace(workspace) ||
+                window.get_window_type() === Meta.WindowType.DESKTOP)
+                continue;
+            const frame = window.get_frame_rect();
+            windows.push([frame.x, frame.y, frame.width, frame.height, ...names(window)]);
+        }
+        const layout = monitor ? JSON.stringify({screen: [monitor.x, monitor.y, monitor.width, monitor.height], windows}) : '{}';
+        if (layout === this._said)
+            return;
+        this._said = layout;
+        call('ReportWindows', new GLib.Variant('(ss)', ['gnome', layout]));
     }
 }
 
@@ -139,12 +228,15 @@ class Extension {
     enable() {
         this._focus = global.display.connect('notify::focus-window', report);
         report();
+        this._windows = new WindowsReporter();
         this._overlay = new Overlay();
     }
 
     disable() {
         global.display.disconnect(this._focus);
         this._focus = null;
+        this._windows.destroy();
+        this._windows = null;
         this._overlay.destroy();
         this._overlay = null;
     }

@@ -50,10 +50,14 @@ extension Seat {
         if let before, let after = session?.user, before != after {
             changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time, perform)
         }
-        // What the leaving session's reporter said is not the new one's application.
+        // What the leaving session's reporter said is not the new one's application, nor its windows.
         if let reporter = appReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             appReporter = nil
             setApp(nil, why: "another session is in front", at: time, perform)
+        }
+        if let reporter = windowsReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
+            windowsReporter = nil
+            changed(control.setWindows(nil, why: "another session is in front").map { [$0] } ?? [], at: time, perform)
         }
         let given = sessions.activeGiven?.config
         changed([ControlChange(kind: .activeSession(sessions.active, userGestures: given.map { $0.gestures.count }), reason: why)], at: time, perform)

@@ -26,6 +26,8 @@ public final class Seat {
     @exclusivity(unchecked) var sessions = SeatSessions()
     /// Who reported the application in front on the system bus, while it stands.
     @exclusivity(unchecked) var appReporter: BusPeer?
+    /// Who reported where the windows are on the bus, while it stands.
+    @exclusivity(unchecked) var windowsReporter: BusPeer?
     /// The key names a user's `keys` may use (libevdev's, from the OS edge).
     let keyCodes: () -> KeyCodes
     /// What the seat reads for: the service acts; a monitor reads beside it.
@@ -181,10 +183,18 @@ public final class Seat {
                 appReporter = nil
                 setApp(nil, why: "its reporter left the bus", at: time, perform)
             }
+            if windowsReporter?.name == name {
+                windowsReporter = nil
+                changed(control.setWindows(nil, why: "their reporter left the bus").map { [$0] } ?? [], at: time, perform)
+            }
             if sessions.peerLeft(name), let active = sessions.active {
                 changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time, perform)
             }
         case .windows(let windows, let why, let time):
+            changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+        case .reportedWindows(let windows, let peer, let why, let time):
+            guard peer.ofTheUser || sessions.actsForTheActive(peer) else { throw .notTheActiveSession }
+            windowsReporter = peer
             changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
         case .screens(let screens, let why, let time):
             guard screens != self.screens else { break }

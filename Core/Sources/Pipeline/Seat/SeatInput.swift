@@ -53,6 +53,10 @@ public enum SeatInput: Sendable {
     indirect case peerLeft(name: String, at: Timestamp)
     /// Where the desktop's windows are, as it says; nil when none says any more.
     indirect case windows(WindowLayout?, why: String, at: Timestamp)
+    /// Where the windows are, as a caller on the bus reports it (the KWin script, the
+    /// GNOME Shell extension, a session's agent): on the system bus taken only from one
+    /// who acts for the session in front, as `reportedApp` is.
+    indirect case reportedWindows(WindowLayout?, by: BusPeer, why: String, at: Timestamp)
     /// The screens and whether each is lit, as the kernel's DRM connectors say: read when
     /// a touch begins, before its events.
     indirect case screens(Screens, why: String, at: Timestamp)
@@ -68,7 +72,7 @@ public enum SeatInput: Sendable {
         case .appeared(_, let time), .isolationFailed(_, _, let time), .calibrated(_, _, let time), .gone(_, _, let time), .ended(_, let time), .stopping(let time),
              .reload(_, let time), .request(_, _, let time), .locked(_, _, let time), .logindSilent(_, let time), .sessionInFront(_, _, let time),
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
-             .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time),
+             .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time), .reportedWindows(_, _, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),
              .followed(_, let time):
             time
