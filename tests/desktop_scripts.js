@@ -25,12 +25,12 @@ if (kind === 'kwin') {
     // Plasma 6's names.
     const stack = desktop.stack.map(w => ({
         desktopFileName: w.appId || '', resourceClass: w.class || '', resourceName: w.instance || '',
-        frameGeometry: rectangle(w.frame), onCurrentDesktop: true, minimized: false, hidden: false, deleted: false,
+        frameGeometry: rectangle(w.frame), desktops: [{id: 'one'}], minimized: false, hidden: false, deleted: false,
         desktopWindow: false, move: false, resize: false, frameGeometryChanged: {connect: () => {}},
     }));
     const signal = () => ({connect: () => {}});
     context.workspace = {
-        activeWindow: null, windowActivated: { connect: (f) => { activated = f; } },
+        activeWindow: null, currentDesktop: {id: 'one'}, windowActivated: { connect: (f) => { activated = f; } },
         windowAdded: signal(), windowRemoved: signal(), stackingOrderChanged: signal(), currentDesktopChanged: signal(),
         screensChanged: signal(), stackingOrder: stack,
         screens: desktop.screen ? [{name: 'HDMI-A-1', geometry: rectangle([0, 0, 1, 1])}, {name: 'eDP-1', geometry: rectangle(desktop.screen)}] : [],

@@ -1,7 +1,9 @@
 """Following what a desktop has in front without timing it: a daemon run with --print
 says each time the application in front changes and each binding it runs, and a test
 counts the first swipe begun after the daemon said what the test made the desktop do
-(a desktop still starting, or loaded, takes its own time). Used by tests/test_apps.py
+(a desktop still starting, or loaded, takes its own time); for gestures on the window under
+the finger, the first swipes begun after it said how many windows there are
+(`under_the_finger`). Used by tests/test_apps.py
 (Xvfb and a window manager), tests/real_desktops.py (real compositors) and
 tests/e2e/hyprland_session_service.py."""
 import re, subprocess, threading, time
@@ -134,3 +136,62 @@ def first_run_for(printed, change, again, app, mark):
         if app_said(printed.lines[latest]) != app:
             return latest, None
         said = latest
+
+
+def windows_said(line):
+    """How many windows a --print line says the desktop shows (None if it says no such thing)."""
+    said = re.search(r"windows: (\d+) windows? on ", line)
+    return None if said is None else int(said.group(1))
+
+
+def recognized_at(line):
+    """The replay's time of a --print line that says a swipe was recognized (None otherwise)."""
+    said = re.match(r"\S+\s+(\d+\.\d+)\s+gesture \S+ \(swipe\) recognized", line)
+    return None if said is None else float(said.group(1))
+
+
+def under_the_finger(case, steps, env, config, recording, starts, gap_s=1.5, desktop_log=None):
+    """The daemon in `env` with `config` replaying `recording` (3-finger swipes every
+    `gap_s`, the i-th from `starts[i % len(starts)]`), on the session bus, while the
+    `steps` are taken in turn: each a change made to the desktop and the number of
+    windows it then shows. After the daemon says that many windows, the first swipe run
+    is let go (it may have begun before), and the next runs, one from each start, are
+    each checked; a layout said again meanwhile with as many windows starts the count
+    again. Returns, for each step, what each start fired, in `starts`' order."""
+    with open(case.path("gestured.log"), "w") as log:
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", recording, "--print", "--verbose"],
+                                  env=env, stdout=subprocess.PIPE, stderr=log, text=True)
+    case.addCleanup(daemon.stdout.close)
+    case.addCleanup(daemon.kill)
+    printed = Printed(daemon.stdout)
+    wait_on_the_bus(env)
+
+    def failed(why):
+        return (f"{why}\n--- printed\n" + "\n".join(printed.lines[-40:]) + f"\n--- log\n{read(case.path('gestured.log'))[-3000:]}"
+                + (f"\n--- desktop\n{read(desktop_log)[-2000:]}" if desktop_log else ""))
+    results, mark = [], 0
+    for change, count in steps:
+        change()
+        said = printed.first(lambda line: windows_said(line) == count, mark, 90)
+        if said is None:
+            case.fail(failed(f"the daemon never said {count} windows"))
+        fired, mark, skipped = {}, said + 1, False
+        while len(fired) < len(starts):
+            run = printed.first(lambda line: ran(line) is not None or windows_said(line) is not None, mark, 30)
+            if run is None:
+                case.fail(failed(f"no swipe ran a binding with {count} windows shown"))
+            mark = run + 1
+            if windows_said(printed.lines[run]) is not None:
+                if windows_said(printed.lines[run]) != count:
+                    case.fail(failed(f"the desktop changed its windows by itself: {printed.lines[run]}"))
+                fired, skipped = {}, False
+                continue
+            if not skipped:
+                skipped = True
+                continue
+            at = next((recognized_at(printed.lines[i]) for i in range(run - 1, said, -1) if recognized_at(printed.lines[i]) is not None), None)
+            fired[starts[round(at / gap_s - 0.2) % len(starts)]] = ran(printed.lines[run])
+        results.append([fired[start] for start in starts])
+    daemon.terminate()
+    daemon.wait(timeout=30)
+    return results

@@ -74,17 +74,97 @@ class RealDesktops(Harness):
         recording = test_apps.swipes(120, 1500).save(self.path("rec.evemu"))
         return following.follow(self, steps, env, config, recording, desktop_log)
 
-    def test_kwin_runs_the_shipped_script_and_says_the_app_in_front(self):
+    def start_kwin(self, settings=""):
+        """A real KWin, headless (1280×800), on the test's session bus; `settings`: its kwinrc."""
         # Debian gives kwin_wayland a file capability (CAP_SYS_NICE), which a process that
         # may gain none cannot execute: a copy without it runs the same.
         need(self, "kwin_wayland", "kwin-wayland")
         kwin = self.path("kwin_wayland")
         shutil.copy(shutil.which("kwin_wayland"), kwin)
-        env = dict(self.env, XDG_RUNTIME_DIR=self.runtime, KWIN_COMPOSE="Q")
+        config = self.path("config")
+        os.makedirs(config, exist_ok=True)
+        with open(os.path.join(config, "kwinrc"), "w") as f:
+            f.write(settings)
+        env = dict(self.env, XDG_RUNTIME_DIR=self.runtime, KWIN_COMPOSE="Q", XDG_CONFIG_HOME=config)
         server = subprocess.Popen([kwin, "--virtual", "--socket", "wayland-kwin", "--width", "1280", "--height", "800"],
                                   env=env, stdout=open(self.path("kwin.log"), "w"), stderr=subprocess.STDOUT)
         self.addCleanup(server.kill)
         test_apps.waited("KWin", lambda: "org.kde.KWin" in bus_names(self.env), seconds=60)
+
+    def start_gnome_shell(self, settings=None):
+        """A real GNOME Shell, headless (1280×800), with the extension for its version
+        installed for the user and enabled through the Shell's own D-Bus interface, once
+        out of its overview; a private bus stands in for the system bus. Its settings in
+        memory, or with `settings` in a key file of that text. Returns the extension's
+        uuid, and what opens a GTK 4 window of an app id (and size) and returns it."""
+        need(self, "gnome-shell", "gnome-shell")
+        version = int(re.search(r"(\d+)", subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True).stdout).group(1))
+        uuid = "gestured-43@gestured.github.io" if version < 45 else "gestured@gestured.github.io"
+        data = self.path("data")
+        shutil.copytree(os.path.join(HERE, "..", "desktop", "gnome-shell", uuid), os.path.join(data, "gnome-shell", "extensions", uuid))
+        system = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
+                                capture_output=True, text=True, check=True).stdout.split("\n")
+        self.addCleanup(os.kill, int(system[1]), signal.SIGTERM)
+        env = dict(self.env, XDG_RUNTIME_DIR=self.runtime, XDG_DATA_HOME=data, GSETTINGS_BACKEND="memory",
+                   DBUS_SYSTEM_BUS_ADDRESS=system[0])
+        if settings is not None:
+            config = self.path("config")
+            os.makedirs(os.path.join(config, "glib-2.0", "settings"))
+            with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
+                f.write(settings)
+            env.update(GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=config)
+        shell = subprocess.Popen(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800",
+                                  "--wayland-display", "wayland-gnome"],
+                                 env=env, stdout=open(self.path("gnome-shell.log"), "w"), stderr=subprocess.STDOUT)
+        self.addCleanup(shell.kill)
+        # Its name comes before its objects: enabling is tried until the Shell answers.
+        test_apps.waited("GNOME Shell enabling the extension", lambda: "boolean true" in call(
+            self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.EnableExtension",
+            f"string:{uuid}").stdout, seconds=90)
+        def shell(*args):
+            return call(self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", *args).stdout
+        test_apps.waited("GNOME Shell leaving the overview", lambda: overview_left(shell) and overview_left(shell), seconds=60)
+        test_apps.waited("the extension running", lambda: "double 1" in call(
+            self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.GetExtensionInfo",
+            f"string:{uuid}").stdout)
+
+        def open_window(app, *size):
+            client = subprocess.Popen(["gjs", os.path.join(HERE, "gtk_window.js"), app, *map(str, size)],
+                                      env=dict(env, WAYLAND_DISPLAY="wayland-gnome", GDK_BACKEND="wayland"),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.addCleanup(client.kill)
+            return client
+        return uuid, open_window
+
+    # Where each swipe starts (mm of the panel's 295, on a 1280-pixel-wide screen): the
+    # middle (651 px), where a 400-pixel window centred is; beside it (933 px), within a
+    # 1000-pixel one centred; and the right edge (1237 px), beside both. Swipes go left.
+    MIDDLE, BESIDE, EDGE = 150, 215, 285
+
+    def under_the_finger(self, env, desktop_log, open_window):
+        """apps_window = "touched" with two windows the desktop centres: firefox 1000×600
+        opens, kitty 400×500 over it (and in front), kitty closes, firefox closes. Each
+        swipe answers to the window it starts on: kitty's while it is in front, firefox's
+        beside it, none's at the edge."""
+        config = self.write("gestured.toml", test_apps.apps_config(self.path("fired.txt"), apps_window="touched"))
+        starts = [self.MIDDLE, self.BESIDE, self.EDGE]
+        recording = test_apps.swipes(160, 1500, starts_mm=starts * 54).save(self.path("rec.evemu"))
+        clients = {}
+
+        def opening(app, *size):
+            return lambda: clients.__setitem__(app, open_window(app, *size))
+
+        def closing(app):
+            return lambda: clients[app].kill()
+        return following.under_the_finger(self, [(opening("firefox", 1000, 600), 1), (opening("kitty", 400, 500), 2),
+                                                 (closing("kitty"), 1), (closing("firefox"), 0)],
+                                          env, config, recording, starts, desktop_log=desktop_log)
+
+    UNDER_THE_FINGER = [["firefox", "firefox", "global"], ["global", "firefox", "global"],
+                        ["firefox", "firefox", "global"], ["global", "global", "global"]]
+
+    def test_kwin_runs_the_shipped_script_and_says_the_app_in_front(self):
+        self.start_kwin()
         clients = self.clients("wayland-kwin")
 
         def activate(app):
@@ -120,40 +200,31 @@ class RealDesktops(Harness):
         private bus stands in for the system bus. Mutter gives the focus to each window
         that opens and back to the one below when it closes: firefox opens, kitty opens
         over it, kitty closes, firefox closes."""
-        need(self, "gnome-shell", "gnome-shell")
-        version = int(re.search(r"(\d+)", subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True).stdout).group(1))
-        uuid = "gestured-43@gestured.github.io" if version < 45 else "gestured@gestured.github.io"
-        data = self.path("data")
-        shutil.copytree(os.path.join(HERE, "..", "desktop", "gnome-shell", uuid), os.path.join(data, "gnome-shell", "extensions", uuid))
-        system = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
-                                capture_output=True, text=True, check=True).stdout.split("\n")
-        self.addCleanup(os.kill, int(system[1]), signal.SIGTERM)
-        env = dict(self.env, XDG_RUNTIME_DIR=self.runtime, XDG_DATA_HOME=data, GSETTINGS_BACKEND="memory",
-                   DBUS_SYSTEM_BUS_ADDRESS=system[0])
-        shell = subprocess.Popen(["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800",
-                                  "--wayland-display", "wayland-gnome"],
-                                 env=env, stdout=open(self.path("gnome-shell.log"), "w"), stderr=subprocess.STDOUT)
-        self.addCleanup(shell.kill)
-        # Its name comes before its objects: enabling is tried until the Shell answers.
-        test_apps.waited("GNOME Shell enabling the extension", lambda: "boolean true" in call(
-            self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.EnableExtension",
-            f"string:{uuid}").stdout, seconds=90)
-        def shell(*args):
-            return call(self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", *args).stdout
-        test_apps.waited("GNOME Shell leaving the overview", lambda: overview_left(shell) and overview_left(shell), seconds=60)
-        test_apps.waited("the extension running", lambda: "double 1" in call(
-            self.env, "--dest=org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions.GetExtensionInfo",
-            f"string:{uuid}").stdout)
-
-        def open_window(app):
-            client = subprocess.Popen(["gjs", os.path.join(HERE, "gtk_window.js"), app],
-                                      env=dict(env, WAYLAND_DISPLAY="wayland-gnome", GDK_BACKEND="wayland"),
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.addCleanup(client.kill)
-            return client
+        uuid, open_window = self.start_gnome_shell()
         fired, log = self.open_and_close(dict(self.env, XDG_CURRENT_DESKTOP="GNOME"), self.path("gnome-shell.log"), open_window)
         self.assertIn(f"GNOME Shell: {uuid} runs", log)
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"])
+
+    def test_kwin_says_which_window_is_under_the_finger(self):
+        """The shipped KWin script says where the windows are (KWin centres them, as its
+        placement setting says)."""
+        self.start_kwin("[Windows]\nPlacement=Centered\n")
+
+        def open_window(app, width, height):
+            client = subprocess.Popen(["gjs", os.path.join(HERE, "gtk_window.js"), app, str(width), str(height)],
+                                      env=dict(self.env, WAYLAND_DISPLAY="wayland-kwin", XDG_RUNTIME_DIR=self.runtime, GDK_BACKEND="wayland"),
+                                      stdout=subprocess.DEVNULL, stderr=open(self.path(f"{app}.log"), "w"))
+            self.addCleanup(client.kill)
+            return client
+        fired = self.under_the_finger(dict(self.env, XDG_CURRENT_DESKTOP="KDE"), self.path("kwin.log"), open_window)
+        self.assertEqual(fired, self.UNDER_THE_FINGER)
+
+    def test_gnome_shell_says_which_window_is_under_the_finger(self):
+        """The shipped GNOME Shell extension says where the windows are (Mutter centres
+        them, as its center-new-windows setting says)."""
+        _, open_window = self.start_gnome_shell("[org/gnome/mutter]\ncenter-new-windows=true\n")
+        fired = self.under_the_finger(dict(self.env, XDG_CURRENT_DESKTOP="GNOME"), self.path("gnome-shell.log"), open_window)
+        self.assertEqual(fired, self.UNDER_THE_FINGER)
 
     def wlroots(self, command, config_name=None, config="", gles=False):
         """A wlroots compositor, headless with the pixman renderer (with `gles`, GLES in

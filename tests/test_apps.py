@@ -393,6 +393,26 @@ class ReportedOnTheSystemBus(Harness):
         log = self.stopped(daemon)
         self.assertEqual(log.count("windows: 1 window on 100×100"), 1, log[-3000:])
 
+    def test_the_session_agent_passes_on_where_a_desktop_says_the_windows_are(self):
+        """What the KWin script and the GNOME Shell extension say to the session agent
+        (org.gestured.Agent1's ReportWindows, as they call it beside the system service's
+        name) reaches the daemon on the system bus."""
+        daemon = self.daemon()
+        agent = subprocess.Popen([test_daemon.GESTURED, "agent", "--bus", "system", "--verbose"], env=self.env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(agent.kill)
+        waited("the agent on the session bus", lambda: "org.gestured.Agent1" in subprocess.run(
+            ["busctl", "--user", "list", "--acquired"], env=self.env, capture_output=True, text=True).stdout)
+        layout = json.dumps({"screen": [0, 0, 2000, 1000], "windows": [[0, 0, 1000, 1000, "firefox", "", ""],
+                                                                       [1000, 0, 1000, 1000, "kitty", "", ""]]})
+        subprocess.run(["busctl", "--user", "call", "org.gestured.Agent1", "/org/gestured/Agent1", "org.gestured.Agent1",
+                        "ReportWindows", "ss", "kwin", layout], env=self.env, check=True, capture_output=True)
+        time.sleep(1)
+        agent.send_signal(signal.SIGTERM)
+        agent_log = agent.communicate(timeout=10)[1]
+        log = self.stopped(daemon)
+        self.assertIn("windows: 2 windows on 2000×1000 from the next touch sequence (kwin", log, log[-2000:] + agent_log[-2000:])
+
     def test_a_bus_that_stops_answering_who_calls_does_not_hold_the_loop(self):
         """The daemon's own connection goes through a proxy that, once the daemon asks who
         a caller is, passes nothing back for 4 s: a bus that stopped answering. Asked

@@ -26,8 +26,13 @@ function report(window) {
 // and the windows shown there, topmost first (see gestured.toml(5), apps_window).
 function shown(window) {
     if (!window || window.deleted || window.minimized || window.hidden || window.desktopWindow) return false;
-    if (window.onCurrentDesktop !== undefined) return window.onCurrentDesktop;  // Plasma 6
-    return window.onAllDesktops || window.desktop === workspace.currentDesktop;
+    if (window.onAllDesktops) return true;
+    var current = workspace.currentDesktop;
+    if (!window.desktops) return window.desktop === current;  // Plasma 5: numbers
+    for (var i = 0; i < window.desktops.length; i++) {  // Plasma 6: virtual desktops
+        if (window.desktops[i].id === current.id) return true;
+    }
+    return false;
 }
 
 // The output KWin maps a touchscreen to unless told otherwise: the built-in one, else
@@ -48,12 +53,19 @@ function rectangle(r) {
 
 var lastLayout = null;
 
-function reportWindows() {
-    var order = workspace.stackingOrder || [];
+// Bottom first. Plasma 5 lists the windows in no such order: each says its place.
+function stacked() {
+    if (workspace.stackingOrder) return workspace.stackingOrder;
+    return workspace.clientList().slice().sort(function (a, b) { return a.stackingOrder - b.stackingOrder; });
+}
+
+// `closing`: a window on its way out, which may still be in the stacking order.
+function reportWindows(closing) {
+    var order = stacked();
     var windows = [];
     for (var i = order.length - 1; i >= 0 && windows.length < MOST_WINDOWS; i--) {
         var window = order[i];
-        if (!shown(window)) continue;
+        if (window === closing || !shown(window)) continue;
         // Said once the hand lets go: not at every step of a move.
         if (window.move || window.resize) return;
         windows.push(rectangle(window.frameGeometry).concat(names(window)));
@@ -68,9 +80,10 @@ function reportWindows() {
 function follow(window) {
     if (!window) return;
     var signals = ["frameGeometryChanged", "minimizedChanged", "hiddenChanged", "desktopsChanged", "desktopChanged",
-                   "interactiveMoveResizeFinished", "clientFinishUserMovedResized"];
+                   "interactiveMoveResizeFinished", "clientFinishUserMovedResized", "windowShown", "windowHidden",
+                   "stackingOrderChanged"];
     for (var i = 0; i < signals.length; i++) {
-        if (window[signals[i]]) window[signals[i]].connect(reportWindows);
+        if (window[signals[i]]) window[signals[i]].connect(function () { reportWindows(); });
     }
 }
 
@@ -80,14 +93,14 @@ function connect(names, handler) {
     }
 }
 
-// Plasma 6 names them windowActivated, activeWindow, windowAdded; Plasma 5 clientActivated, activeClient, clientAdded.
-connect(["windowActivated", "clientActivated"], report);
+// Plasma 6 names them windowActivated, activeWindow, windowAdded; Plasma 5 clientActivated,
+// activeClient, clientAdded, and says a change of the stacking order window by window.
+connect(["windowActivated", "clientActivated"], function (window) { report(window); reportWindows(); });
 report(workspace.activeWindow !== undefined ? workspace.activeWindow : workspace.activeClient);
 connect(["windowAdded", "clientAdded"], function (window) { follow(window); reportWindows(); });
 connect(["windowRemoved", "clientRemoved"], reportWindows);
-connect(["stackingOrderChanged"], reportWindows);
-connect(["currentDesktopChanged"], reportWindows);
-connect(["screensChanged", "virtualScreenGeometryChanged"], reportWindows);
-var present = workspace.stackingOrder || [];
+var changes = ["stackingOrderChanged", "currentDesktopChanged", "screensChanged", "virtualScreenGeometryChanged"];
+for (var c = 0; c < changes.length; c++) connect([changes[c]], function () { reportWindows(); });
+var present = stacked();
 for (var i = 0; i < present.length; i++) follow(present[i]);
 reportWindows();
