@@ -14,6 +14,7 @@
  *                                           refused: its errors)
  * It prints "ready" once connected: to the session bus, or with --system to the system bus.
  * A call not answered within 2 s is an error (org.freedesktop.DBus.Error.NoReply). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,11 @@ static int system_bus;
 
 static const char *field(const char *word) { return strcmp(word, "-") == 0 ? "" : word; }
 
-/* One report; asked to call again (the system service let the first call of a caller it
- * did not know yet go while it asked who it is), once more, as the session agent does. */
-static int report(const char *source, const char *app, const char *class, const char *instance) {
+/* One call of `member` with string arguments (ReportApp's four, ReportWindows's two),
+ * printing "done" or "error NAME"; asked to call again (the system service let the first
+ * call of a caller it did not know yet go while it asked who it is), once more, as the
+ * session agent does. */
+static int call(const char *member, const char *types, ...) {
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
     int rc = 0;
@@ -36,8 +39,11 @@ static int report(const char *source, const char *app, const char *class, const 
         sd_bus_error_free(&error);
         sd_bus_message_unref(reply);
         reply = NULL;
-        rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
-                                "ReportApp", &error, &reply, "ssss", source, app, class, instance);
+        va_list arguments;
+        va_start(arguments, types);
+        rc = sd_bus_call_methodv(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
+                                 member, &error, &reply, types, arguments);
+        va_end(arguments);
         if (rc >= 0 || !error.name || strcmp(error.name, "org.gestured.Gestured1.Error.AskAgain") != 0) break;
     }
     if (rc < 0) printf("error %s\n", error.name ? error.name : "unknown");
@@ -45,25 +51,6 @@ static int report(const char *source, const char *app, const char *class, const 
     sd_bus_error_free(&error);
     sd_bus_message_unref(reply);
     return rc;
-}
-
-/* Where the windows are, as the shipped scripts say it (answered as `report`). */
-static void windows(const char *source, const char *layout) {
-    sd_bus_error error = SD_BUS_ERROR_NULL;
-    sd_bus_message *reply = NULL;
-    int rc = 0;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        sd_bus_error_free(&error);
-        sd_bus_message_unref(reply);
-        reply = NULL;
-        rc = sd_bus_call_method(bus, "org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1",
-                                "ReportWindows", &error, &reply, "ss", source, layout);
-        if (rc >= 0 || !error.name || strcmp(error.name, "org.gestured.Gestured1.Error.AskAgain") != 0) break;
-    }
-    if (rc < 0) printf("error %s\n", error.name ? error.name : "unknown");
-    else printf("done\n");
-    sd_bus_error_free(&error);
-    sd_bus_message_unref(reply);
 }
 
 static long long now_us(void) {
@@ -132,14 +119,14 @@ int main(int argc, char **argv) {
         int rate, seconds, connections = 1, layout = 0;
         if (strncmp(line, "windows ", 8) == 0 && sscanf(line, "windows %127s %n", a, &layout) == 1 && layout > 0) {
             line[strcspn(line, "\n")] = 0;
-            windows(field(a), line + layout);
+            call("ReportWindows", "ss", field(a), line + layout);
         } else if (sscanf(line, "report %127s %127s %127s %127s", a, b, c, d) == 4) {
-            report(field(a), field(b), field(c), field(d));
+            call("ReportApp", "ssss", field(a), field(b), field(c), field(d));
         } else if (strncmp(line, "huge", 4) == 0) {
             char *app = malloc(1 << 20);
             memset(app, 'a', (1 << 20) - 1);
             app[(1 << 20) - 1] = 0;
-            report("huge", app, "", "");
+            call("ReportApp", "ssss", "huge", app, "", "");
             free(app);
         } else if (sscanf(line, "flood %d %d %d", &rate, &seconds, &connections) >= 2) {
             flood(rate, seconds, connections);

@@ -65,6 +65,25 @@ def follow(case, steps, env, config, recording, desktop_log=None, on_the_bus=Tru
     application the desktop should then have in front ("" for none). Returns, for
     each step, the binding that the first swipe begun after the daemon said so fired
     (`first_run_for`)."""
+    daemon, printed, failed = replaying(case, env, config, recording, desktop_log, on_the_bus)
+    fired = []
+    for app, said, run in each_step(printed, steps):
+        if said is None:
+            case.fail(failed(f"the daemon never said {app or 'no application'} is in front"))
+        if run is None and app_said(printed.lines[said]) == app:
+            case.fail(failed(f"no swipe ran a binding after {app or 'no application'} came in front"))
+        if run is None:
+            case.fail(failed(f"the desktop changed the application in front by itself: {printed.lines[said]}"))
+        fired.append(ran(printed.lines[run]))
+    daemon.terminate()
+    daemon.wait(timeout=30)
+    return fired, read(case.path("gestured.log"))
+
+
+def replaying(case, env, config, recording, desktop_log=None, on_the_bus=True):
+    """The daemon in `env` with `config` replaying `recording`, printing (`Printed`), on
+    the session bus unless `on_the_bus` is false: it, what it prints, and what makes a
+    failure's message (with what it printed and logged, and the desktop's log)."""
     with open(case.path("gestured.log"), "w") as log:
         daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", recording, "--print", "--verbose"],
                                   env=env, stdout=subprocess.PIPE, stderr=log, text=True)
@@ -78,18 +97,7 @@ def follow(case, steps, env, config, recording, desktop_log=None, on_the_bus=Tru
         log = read(case.path("gestured.log"))
         return (f"{why}\n--- printed\n" + "\n".join(printed.lines[-40:]) + f"\n--- log\n{log[-3000:]}"
                 + (f"\n--- desktop\n{read(desktop_log)[-2000:]}" if desktop_log else ""))
-    fired = []
-    for app, said, run in each_step(printed, steps):
-        if said is None:
-            case.fail(failed(f"the daemon never said {app or 'no application'} is in front"))
-        if run is None and app_said(printed.lines[said]) == app:
-            case.fail(failed(f"no swipe ran a binding after {app or 'no application'} came in front"))
-        if run is None:
-            case.fail(failed(f"the desktop changed the application in front by itself: {printed.lines[said]}"))
-        fired.append(ran(printed.lines[run]))
-    daemon.terminate()
-    daemon.wait(timeout=30)
-    return fired, read(case.path("gestured.log"))
+    return daemon, printed, failed
 
 
 def each_step(printed, steps, attempts=18):
@@ -158,17 +166,7 @@ def under_the_finger(case, steps, env, config, recording, starts, gap_s=1.5, des
     is let go (it may have begun before), and the next runs, one from each start, are
     each checked; a layout said again meanwhile with as many windows starts the count
     again. Returns, for each step, what each start fired, in `starts`' order."""
-    with open(case.path("gestured.log"), "w") as log:
-        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", recording, "--print", "--verbose"],
-                                  env=env, stdout=subprocess.PIPE, stderr=log, text=True)
-    case.addCleanup(daemon.stdout.close)
-    case.addCleanup(daemon.kill)
-    printed = Printed(daemon.stdout)
-    wait_on_the_bus(env)
-
-    def failed(why):
-        return (f"{why}\n--- printed\n" + "\n".join(printed.lines[-40:]) + f"\n--- log\n{read(case.path('gestured.log'))[-3000:]}"
-                + (f"\n--- desktop\n{read(desktop_log)[-2000:]}" if desktop_log else ""))
+    daemon, printed, failed = replaying(case, env, config, recording, desktop_log)
     results, mark = [], 0
     for change, count in steps:
         change()
