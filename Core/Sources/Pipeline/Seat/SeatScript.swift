@@ -145,6 +145,12 @@ public struct SeatScript: Sendable {
                 inputs.append(.push(push, by: BusPeer(name: name, uid: uid, session: session), at: line.time))
             case .agentLeft(let session, let uid):
                 inputs.append(.peerLeft(name: Timeline.agentName(session: session, uid: uid), at: line.time))
+            case .reportedApp(let session, let uid, let app):
+                let agent = BusPeer(name: Timeline.agentName(session: session, uid: uid), uid: uid, session: session)
+                inputs.append(.reportedApp(app, by: agent, why: why, at: line.time))
+            case .reportedWindows(let session, let uid, let windows):
+                let agent = BusPeer(name: Timeline.agentName(session: session, uid: uid), uid: uid, session: session)
+                inputs.append(.reportedWindows(windows, by: agent, why: why, at: line.time))
             case .unplug(let named):
                 inputs.append(.gone(node: try node(named, line), why: "unplugged (\(why))", at: line.time))
             case .stop:

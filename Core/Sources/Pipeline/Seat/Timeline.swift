@@ -31,6 +31,12 @@ import TouchCore
 ///                                 user's configuration ("-" for no session: the user's own
 ///                                 services); relative to the timeline's folder
 ///    13 leave c2 1001             that agent leaves the bus
+///    13.5 report c2 1001 firefox  that agent reports the application in front
+///                                 (ReportApp; "none": none), taken only while its
+///                                 session is in front
+///    13.6 report-windows c2 1001 1920x1080 firefox@0,0,960x1080
+///                                 that agent reports where the windows are
+///                                 (ReportWindows; as `windows`), on the same terms
 ///    14 unplug panel.evemu        the panel goes (its recording): unplugged mid-gesture
 ///    15 stop                      the daemon stops (SIGTERM): the replay ends there
 public struct Timeline: Sendable {
@@ -47,6 +53,9 @@ public struct Timeline: Sendable {
         /// An agent's caller: its session (nil: none) and user.
         case push(session: String?, uid: UInt32, path: String)
         case agentLeft(session: String?, uid: UInt32)
+        /// An agent's report of the application in front, and of where the windows are.
+        case reportedApp(session: String?, uid: UInt32, AppInFront?)
+        case reportedWindows(session: String?, uid: UInt32, WindowLayout?)
         /// A panel unplugged, by its recording's path or file name.
         case unplug(String)
         case stop
@@ -147,6 +156,16 @@ public struct Timeline: Sendable {
             guard let uid = UInt32(words[1]) else { throw fail("\(what) takes \(usage)") }
             let session = words[0] == "-" ? nil : words[0]
             return what == "push" ? .push(session: session, uid: uid, path: words[2]) : .agentLeft(session: session, uid: uid)
+        case "report", "report-windows":
+            let usage = what == "report" ? "the agent's session (- for none), its uid and an app id or none, as in \"13.5 report c2 1001 firefox\""
+                : "the agent's session (- for none), its uid and the windows, as in \"13.6 report-windows c2 1001 1920x1080 firefox@0,0,960x1080\""
+            let words = Array(arguments)
+            guard words.count >= 3, let uid = UInt32(words[1]) else { throw fail("\(what) takes \(usage)") }
+            let session = words[0] == "-" ? nil : words[0]
+            guard what == "report" else { return .reportedWindows(session: session, uid: uid, try windows(Array(words.dropFirst(2)), fail)) }
+            try count(3...3, usage)
+            guard words[2].utf8.count <= AppInFront.longestName else { throw fail("an app id is at most \(AppInFront.longestName) bytes long") }
+            return .reportedApp(session: session, uid: uid, words[2] == "none" ? nil : AppInFront(appID: words[2], source: "the timeline"))
         case "unplug":
             try count(1...1, "a panel's recording, as in \"14 unplug panel.evemu\"")
             return .unplug(arguments.first!)
@@ -154,7 +173,7 @@ public struct Timeline: Sendable {
             try count(0...0, "nothing, as in \"15 stop\"")
             return .stop
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push, leave, unplug or stop")
+            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push, leave, report, report-windows, unplug or stop")
         }
     }
 
