@@ -235,6 +235,34 @@ class ReportedOnTheBus(Harness):
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
+    def test_the_gnome_45_extension_says_it_again_to_a_gestured_started_after_it(self):
+        """The extension said firefox while no gestured was on the bus (the agent or the
+        user service started later, or again): once gestured comes, it hears firefox
+        without waiting for the focus to move (before, it knew nothing until then)."""
+        self.start_bus()
+        here = os.path.dirname(os.path.abspath(__file__))
+        gjs = subprocess.Popen(["gjs", "-m", os.path.join(here, "gnome_module.js"),
+                                os.path.join(here, "../desktop/gnome-shell/gestured@gestured.github.io")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(gjs.kill)
+        gjs.stdin.write(json.dumps({"appId": "org.mozilla.firefox"}) + "\n")
+        gjs.stdin.flush()
+        self.assertEqual(gjs.stdout.readline().strip(), "done")
+        config = self.write("gestured.toml", apps_config(self.path("fired.txt")) + IGNORE_PANELS)
+        daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config], env=self.env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(daemon.kill)
+        wait_on_the_bus(self.env)
+
+        def app():
+            return subprocess.run(["busctl", "--user", "get-property", "org.gestured.Gestured1", "/org/gestured/Gestured1",
+                                   "org.gestured.Gestured1", "App"], capture_output=True, text=True, env=self.env).stdout
+        self.assertTrue(waited("firefox said again", lambda: "org.mozilla.firefox" in app(), seconds=5))
+        gjs.stdin.close()
+        self.assertEqual(gjs.wait(timeout=30), 0, gjs.stderr.read())
+        daemon.terminate()
+        daemon.communicate(timeout=30)
+
     def test_in_kde_plasma_the_script_is_loaded_through_kwins_scripting_interface(self):
         """A stand-in KWin (tests/fake_kwin.c) on a private session bus."""
         self.start_bus()

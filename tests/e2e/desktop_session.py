@@ -22,6 +22,9 @@ fingers = 3
 touchpad = true
 """
 NOTHING_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "two"\ntype = "tap"\nfingers = 2\ncommand = "true"\n'
+# A swipe for the window under the first finger: firefox's, else the other one.
+TOUCHED = ('[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "elsewhere"\ntype = "swipe"\nfingers = 3\ncommand = "true"\n\n'
+           '[[gesture]]\nname = "on-firefox"\ntype = "swipe"\nfingers = 3\napps = ["firefox"]\napps_window = "touched"\ncommand = "true"\n')
 SWIPE_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "taken"\ntype = "swipe"\nfingers = 3\ncommand = "true"\n'
 
 
@@ -116,11 +119,12 @@ def slides_with_the_fingers(panel, prefix, mid_s, after_s):
     return lit_columns(f"{prefix}after-pan")
 
 
-def swipe(panel, fingers, dx_mm):
-    """A quick swipe of `fingers` by `dx_mm` (20 frames, 200 ms), played now."""
+def swipe(panel, fingers, dx_mm, start=(148, 50)):
+    """A quick swipe of `fingers` by `dx_mm` (20 frames, 200 ms) from `start` (mm; the
+    first finger's, the others 15 mm below each other), played now."""
     rec = Recording()
     for step in range(21):
-        rec.frame({s: (148 + step * dx_mm / 20, 50 + 15 * s) for s in range(fingers)}, advance_ms=10)
+        rec.frame({s: (start[0] + step * dx_mm / 20, start[1] + 15 * s) for s in range(fingers)}, advance_ms=10)
     rec.frame({s: None for s in range(fingers)})
     panel.play(rec.text())
 
@@ -132,3 +136,35 @@ def reload(config):
     mark = len(journal())
     run("systemctl", "reload", "gestured")
     check("the service takes it (reload)", wait_for(20, lambda: "gestures (applied in" in journal()[mark:]))
+
+
+def window_under_the_finger(panel, session, desktop, loaded):
+    """The window under the finger through the installed product's path, with TOUCHED in
+    force (then TOUCHPAD again): the session's agent (for `desktop`, its
+    XDG_CURRENT_DESKTOP, once its log says `loaded`: the KWin script loaded, the GNOME
+    Shell extension running) passes on the desktop's layout to the system service. With
+    the session's one window focused, a three-finger swipe begun on it (where the screen
+    as the card scans it out shows it) is firefox's, one beside it not; until the first
+    layout has come, the focused window decides, and beside it is firefox's too: swiped
+    until it is not."""
+    reload(TOUCHED)
+    agent = subprocess.Popen(session.as_user + ["gestured", "agent", "--verbose"], env=dict(session.env, XDG_CURRENT_DESKTOP=desktop),
+                             stdout=subprocess.DEVNULL, stderr=open("/tmp/agent.txt", "w"))
+    check(f"her agent follows her desktop ({loaded})", wait_for(60, lambda: loaded in read("/tmp/agent.txt")))
+    shown, lit = scanout(f"{SHOTS}/touched.png"), lit_columns("touched")
+    width = shown[0] if shown else 1
+    inside, outside = ((lit[0] + lit[-1]) / 2, (lit[-1] + width) / 2) if lit else (0, 0)
+
+    def swiped(x):
+        mark = len(journal())
+        swipe(panel, 3, -25 if x == outside else 25, start=(x / width * 295, 83))
+        wait_for(10, lambda: "(swipe) recognized" in journal()[mark:])
+        said = journal()[mark:]
+        return "on-firefox" if "on-firefox (swipe) recognized" in said else "elsewhere" if "elsewhere (swipe) recognized" in said else None
+    known = wait_for(30, lambda: swiped(inside) == "on-firefox" and swiped(outside) == "elsewhere")
+    fired = [swiped(inside), swiped(outside)]
+    check(f"a swipe begun on the window is firefox's, one beside it not, firefox focused ({fired}; the window at "
+          f"{lit[:1]}..{lit[-1:]} of {width})", known and fired == ["on-firefox", "elsewhere"])
+    agent.terminate()
+    agent.wait(timeout=10)
+    reload(TOUCHPAD)

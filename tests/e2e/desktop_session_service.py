@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""The desktop's own workspace animation, driven by gestured's touchpad, in a real KWin
-session on the VM's DRM card, and KWin's own touchscreen gesture taken over
+"""The window under the finger, the desktop's own workspace animation driven by
+gestured's touchpad, and KWin's own touchscreen gesture taken over, in a real KWin
+session on the VM's DRM card
 (tests/e2e/service.sh's suite, run on Debian 13 with VM_QEMU_OPTS='-device virtio-vga':
 a headless desktop reads no input device). tess logs in on a VT (PAM, logind) and her
 session runs kwin_wayland --drm, which reads the panel's twin and gestured's virtual
 touchpad through libinput as on a laptop, with two virtual desktops and a GTK 4 window
-on the first. It renders in software, for which KWin turns its animations off:
+on the first. Her session's agent loads the packaged KWin script, whose layout it
+passes on to the system service: with firefox focused, a three-finger swipe begun on
+the window (where the screen shows it) is firefox's, one beside it not.
+It renders in software, for which KWin turns its animations off:
 KWIN_EFFECTS_FORCE_ANIMATIONS=1 turns them back on, as a GPU would have them.
 A three-finger pan given to the touchpad (`touchpad = true`) that stops after 16 mm and
 holds: the screen (the buffer the card scans out) shows the window moved part of the way
@@ -17,7 +21,8 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers, swipe  # noqa: E402
+from desktop_session import (NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers,  # noqa: E402
+                             swipe, window_under_the_finger)
 from seat_sessions import isolated_panel, journal, read  # noqa: E402
 from uinput_panel import check, wait_for  # noqa: E402
 
@@ -38,6 +43,9 @@ def desktop():
 check("KWin runs on the DRM card in her session, with two desktops", wait_for(120, lambda: desktop() is not None))
 window = session.window("firefox")
 check("the window shows on the first desktop", wait_for(60, lambda: len(lit_columns("before")) > 50))
+
+window_under_the_finger(panel, session, "KDE", "KWin: loaded gestured's script")
+reload(TOUCHPAD)
 start_desktop = desktop()
 after = slides_with_the_fingers(panel, "", 2.5, 3)
 check("after the lift, a three-finger pan on the panel has switched KWin's desktop through the touchpad",
@@ -63,4 +71,4 @@ check("with a three-finger swipe bound, gestured's fires", wait_for(10, lambda: 
 check("and KWin's does not: its desktop stays", desktop() == shown)
 
 window.kill()
-sys.exit(session.ended("KWin", ["/tmp/libinput.txt"]))
+sys.exit(session.ended("KWin", ["/tmp/libinput.txt", "/tmp/agent.txt"]))

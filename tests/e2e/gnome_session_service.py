@@ -5,7 +5,9 @@ software renderer crashed on AVX2's gathers under QEMU 7.2's emulation, twice, a
 with Mesa's GALLIUM_OVERRIDE_CPU_CAPS=avx). gina logs in on a VT and her session runs
 `gnome-shell --wayland --display-server`, which reads the panel's twin and gestured's
 virtual touchpad through libinput as on a laptop (its settings in memory: dynamic
-workspaces, an empty one after the last). A GTK 4 window on the first workspace. A
+workspaces, an empty one after the last). A GTK 4 window on the first workspace. The
+installed extension enabled, her agent passes its layout on to the system service: with
+the window focused, a three-finger swipe begun on it is firefox's, one beside it not. A
 three-finger pan given to the touchpad that holds after 16 mm: the screen (as the card
 scans it out) shows the workspace part of the way with the fingers, and after the lift
 the window is off the screen (the next workspace). Then GNOME's own three-finger
@@ -15,7 +17,8 @@ import os, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from desktop_session import NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers, swipe  # noqa: E402
+from desktop_session import (NOTHING_ON_THREE, SWIPE_ON_THREE, TOUCHPAD, Session, lit_columns, reload, slides_with_the_fingers,  # noqa: E402
+                             swipe, window_under_the_finger)
 from gnome_shell import overview_left  # noqa: E402
 from seat_sessions import isolated_panel, journal  # noqa: E402
 from uinput_panel import check, wait_for  # noqa: E402
@@ -35,6 +38,9 @@ window = session.window("firefox")
 check("the window shows on the first workspace", wait_for(120, lambda: len(lit_columns("gnome-before")) > 50))
 # Once started (its window shown), as it shows its overview at the end of its start.
 check("and GNOME leaves its overview", wait_for(120, lambda: overview_left(shell) and overview_left(shell) and overview_left(shell)))
+check("GNOME Shell enables the installed extension", wait_for(60, lambda: "boolean true" in shell(
+    "org.gnome.Shell.Extensions.EnableExtension", "string:gestured@gestured.github.io")))
+window_under_the_finger(panel, session, "GNOME", "GNOME Shell: gestured@gestured.github.io runs")
 time.sleep(2)
 after = slides_with_the_fingers(panel, "gnome-", 3, 4)
 check(f"after the lift GNOME is on the next workspace: the window is off the screen ({len(after)} columns lit)", len(after) == 0)
@@ -52,4 +58,4 @@ check("with a three-finger swipe bound, gestured's fires", wait_for(10, lambda: 
 check("and GNOME's does not: the window stays", len(lit_columns("gnome-taken-swipe")) > 50)
 
 window.kill()
-sys.exit(session.ended("GNOME Shell", ["/tmp/firefox-window.txt"]))
+sys.exit(session.ended("GNOME Shell", ["/tmp/firefox-window.txt", "/tmp/agent.txt"]))

@@ -80,6 +80,12 @@ class WindowsReporter {
         this._followed.set(window, ids);
     }
 
+    // Said again even unchanged: to a gestured or an agent that came on the bus after it was said.
+    again() {
+        this._said = null;
+        this._soon();
+    }
+
     _soon() {
         if (this._settle)
             GLib.source_remove(this._settle);
@@ -229,12 +235,18 @@ class Extension {
         this._focus = global.display.connect('notify::focus-window', report);
         report();
         this._windows = new WindowsReporter();
+        // gestured (the user service) or the session agent started after GNOME Shell, or
+        // again: it hears both from the start, not at the next change.
+        this._watches = ['org.gestured.Gestured1', 'org.gestured.Agent1'].map(name => Gio.bus_watch_name(
+            Gio.BusType.SESSION, name, Gio.BusNameWatcherFlags.NONE, () => { report(); this._windows.again(); }, null));
         this._overlay = new Overlay();
     }
 
     disable() {
         global.display.disconnect(this._focus);
         this._focus = null;
+        this._watches.forEach(id => Gio.bus_unwatch_name(id));
+        this._watches = null;
         this._windows.destroy();
         this._windows = null;
         this._overlay.destroy();
