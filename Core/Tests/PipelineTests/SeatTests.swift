@@ -363,6 +363,20 @@ import TouchCore
                                                 .sessionInFront(false), .sessionInFront(true)])
     }
 
+    @Test func everyWordOfTheGrammarIsReadAndTheyAreNamedWhenAWordIsNot() throws {
+        for (word, _, example) in Timeline.grammar {
+            #expect(example.hasPrefix(word + " ") || example == word)
+            #expect(throws: Never.self, "\(example)") { _ = try Timeline(parsing: "1 \(example)\n", path: "t") }
+        }
+        do {
+            _ = try Timeline(parsing: "1 fly\n", path: "t")
+            Issue.record("fly was accepted")
+        } catch {
+            #expect(error.message.hasSuffix("expected mode, pause, resume, lock-touch, unlock-touch, lock, unlock, silent, away, back, rotate, "
+                                            + "app, windows, screens, reload, session, push, leave, report, report-windows, unplug or stop"))
+        }
+    }
+
     @Test func eachMistakeIsLocated() {
         let cases: [(String, Int, String)] = [
             ("1 lock\nsoon lock\n", 2, "\"soon\" is no time"),

@@ -61,6 +61,27 @@ public struct Timeline: Sendable {
         case stop
     }
 
+    /// Each word a line may say after its time, what follows it, and a line saying it:
+    /// the words the parser reads (no other), and what its mistakes and the replay help
+    /// list; a test reads every example.
+    public static let grammar: [(word: String, arguments: String, example: String)] = [
+        ("mode", "NAME", "mode maintenance"), ("pause", "SECONDS", "pause 5"), ("resume", "", "resume"),
+        ("lock-touch", "", "lock-touch"), ("unlock-touch", "", "unlock-touch"), ("lock", "", "lock"), ("unlock", "", "unlock"),
+        ("silent", "", "silent"), ("away", "", "away"), ("back", "", "back"),
+        ("rotate", "DEGREES [RECORDING]", "rotate 90 panel.evemu"), ("app", "APP_ID|none", "app firefox"),
+        ("windows", "WxH APP@X,Y,WxH ...|none", "windows 1920x1080 firefox@0,0,960x1080"),
+        ("screens", "NAME=on|off|unused ...|none", "screens eDP-1=off HDMI-A-1=on"), ("reload", "FILE", "reload other.toml"),
+        ("session", "ID UID|none", "session c2 1001"), ("push", "ID|- UID FILE", "push c2 1001 bob.toml"),
+        ("leave", "ID|- UID", "leave c2 1001"), ("report", "ID|- UID APP_ID|none", "report c2 1001 firefox"),
+        ("report-windows", "ID|- UID WxH APP@X,Y,WxH ...|none", "report-windows c2 1001 1920x1080 firefox@0,0,960x1080"),
+        ("unplug", "RECORDING", "unplug panel.evemu"), ("stop", "", "stop"),
+    ]
+
+    /// The words and what follows each, as the replay help says them.
+    public static var usage: String {
+        grammar.map { $0.arguments.isEmpty ? $0.word : "\($0.word) \($0.arguments)" }.joined(separator: " | ")
+    }
+
     /// The bus name a timeline gives the agent in a session (or none) of a user.
     public static func agentName(session: String?, uid: UInt32) -> String { "agent:\(session ?? "-"):\(uid)" }
 
@@ -99,6 +120,12 @@ public struct Timeline: Sendable {
 
     private static func entry(_ words: [String], _ fail: (String) -> FileError) throws(FileError) -> Entry {
         let what = words.first ?? ""
+        // The grammar is the list of words: one missing from it is read nowhere.
+        func unknown() -> FileError {
+            let words = grammar.map(\.word)
+            return fail("\"\(printable(what))\" is not something a timeline does; expected \(words.dropLast().joined(separator: ", ")) or \(words.last!)")
+        }
+        guard grammar.contains(where: { $0.word == what }) else { throw unknown() }
         let arguments = words.dropFirst()
         func count(_ n: ClosedRange<Int>, _ usage: String) throws(FileError) {
             guard n.contains(arguments.count) else { throw fail("\(what) takes \(usage)") }
@@ -173,7 +200,7 @@ public struct Timeline: Sendable {
             try count(0...0, "nothing, as in \"15 stop\"")
             return .stop
         default:
-            throw fail("\"\(printable(what))\" is not something a timeline does; expected mode, pause, resume, lock, unlock, silent, away, back, rotate, app, windows, screens, reload, session, push, leave, report, report-windows, unplug or stop")
+            throw unknown()
         }
     }
 
