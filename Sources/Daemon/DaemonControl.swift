@@ -60,26 +60,30 @@ extension Daemon: BusControl {
         guard !report.tooLong else {
             throw refusingReports(sender, BusControlError("InvalidArgs", "an app id, a WM_CLASS part or a source is at most \(AppInFront.longestName) bytes"))
         }
-        let source = printable(report.source.isEmpty ? "the bus" : report.source, limit: 32)
-        let app = report.app(source: source)
-        let why = "\(source), \(printable(sender, limit: 32))"
-        let peer = bus?.kind == .system ? peer(sender, report.caller) : BusPeer(onTheSessionBus: sender)
-        do { try take(.reportedApp(app, by: peer, why: why, at: now)) } catch {
+        let (source, why, peer) = reporter(report.source, sender, report.caller)
+        do { try take(.reportedApp(report.app(source: source), by: peer, why: why, at: now)) } catch {
             throw refusingReports(sender, BusControlError(Self.errorName(error), "\(error)"))
         }
     }
 
     /// Where the windows are, from whoever says, on the same terms as `reportApp`: the
     /// latest report stands until its reporter says another or leaves the bus.
-    public func reportWindows(_ report: WindowsReport, caller: BusCaller?, sender: String) throws(BusControlError) {
+    public func reportWindows(_ report: WindowsReport, sender: String) throws(BusControlError) {
         guard !report.tooLong else {
             throw refusingReports(sender, BusControlError("InvalidArgs", "a source is at most \(AppInFront.longestName) bytes"))
         }
-        let why = "\(report.layout?.source ?? printable(report.source.isEmpty ? "the bus" : report.source, limit: 32)), \(printable(sender, limit: 32))"
-        let peer = bus?.kind == .system ? peer(sender, caller) : BusPeer(onTheSessionBus: sender)
+        let (_, why, peer) = reporter(report.source, sender, report.caller)
         do { try take(.reportedWindows(report.layout, by: peer, why: why, at: now)) } catch {
             throw refusingReports(sender, BusControlError(Self.errorName(error), "\(error)"))
         }
+    }
+
+    /// A report's source as shown (printable, short; "the bus" when it names none), the
+    /// reason the seat is given, and who reports, as the seat judges it.
+    private func reporter(_ source: String, _ sender: String, _ caller: BusCaller?) -> (source: String, why: String, peer: BusPeer) {
+        let source = printable(source.isEmpty ? "the bus" : source, limit: 32)
+        let peer = bus?.kind == .system ? peer(sender, caller) : BusPeer(onTheSessionBus: sender)
+        return (source, "\(source), \(printable(sender, limit: 32))", peer)
     }
 
     private func refusingReports(_ sender: String, _ error: BusControlError) -> BusControlError {

@@ -20,18 +20,12 @@ public final class AppReporter: BusSource {
     private let kind: BusService.Kind
     private let logger: Logger
     private var connection: BusConnection?
-    private let call = PendingCall()
-    private let windowsCall = PendingCall()
-    /// What is in front now, and who says (the desktop's name).
-    private var current: (app: AppInFront?, source: String)?
-    /// Where the windows are now, as a desktop said it.
-    private var windows: WindowsReport?
+    /// What is in front now, and where the windows are: each said on its own.
+    private let app = Latest("ReportApp", spacing: 200_000)
+    private let windows = Latest("ReportWindows", spacing: 250_000)
     private var saidRefusal = false
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
-    /// At most 5 reports of the application a second, and 4 of the windows.
-    private var pace = SendPace(spacing: 200_000)
-    private var windowsPace = SendPace(spacing: 250_000)
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     public init(_ kind: BusService.Kind, logger: Logger) {
@@ -65,73 +59,58 @@ public final class AppReporter: BusSource {
 
     /// The application in front now (nil: none), from `source`.
     public func report(_ app: AppInFront?, source: String) {
-        current = (app, source)
-        sendSoon()
+        self.app.arguments = { [app?.source ?? source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""] }
+        sendSoon(self.app)
     }
 
-    /// Where the windows are now (nil: not known), from `source`.
+    /// Where the windows are now (nil: not known), from `source`; written out when sent.
     public func report(_ layout: WindowLayout?, source: String) {
-        windows = WindowsReport(source: source, layout: layout)
-        sendWindowsSoon()
+        windows.arguments = { WindowsReport(source: source, layout: layout).arguments }
+        sendSoon(windows)
     }
 
     private func sendBothSoon() {
-        sendSoon()
-        sendWindowsSoon()
+        sendSoon(app)
+        sendSoon(windows)
     }
 
-    private func sendSoon() {
+    private func sendSoon(_ latest: Latest) {
         let now = monotonicMicroseconds()
-        if pace.sendsNow(at: now) { send(now: now) }
+        if latest.pace.sendsNow(at: now) { send(latest, now: now) }
     }
 
-    private func sendWindowsSoon() {
-        let now = monotonicMicroseconds()
-        if windowsPace.sendsNow(at: now) { sendWindows(now: now) }
+    private func send(_ latest: Latest, now: Int64) {
+        guard let arguments = latest.arguments, let connection, let bus = connection.bus else { return latest.pace.sent(at: nil) }
+        latest.pace.sent(at: now)
+        latest.call.ask(bus, BusService.name, BusService.path, BusService.interface, latest.member, strings: arguments()) { [unowned self] reply in
+            answered(latest, reply)
+        }
+        connection.updateWatch()
     }
 
-    private func send(now: Int64) {
-        guard let current, let connection, let bus = connection.bus else { return pace.sent(at: nil) }
-        pace.sent(at: now)
-        let app = current.app
-        let fields = [app?.source ?? current.source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""]
-        call.ask(bus, BusService.name, BusService.path, BusService.interface, "ReportApp", strings: fields) { [unowned self] reply in
-            if let error = SDBus.error(of: reply) {
-                // No gestured on the bus yet is no refusal: it is told when it comes.
-                let name = SDBus.errorName(of: reply) ?? ""
-                guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
-                if BusService.asksAgain(name) { return pace.sendsAgainAtOnce() ? send(now: monotonicMicroseconds()) : sendSoon() }
-                pace.answered()
-                if !saidRefusal { logger.warning("gestured refuses the application in front: \(error)") }
-                saidRefusal = true
-            } else {
-                pace.answered()
-                if saidRefusal { logger.info("gestured takes the application in front again") }
+    private func answered(_ latest: Latest, _ reply: OpaquePointer) {
+        guard let error = SDBus.error(of: reply) else {
+            latest.pace.answered()
+            if latest === app, saidRefusal {
+                logger.info("gestured takes the application in front again")
                 saidRefusal = false
             }
+            return
         }
-        connection.updateWatch()
-    }
-
-    private func sendWindows(now: Int64) {
-        guard let windows, let connection, let bus = connection.bus else { return windowsPace.sent(at: nil) }
-        windowsPace.sent(at: now)
-        windowsCall.ask(bus, BusService.name, BusService.path, BusService.interface, "ReportWindows",
-                        strings: windows.arguments) { [unowned self] reply in
-            guard let name = SDBus.errorName(of: reply) else { return windowsPace.answered() }
-            // Refusals are the application's to say: both come from the same session.
-            guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
-            if BusService.asksAgain(name) {
-                return windowsPace.sendsAgainAtOnce() ? sendWindows(now: monotonicMicroseconds()) : sendWindowsSoon()
-            }
-            windowsPace.answered()
-        }
-        connection.updateWatch()
+        // No gestured on the bus yet is no refusal: it is told when it comes.
+        let name = SDBus.errorName(of: reply) ?? ""
+        guard !name.hasSuffix(".ServiceUnknown"), !name.hasSuffix(".NameHasNoOwner") else { return }
+        if BusService.asksAgain(name) { return latest.pace.sendsAgainAtOnce() ? send(latest, now: monotonicMicroseconds()) : sendSoon(latest) }
+        latest.pace.answered()
+        // Refusals are said of the application: both come from the same session.
+        guard latest === app else { return }
+        if !saidRefusal { logger.warning("gestured refuses the application in front: \(error)") }
+        saidRefusal = true
     }
 
     public var nextDeadline: Int64? {
         guard let connection else { return retryAt }
-        return [connection.nextDeadline, pace.due, windowsPace.due].compactMap { $0 }.min()
+        return [connection.nextDeadline, app.pace.due, windows.pace.due].compactMap { $0 }.min()
     }
 
     public func process() {
@@ -139,11 +118,24 @@ public final class AppReporter: BusSource {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return
         }
-        if pace.isDue(at: monotonicMicroseconds()) { send(now: monotonicMicroseconds()) }
-        if windowsPace.isDue(at: monotonicMicroseconds()) { sendWindows(now: monotonicMicroseconds()) }
+        for latest in [app, windows] where latest.pace.isDue(at: monotonicMicroseconds()) { send(latest, now: monotonicMicroseconds()) }
         if let error = connection.process() {
             self.connection = nil
             retryLater("the \(kind) bus went away (\(error))")
         }
+    }
+}
+
+/// One report said again and again, the latest only: its member, its arguments (nil:
+/// nothing to say yet), the call in flight and its pace.
+private final class Latest {
+    let member: String
+    var arguments: (() -> [String])?
+    let call = PendingCall()
+    var pace: SendPace
+
+    init(_ member: String, spacing: Int64) {
+        self.member = member
+        pace = SendPace(spacing: spacing)
     }
 }

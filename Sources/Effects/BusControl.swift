@@ -34,9 +34,8 @@ public protocol BusControl: AnyObject {
     /// A desktop's report of the application in front (a KWin script, a GNOME Shell
     /// extension, gestured's session agent): `sender` is the caller's unique name.
     func reportApp(_ report: AppReport, sender: String) throws(BusControlError)
-    /// A desktop's report of where the windows are (ReportWindows), as `reportApp`;
-    /// `caller` as the bus says who called (the system bus).
-    func reportWindows(_ report: WindowsReport, caller: BusCaller?, sender: String) throws(BusControlError)
+    /// A desktop's report of where the windows are (ReportWindows), as `reportApp`.
+    func reportWindows(_ report: WindowsReport, sender: String) throws(BusControlError)
     /// A user's configuration from their session's agent (SetUserConfiguration, the
     /// system bus): `caller` as the bus and logind say who called.
     func setUserConfiguration(_ push: UserPush, caller: BusCaller?, sender: String) throws(BusControlError)
@@ -196,20 +195,20 @@ extension BusService {
                 control.resume()
             case "LockTouch", "UnlockTouch":
                 control.lockTouch(member == "LockTouch")
-            case "ReportApp":
+            case "ReportApp", "ReportWindows":
                 let sender = SDBus.sender(message)
                 let caller = callers.caller(sender)
                 // On the system bus, a caller the seat refuses has none of its arguments read.
                 let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
-                guard var report = refused ? AppReport.unread : AppReport.read(message) else { return -EINVAL }
-                report.caller = caller
-                try control.reportApp(report, sender: sender)
-            case "ReportWindows":
-                let sender = SDBus.sender(message)
-                let caller = callers.caller(sender)
-                let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
-                guard let report = refused ? WindowsReport.unread : WindowsReport.read(message) else { return -EINVAL }
-                try control.reportWindows(report, caller: caller, sender: sender)
+                if member == "ReportApp" {
+                    guard var report = refused ? AppReport.unread : AppReport.read(message) else { return -EINVAL }
+                    report.caller = caller
+                    try control.reportApp(report, sender: sender)
+                } else {
+                    guard var report = refused ? WindowsReport.unread : WindowsReport.read(message) else { return -EINVAL }
+                    report.caller = caller
+                    try control.reportWindows(report, sender: sender)
+                }
             case "SetUserConfiguration":
                 let sender = SDBus.sender(message)
                 let caller = callers.caller(sender)

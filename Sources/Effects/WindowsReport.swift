@@ -17,6 +17,8 @@ public struct WindowsReport: Equatable, Sendable {
     public var layout: WindowLayout?
     /// The source or the layout was longer than allowed: nothing of them was read.
     public var tooLong = false
+    /// Who called, as the bus vouches for it (on the system bus); nil when it did not say.
+    public var caller: BusCaller?
 
     public init(source: String, layout: WindowLayout?) {
         self.source = source

@@ -37,6 +37,11 @@ extension Seat {
         changed([change], at: time, perform)
     }
 
+    /// Where the windows are (nil: not known), said when it changed.
+    func setWindows(_ windows: WindowLayout?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+        changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+    }
+
     /// The new session is in front first, then every panel with anything pending
     /// (fingers down, a tap waiting to rule out a double tap) abandons its sequence: what
     /// the leaving user's gestures hold (keys, a pan's wheel, touchpad fingers) is let go,
@@ -57,7 +62,7 @@ extension Seat {
         }
         if let reporter = windowsReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             windowsReporter = nil
-            changed(control.setWindows(nil, why: "another session is in front").map { [$0] } ?? [], at: time, perform)
+            setWindows(nil, why: "another session is in front", at: time, perform)
         }
         let given = sessions.activeGiven?.config
         changed([ControlChange(kind: .activeSession(sessions.active, userGestures: given.map { $0.gestures.count }), reason: why)], at: time, perform)

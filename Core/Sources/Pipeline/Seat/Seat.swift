@@ -185,17 +185,17 @@ public final class Seat {
             }
             if windowsReporter?.name == name {
                 windowsReporter = nil
-                changed(control.setWindows(nil, why: "their reporter left the bus").map { [$0] } ?? [], at: time, perform)
+                setWindows(nil, why: "their reporter left the bus", at: time, perform)
             }
             if sessions.peerLeft(name), let active = sessions.active {
                 changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time, perform)
             }
         case .windows(let windows, let why, let time):
-            changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+            setWindows(windows, why: why, at: time, perform)
         case .reportedWindows(let windows, let peer, let why, let time):
             guard peer.ofTheUser || sessions.actsForTheActive(peer) else { throw .notTheActiveSession }
             windowsReporter = peer
-            changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+            setWindows(windows, why: why, at: time, perform)
         case .screens(let screens, let why, let time):
             guard screens != self.screens else { break }
             self.screens = screens
