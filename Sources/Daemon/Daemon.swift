@@ -11,88 +11,51 @@ import SystemIO
 import SystemPackage
 import TouchCore
 
-/// The daemon: one epoll loop over the input, a timerfd for the earliest deadline (the
-/// seat's, the replay's, command timeouts), a signalfd (SIGTERM/SIGINT stop, SIGHUP
-/// reloads, SIGCHLD reaps), the bus and the commands' output. The seat decides
-/// everything above the OS; the daemon gives it what it reads (`step`) and performs what
-/// it says (`perform`).
+/// The daemon: the seat decides everything above the OS; the daemon gives it what it
+/// reads (`step`) and performs what it says (`performSeatEffects`), in the loop it shares
+/// with the session agent (`Runtime`: the input, the bus, the commands, the timer for the
+/// earliest deadline: the seat's, the replay's, the commands'). SIGTERM and SIGINT stop
+/// it, SIGHUP reloads.
 public final class Daemon {
     let options: DaemonOptions
     var logger: Logger
-    let loop: EventLoop
-    let timer: FileDescriptor
-    let signals: FileDescriptor
+    let runtime: Runtime
     /// The configuration in force: the seat's, and the daemon-wide settings' here.
     var config: Configuration
     let seat: Seat
     /// The seat's time: the monotonic clock's, or a replay's (its recorded time at its speed).
     var clock = SeatClock.monotonic
-    let runner: CommandRunner
     var bus: BusService?
     /// The virtual keyboard and pointer, while bindings need them.
     var virtual: VirtualDevices?
-    /// The panels read, by node: their devices and twins. A replay's is its path, with neither.
-    var panels: [String: OpenPanel] = [:]
+    /// The panels read and what is known of those that could not be.
+    var touchscreens = Touchscreens()
     var replay: RecordingSource?
-    /// Whether screens are lit, read when a touch begins (see `wake_latch`).
-    let screenSensor = ScreenSensor()
-    var udev: Udev?
     /// monitor: the running service's mode, pause and lock (asked for each panel's rotation).
     var service: ServiceFollower?
     /// iio-sensor-proxy's accelerometer, once a configuration follows it.
     var sensor: SensorProxyWatcher?
-    /// logind's lock, the service and the accelerometer as the loop runs them: each
-    /// watched, and run when due.
-    var busSources: [BusSource] = []
-    /// The node `--device` names: the only one read.
-    var onlyNode: String?
-    var saidWaiting = false
-    /// Touchscreens udev reports that could not be opened (permissions, errors).
-    var unopened = Set<String>()
-    /// WATCHDOG_USEC/2 when systemd watches us, and when the next ping is due.
-    var watchdogInterval: Int64?
-    var nextWatchdog: Int64 = .max
-    /// When the timer is set to fire (nil: disarmed), so that it is set only when that changes.
-    private var armedAt: Int64?
-    /// A SIGHUP's configuration being parsed by its helper, and whether another came meanwhile.
-    var pendingReload: PendingReload?
-    var reloadAgain = false
-    /// The control interface's Reload calls, answered when it is applied or rejected.
-    var reloadCallers: [(BusControlError?) -> Void] = []
-    var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
+    var reloads = Reloads()
     /// A refusal of a report of the application in front has been said.
     var saidAppRefusal = false
-    var saidTwinsUnrecorded = false
-    /// What performing a step asks of the seat next: a twin that could not be made.
-    var followUps: [SeatInput] = []
-    /// What a seat step said to do that waits until its signals, keys and twin's events
-    /// are out: the commands to start (a spawn takes milliseconds) and the steps to log.
-    /// Whoever steps the seat performs them after it (`performAfterwards`).
-    var afterwards: [Afterwards] = []
-    /// Live, the steps' log lines wait a moment for the loop to be idle (`unhurriedDue`):
-    /// see `performAfterwards`.
-    var unhurried: [(step: Step, panel: String)] = []
-    var unhurriedDue: Int64?
-    /// The seat asked for the devices present again (`SeatEffect.rescan`): done once its step is.
-    var rescanWanted = false
+    /// What the log says of the seat's steps and changes.
+    let seatLog: SeatLog
 
     public init(options: DaemonOptions) throws {
         self.options = options
+        seatLog = SeatLog(service: options.mode == .service)
         logger = Logger(label: "gestured") { _ in StderrLogHandler() }
-        // Blocked before the configuration is read: a SIGHUP while a large one loads
-        // (systemctl reload right after start) waits for the loop instead of killing.
-        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        runtime = try Runtime(logger: logger, commandTimeoutMS: DaemonSettings().commandTimeoutMS)
         config = try Self.loadConfig(options.configPath, logger: logger)
         seat = Seat(config: config, mode: options.mode, keyCodes: { KeyCodes.libevdev })
-        loop = try EventLoop(logger: logger)
-        timer = try TimerFD.create()
-        runner = CommandRunner(timeoutMilliseconds: Int64(config.daemon.commandTimeoutMS), logger: logger)
-        runner.onOutputClosed = { [unowned self] fd in loop.unwatch(fd) }
-        try apply(config)
-        try loop.watch(timer) { [unowned self] in
-            do { try TimerFD.drain(timer) } catch { logger.error("timerfd: \(error)") }
+        runtime.onSignal = { [unowned self] in take(signal: $0) }
+        runtime.onChildExited = { [unowned self] pid, status in
+            guard pid == reloads.parsing?.parse.pid else { return false }
+            reloadHelperExited(status)
+            return true
         }
-        try loop.watch(signals) { [unowned self] in handleSignals() }
+        runtime.afterWakeUp = { [unowned self] in afterWakeUp(now: $0) }
+        try apply(config)
     }
 
     /// Runs until stopped (live) or until the recording, its decisions and its commands
@@ -103,11 +66,8 @@ public final class Daemon {
             case .recordings(let paths, let timeline, let speed, let rounds): try startReplay(paths, timeline: timeline, speed: speed, rounds: rounds)
             case .touchscreens(let only): startLive(only: only)
             }
-            watchdogInterval = SystemdNotify.watchdogInterval.map { $0 / 2 }
-            SystemdNotify.send("READY=1")
-            afterWakeUp()
-            try loop.run { afterWakeUp() }
-            writeUnhurried()
+            try runtime.run()
+            seatLog.writeAll(logger)
             // The last signals of a replay, or those just before a stop, still go out: a
             // quarter of a second at most, which a bus flooded with calls takes whole.
             bus?.finish(within: 250_000, now: monotonicMicroseconds)
@@ -146,9 +106,9 @@ public final class Daemon {
     func apply(_ config: Configuration, at time: Timestamp? = nil) throws {
         self.config = config
         logger.logLevel = options.logLevel ?? Self.level(config.daemon.logLevel)
-        runner.logger.logLevel = logger.logLevel
-        runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
-        runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
+        runtime.runner.logger.logLevel = logger.logLevel
+        runtime.runner.timeoutMilliseconds = Int64(config.daemon.commandTimeoutMS)
+        runtime.runner.user = Users.effectiveID == 0 ? try config.daemon.user.flatMap(Users.lookUp) : nil
         let wanted = options.mode == .monitor ? .none : options.bus ?? config.daemon.bus
         let kind: BusService.Kind? = wanted == .system ? .system : wanted == .session ? .session : nil
         if bus?.kind != kind {
@@ -157,15 +117,12 @@ public final class Daemon {
                 // answered there (the reload is applied), before that one closes.
                 answerReloadCallers(nil, busGoing: true)
                 old.finish(within: 200_000, now: monotonicMicroseconds)
-            }
-            if let old = bus {
-                if let watched = old.currentWatch { loop.unwatch(watched.fd) }
-                busSources.removeAll { $0 === old }
+                runtime.forget(old)
             }
             bus = kind.map { BusService(kind: $0, logger: logger) }
             if let bus {
                 bus.control = self
-                watch(bus, "the bus")
+                runtime.follow(bus, "the bus")
                 bus.connect(now: monotonicMicroseconds())
             }
         }
@@ -199,20 +156,11 @@ public final class Daemon {
         return time
     }
 
-    /// Gives the seat one input and performs what it says, then what that asks of it next
-    /// (a refused request still changed what was due by then).
+    /// Gives the seat one input and performs what it decided (a refused request still
+    /// changed what was due by then).
     func take(_ input: SeatInput) throws(ControlRefusal) {
-        defer {
-            performAfterwards()
-            while !followUps.isEmpty {
-                step(followUps.removeFirst())
-            }
-            if rescanWanted, case .touchscreens = options.source {
-                rescanWanted = false
-                enumerate()
-            }
-        }
-        try seat.step(input) { perform($0) }
+        defer { performSeatEffects() }
+        try seat.step(input)
     }
 
     /// An input that is no request: the seat cannot refuse it.
@@ -222,96 +170,39 @@ public final class Daemon {
         }
     }
 
-    /// A bus connection (the service's, or one following a peer) or a desktop's socket,
-    /// watched as it says, and run when due (see `afterWakeUp`).
-    func watch(_ source: BusSource, _ what: String) {
-        loop.follow(source, what)
-        busSources.append(source)
-    }
-
-    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
-        do { try loop.watch(fd, writable: writable, first: first, handler) } catch { logger.error("cannot watch \(what): \(error)") }
-    }
-
     // MARK: The loop
 
-    /// After every wake-up: due replay events and deadlines, then the timer for the next one.
-    func afterWakeUp() {
-        let now = monotonicMicroseconds()
+    /// After every wake-up: due replay events and deadlines; the next deadline of the
+    /// seat's, the replay's and the daemon's own.
+    func afterWakeUp(now: Int64) -> Int64? {
         // A replay behind leaves the seat's deadlines to its next events, which run them in order.
         let replayBehind = feedReplay(now: now)
         let seatNow = clock.seatTime(now)
         if !replayBehind, let due = seat.nextDeadline, due <= seatNow { step(.deadline(seatNow)) }
-        if let due = unhurriedDue, due <= now { writeUnhurried() }
-        runner.enforceTimeouts(now: now)
+        if let due = seatLog.due, due <= now { seatLog.writeAll(logger) }
         writeDueTouchpadFrames(now: now)
-        reportUnsaidControlLines(now: now)
+        seatLog.sayUnsaidChanges(now: now, logger)
         enforceReloadTimeout(now: now)
-        for source in busSources {
-            if let deadline = source.nextDeadline, deadline <= now { source.process() }
-        }
-        if let watchdogInterval, now >= nextWatchdog || nextWatchdog == .max {
-            SystemdNotify.send("WATCHDOG=1")
-            nextWatchdog = now + watchdogInterval
-        }
-        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runner.isIdle, pendingReload == nil {
+        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runtime.runner.isIdle, reloads.parsing == nil {
             logger.info("replay finished")
-            loop.running = false
-            return
+            runtime.stop()
+            return nil
         }
-        var next: Int64?
-        func consider(_ time: Int64?) {
-            if let time, time < next ?? .max { next = time }
-        }
-        consider(replay?.nextTime.map(clock.monotonic))
-        consider(seat.nextDeadline.map(clock.monotonic))
-        consider(runner.nextDeadline)
-        consider(unhurriedDue)
-        consider(virtual?.touchpadDue)
-        consider(pendingReload?.deadline)
-        for source in busSources { consider(source.nextDeadline) }
-        if watchdogInterval != nil { consider(nextWatchdog) }
-        do { try TimerFD.rearm(timer, at: next, now: now, armedAt: &armedAt) } catch {
-            logger.error("timerfd: cannot arm: \(error)")
-        }
+        return [replay?.nextTime.map(clock.monotonic), seat.nextDeadline.map(clock.monotonic), seatLog.due,
+                virtual?.touchpadDue, reloads.parsing?.deadline].compactMap { $0 }.min()
     }
 
-    /// Every exited child: a command's, or the reload's parsing helper.
-    private func reapChildren() {
-        while true {
-            let exited: (pid: pid_t, status: Spawn.ExitStatus)?
-            do { exited = try Spawn.reap() } catch {
-                return logger.error("waitpid: \(error)")
-            }
-            guard let (pid, status) = exited else { return }
-            if pid == pendingReload?.parse.pid {
-                reloadHelperExited(status)
-            } else {
-                runner.exited(pid: pid, status: status, now: monotonicMicroseconds())
-            }
-        }
-    }
-
-    private func handleSignals() {
-        while true {
-            let signal: Int32?
-            do { signal = try SignalFD.next(signals) } catch {
-                return logger.error("signalfd: \(error)")
-            }
-            guard let signal else { return }
-            switch signal {
-            case SIGCHLD:
-                reapChildren()
-            case SIGHUP:
-                reload()
-            default:
-                logger.info("stopping (signal \(signal))")
-                SystemdNotify.send("STOPPING=1")
-                // Touches under way end on the twins, and nothing stays pressed.
-                step(.stopping(at: now))
-                writeDueTouchpadFrames(now: monotonicMicroseconds(), all: true)
-                loop.running = false
-            }
+    private func take(signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            reload()
+        default:
+            logger.info("stopping (signal \(signal))")
+            SystemdNotify.send("STOPPING=1")
+            // Touches under way end on the twins, and nothing stays pressed.
+            step(.stopping(at: now))
+            writeDueTouchpadFrames(now: monotonicMicroseconds(), all: true)
+            runtime.stop()
         }
     }
 }

@@ -36,9 +36,9 @@ extension Daemon: BusControl {
 
     public func device(_ node: String) -> ControlProperties.Device? {
         seat.panel(node).map {
-            .init(node: node, name: $0.name, isolated: panels[node]?.twin != nil, rotation: $0.pipeline.rotation.degrees,
+            .init(node: node, name: $0.name, isolated: touchscreens.open[node]?.twin != nil, rotation: $0.pipeline.rotation.degrees,
                   // A recording is on no screen.
-                  screen: $0.device.live == nil ? "" : screenSensor.read().describe(forOutput: $0.pipeline.ruleOutput))
+                  screen: $0.device.live == nil ? "" : touchscreens.screens.read().describe(forOutput: $0.pipeline.ruleOutput))
         }
     }
 
@@ -144,19 +144,19 @@ extension Daemon: BusControl {
 
     public func reload(_ done: @escaping (BusControlError?) -> Void) {
         guard options.configPath != nil else { return done(BusControlError("NoConfiguration", "gestured runs without a configuration file: nothing to reload")) }
-        guard reloadCallers.count < Self.mostReloadCallers else {
+        guard reloads.callers.count < Self.mostReloadCallers else {
             return done(BusControlError("Busy", "\(Self.mostReloadCallers) reloads are waiting already; try again once they are answered"))
         }
-        reloadCallers.append(done)
+        reloads.callers.append(done)
         reload()
     }
 
     /// The outcome of a reload, to the callers waiting for it (none while another
     /// follows, unless the bus they called on is about to go).
     func answerReloadCallers(_ failure: String?, busGoing: Bool = false) {
-        guard !reloadAgain || busGoing else { return }
-        let callers = reloadCallers
-        reloadCallers = []
+        guard !reloads.again || busGoing else { return }
+        let callers = reloads.callers
+        reloads.callers = []
         for done in callers { done(failure.map { BusControlError("Rejected", $0) }) }
     }
 }
@@ -165,12 +165,7 @@ extension Daemon {
     /// How many changes of mode, pause, lock and rotation are said: a member of
     /// gestured-control calling in a loop, or a service monitor follows that flips its
     /// mode, cannot fill the log; what is left out is counted, said once a minute.
-    static func controlLineAllowance(now: Int64) -> Allowance {
+    public static func controlLineAllowance(now: Int64) -> Allowance {
         Allowance(burst: 20, perSecond: 2, reportEvery: 60_000_000, now: now)
-    }
-
-    func reportUnsaidControlLines(now: Int64) {
-        guard let unsaid = controlLines.dueReport(now: now) else { return }
-        logger.notice("\(unsaid) more changes of mode, pause, lock or rotation were not logged (20 at once, then 2 a second)")
     }
 }

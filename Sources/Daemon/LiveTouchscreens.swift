@@ -9,7 +9,7 @@ import TouchCore
 /// on), each given to the seat, which decides how it is used.
 extension Daemon {
     func startLive(only node: String?) {
-        onlyNode = node
+        touchscreens.onlyNode = node
         followTheLock()
         if options.mode == .monitor { followTheService() } else {
             followTheDesktop()
@@ -22,8 +22,8 @@ extension Daemon {
         }
         do {
             let udev = try Udev()
-            self.udev = udev
-            watch(udev.fd, "udev") { [unowned self] in hotplug() }
+            touchscreens.udev = udev
+            runtime.watch(udev.fd, "udev") { [unowned self] in hotplug() }
         } catch {
             logger.warning("udev: cannot follow hotplug (\(error)); only the touchscreens present now are used")
         }
@@ -33,8 +33,8 @@ extension Daemon {
     /// Opens every touchscreen present now that is not open yet.
     func enumerate() {
         do {
-            let nodes = try onlyNode.map { [$0] } ?? Udev.touchscreenNodes()
-            for node in nodes where panels[node] == nil { add(node) }
+            let nodes = try touchscreens.onlyNode.map { [$0] } ?? Udev.touchscreenNodes()
+            for node in nodes where touchscreens.open[node] == nil { add(node) }
         } catch {
             logger.error("udev: cannot list touchscreens: \(error)")
         }
@@ -47,16 +47,16 @@ extension Daemon {
 
     private func hotplug() {
         var budget = Self.udevEventsPerWake
-        while budget > 0, let event = udev?.receive() {
+        while budget > 0, let event = touchscreens.udev?.receive() {
             budget -= 1
             guard !event.node.isEmpty else { continue }
             switch event.action {
-            case "add" where onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)
-            case "change" where panels[event.node] != nil:
+            case "add" where touchscreens.onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)
+            case "change" where touchscreens.open[event.node] != nil:
                 step(.calibrated(node: event.node, Udev.calibration(of: event.node), at: now))
             case "remove":
-                unopened.remove(event.node)
-                if panels[event.node] != nil { step(.gone(node: event.node, why: "removed", at: now)) }
+                touchscreens.unopened.remove(event.node)
+                if touchscreens.open[event.node] != nil { step(.gone(node: event.node, why: "removed", at: now)) }
             default: break
             }
         }
@@ -64,7 +64,7 @@ extension Daemon {
     }
 
     private func add(_ node: String) {
-        guard panels[node] == nil else { return }
+        guard touchscreens.open[node] == nil else { return }
         let device: EvdevDevice
         do {
             // A device sending garbage makes libevdev complain thousands of times a second.
@@ -77,28 +77,28 @@ extension Daemon {
                 if allowance.take(now: now) { logger.warning("\(node): libevdev: \(message)") }
             }
         } catch .permissionDenied {
-            unopened.insert(node)
+            touchscreens.unopened.insert(node)
             if options.mode == .monitor {
                 return logger.error("\(node): permission denied. Run monitor as root (sudo) or as a member of the 'input' group")
             }
             return logger.error("\(node): permission denied. Run gestured as its systemd service (make install), as the user service at the seat (make install-user), or as a member of the 'input' group")
         } catch {
-            unopened.insert(node)
+            touchscreens.unopened.insert(node)
             return logger.error("\(node): cannot open: \(error)")
         }
-        unopened.remove(node)
+        touchscreens.unopened.remove(node)
         // Open while the seat decides: it may ask for the panel to be grabbed, or let it go.
-        panels[node] = OpenPanel(node: node, device: device)
+        touchscreens.open[node] = OpenPanel(node: node, device: device)
         var description = device.description
         description.calibration = Udev.calibration(of: node)
         let facts = SeatDevice(node: node, description: description,
                                live: .init(kernelState: device.touchState, isTwin: device.isTwin, group: Udev.deviceGroup(of: node)))
         step(.appeared(facts, at: now))
-        guard let panel = panels[node], seat.panel(node) != nil else { return }
-        watch(device.fd, node, first: true) { [unowned self] in read(panel) }
+        guard let panel = touchscreens.open[node], seat.panel(node) != nil else { return }
+        runtime.watch(device.fd, node, first: true) { [unowned self] in read(panel) }
         if options.mode == .monitor { sayIfIsolatedElsewhere(node, device) }
         service?.readRotation(ofPanel: BusService.devicePath(node))
-        saidWaiting = false
+        touchscreens.saidWaiting = false
     }
 
     /// A monitor reads next to the service, but nothing reaches it from a panel that a
@@ -119,7 +119,7 @@ extension Daemon {
         switch device.read({ event in
             if !screensRead, Self.mayBeginATouch(event), seat.panel(node)?.pipeline.fingersDown == false {
                 screensRead = true
-                step(.screens(screenSensor.read(), why: "the kernel's DRM connectors", at: event.time))
+                step(.screens(touchscreens.screens.read(), why: "the kernel's DRM connectors", at: event.time))
             }
             step(.event(node: node, event))
         }) {
@@ -138,12 +138,12 @@ extension Daemon {
     /// Says once that there is nothing to read, and whether touchscreens are there but
     /// could not be opened (then waiting is not the answer: the errors above are).
     private func sayWaitingIfNone() {
-        guard panels.isEmpty, !saidWaiting else { return }
-        saidWaiting = true
-        if unopened.isEmpty {
+        guard touchscreens.open.isEmpty, !touchscreens.saidWaiting else { return }
+        touchscreens.saidWaiting = true
+        if touchscreens.unopened.isEmpty {
             logger.info("no touchscreen yet: waiting for one to appear")
         } else {
-            logger.error("no touchscreen could be opened (\(unopened.sorted().joined(separator: ", ")): see above); waiting for one that can")
+            logger.error("no touchscreen could be opened (\(touchscreens.unopened.sorted().joined(separator: ", ")): see above); waiting for one that can")
         }
     }
 }

@@ -27,3 +27,21 @@ struct SeatClock {
     func monotonic(_ t: Timestamp) -> Int64 { origin.addingSaturated(Double(t.microseconds) / speed) }
     func seatTime(_ monotonic: Int64) -> Timestamp { Timestamp(microseconds: Int64(0).addingSaturated(Double(monotonic - origin) * speed)) }
 }
+
+/// The panels the daemon reads, and what it knows of those it could not open.
+struct Touchscreens {
+    /// By node: their devices and twins. A replay's is its path, with neither.
+    var open: [String: OpenPanel] = [:]
+    /// udev's monitor, while hotplug is followed.
+    var udev: Udev?
+    /// The node `--device` names: the only one read.
+    var onlyNode: String?
+    /// Those udev reports that could not be opened (permissions, errors).
+    var unopened = Set<String>()
+    /// That none is there to read has been said.
+    var saidWaiting = false
+    /// Whether screens are lit, read when a touch begins (see `wake_latch`).
+    let screens = ScreenSensor()
+    /// That twins cannot be recorded has been said.
+    var saidTwinsUnrecorded = false
+}

@@ -17,3 +17,11 @@ struct PendingReload {
     var outputDone = false
     var exit: Spawn.ExitStatus?
 }
+
+/// The daemon's reloads: the one being parsed, whether another was asked for meanwhile,
+/// and the control interface's Reload calls, answered when it is applied or rejected.
+struct Reloads {
+    var parsing: PendingReload?
+    var again = false
+    var callers: [(BusControlError?) -> Void] = []
+}

@@ -54,18 +54,16 @@ extension Daemon {
         clock = SeatClock(origin: monotonicMicroseconds(), speed: speed)
         for recording in script.recordings {
             let path = recording.path
-            panels[path] = OpenPanel(node: path, device: nil)
-            var refused: PanelUse.IgnoredBecause?
-            do {
-                try seat.step(.appeared(SeatDevice(node: path, description: recording.description), at: now)) { effect in
-                    if case .ignored(_, let reason) = effect { refused = reason } else { perform(effect) }
-                }
-            } catch {}  // no request
-            performAfterwards()
+            touchscreens.open[path] = OpenPanel(node: path, device: nil)
+            try? seat.step(.appeared(SeatDevice(node: path, description: recording.description), at: now))  // no request
+            let refused = seat.effects.lazy.compactMap { effect -> PanelUse.IgnoredBecause? in
+                if case .ignored(_, let reason) = effect { reason } else { nil }
+            }.first
             if let refused {
-                panels[path] = nil
+                touchscreens.open[path] = nil
                 throw FileError(path: path, message: "nothing to replay: '\(recording.description.name)' is \(refused)")
             }
+            performSeatEffects()
             logger.info("replaying \(path) as '\(recording.description.name)' at \(speed)× speed\(rounds > 1 ? ", \(rounds) times" : "")")
         }
         replay = RecordingSource(script, rounds: rounds)

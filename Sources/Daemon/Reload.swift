@@ -17,8 +17,8 @@ extension Daemon {
     /// during a reload reads the file again once that one is done.
     func reload() {
         guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
-        guard pendingReload == nil else {
-            reloadAgain = true
+        guard reloads.parsing == nil else {
+            reloads.again = true
             return logger.info("reload: one is under way; the file is read again when it is done")
         }
         SystemdNotify.send("RELOADING=1")
@@ -30,12 +30,12 @@ extension Daemon {
         do { parse = try ConfigParse.start(bytes, file: path) } catch {
             return finishReload(path) { throw error }
         }
-        pendingReload = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
-        watch(parse.output, "the configuration's parsing helper") { [unowned self] in
-            guard pendingReload != nil else { return }
-            if pendingReload!.parse.read() {
-                pendingReload!.outputDone = true
-                loop.unwatch(pendingReload!.parse.output)
+        reloads.parsing = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
+        runtime.watch(parse.output, "the configuration's parsing helper") { [unowned self] in
+            guard reloads.parsing != nil else { return }
+            if reloads.parsing!.parse.read() {
+                reloads.parsing!.outputDone = true
+                runtime.unwatch(reloads.parsing!.parse.output)
                 completeReload()
             }
         }
@@ -43,25 +43,25 @@ extension Daemon {
 
     /// The loop reaped the helper.
     func reloadHelperExited(_ status: Spawn.ExitStatus) {
-        pendingReload?.exit = status
+        reloads.parsing?.exit = status
         completeReload()
     }
 
     /// A helper past its time is killed; its end then comes as any other.
     func enforceReloadTimeout(now: Int64) {
-        guard let pending = pendingReload, pending.deadline <= now else { return }
+        guard let pending = reloads.parsing, pending.deadline <= now else { return }
         try? Spawn.kill(group: pending.parse.pid, SIGKILL)
-        pendingReload?.deadline = .max
+        reloads.parsing?.deadline = .max
     }
 
     /// Once the helper has both exited and closed its output.
     private func completeReload() {
-        guard let pending = pendingReload, pending.outputDone, let status = pending.exit else { return }
+        guard let pending = reloads.parsing, pending.outputDone, let status = pending.exit else { return }
         Syscall.release(pending.parse.output)
-        pendingReload = nil
+        reloads.parsing = nil
         finishReload(pending.parse.file) { try pending.parse.finish(status) }
-        if reloadAgain {
-            reloadAgain = false
+        if reloads.again {
+            reloads.again = false
             reload()
         }
     }
@@ -74,7 +74,7 @@ extension Daemon {
             for warning in warnings { logger.warning("\(warning)") }
             try apply(next)
             // Panels a rule ignored until now, and those let go to be opened anew.
-            if udev != nil { enumerate() }
+            if touchscreens.udev != nil { enumerate() }
             let milliseconds = Double(monotonicMicroseconds() - started) / 1000
             logger.info("reload: \(path): \(next.gestures.count) gestures (applied in \(fixed(milliseconds, decimals: 1)) ms)")
             answerReloadCallers(nil)

@@ -11,7 +11,7 @@ extension Daemon {
     func followTheLock() {
         let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
         let logind = LogindWatcher(session, logger: logger)
-        watch(logind, "logind")
+        runtime.follow(logind, "logind")
         logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
         logind.onSilent = { [unowned self] why in step(.logindSilent(why: why, at: now)) }
         logind.onSessionChange = { [unowned self] uid, session in
@@ -28,7 +28,7 @@ extension Daemon {
     /// session; in KDE Plasma, the KWin script it loads says it on the bus); the system
     /// service hears the application on the bus (ReportApp, from the session agent) instead.
     func followTheDesktop() {
-        DesktopFollower.followThisSession(logger: logger, watch: watch,
+        DesktopFollower.followThisSession(logger: logger, watch: runtime.follow,
                                           onApp: { [unowned self] app, why in step(.appInFront(app, why: why, at: now)) },
                                           onWindows: { [unowned self] windows, why in step(.windows(windows, why: why, at: now)) })
     }
@@ -43,16 +43,16 @@ extension Daemon {
         case .none: return
         }
         let follower = ServiceFollower(kind, logger: logger)
-        watch(follower, "the service's properties")
+        runtime.follow(follower, "the service's properties")
         follower.onHeard = { [unowned self] heard in
             step(.followed(ServiceState(mode: heard.mode, paused: heard.paused, locked: heard.locked,
                                                     touchLocked: heard.touchLocked, rotation: heard.rotation), at: now))
         }
         follower.onFound = { [unowned self] in
-            for node in panels.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }
+            for node in touchscreens.open.keys { service?.readRotation(ofPanel: BusService.devicePath(node)) }
         }
         follower.onPanelRotation = { [unowned self] path, turn in
-            guard let node = panels.keys.first(where: { BusService.devicePath($0) == path }) else { return }
+            guard let node = touchscreens.open.keys.first(where: { BusService.devicePath($0) == path }) else { return }
             step(.followed(ServiceState(panelRotation: (node, turn)), at: now))
         }
         service = follower
@@ -62,7 +62,7 @@ extension Daemon {
     /// iio-sensor-proxy's accelerometer, for `rotation = "auto"`.
     func followTheAccelerometer() {
         let sensor = SensorProxyWatcher(logger: logger)
-        watch(sensor, "iio-sensor-proxy")
+        runtime.follow(sensor, "iio-sensor-proxy")
         sensor.onRotation = { [unowned self] turn, orientation in
             step(.displayRotated(turn, why: "iio-sensor-proxy: \(orientation)", at: now))
         }

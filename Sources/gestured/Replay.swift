@@ -81,7 +81,7 @@ struct Replay: ParsableCommand {
         // What the seat performs besides the steps (commands, keys), as `run --print` says it.
         var performed = ReplayPrinter(file: "gestured", format: printing.format) { output.write(line: $0) }
         show(&performed)
-        playback.onEffect = { [performed] in performed.print(performed: $0) }
+        playback.onEffects = { [performed] in for effect in $0 { performed.print(performed: effect) } }
         var failed = false
         var progress = ProgressBar(besideOutput: true)
         defer { progress.finish() }

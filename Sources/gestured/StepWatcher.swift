@@ -1,3 +1,4 @@
+import Daemon
 import Pipeline
 import Reports
 import SystemIO
@@ -11,6 +12,9 @@ final class StepWatcher {
     let output = OutputBuffer()
     var printer: SeatPrinter
     var pictures: [String: TouchPicture] = [:]
+    /// Changes of mode, pause, lock or rotation shown, as many as the service's log says
+    /// (a bus client asking without end does not flood the terminal).
+    var controlLines = Daemon.controlLineAllowance(now: monotonicMicroseconds())
 
     init(_ printing: PrintOptions, showActions: Bool, svg: String? = nil) {
         self.svg = svg
@@ -22,6 +26,11 @@ final class StepWatcher {
     }
 
     func show(_ effect: SeatEffect) {
+        switch effect {
+        case .step(_, _, let step) where step.isQuiet: return
+        case .control where !controlLines.take(now: monotonicMicroseconds()): return
+        default: break
+        }
         printer.print(effect)
         output.flush()
         guard let svg, case .step(let node, let geometry, let step) = effect else { return }

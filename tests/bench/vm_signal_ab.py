@@ -1,9 +1,10 @@
-"""Two builds' signal latency side by side, in one boot, against the whole path's floor:
-the latency of gestured's Gesture signal (a binding with `signal = true` and nothing
-else) from the lift of a 1-finger swipe to a D-Bus listener, for each build, and the
-same lifts relayed by relay.c (the floor). The three take turns in blocks of swipes, so
-that a drift over the boot (this VM's speed wanders by tens of percent) falls on each
-alike; vm_bench.py measures each once a round, which a drift can tip.
+"""Two builds' latencies side by side, in one boot, against the whole path's floor: from
+the lift of a 1-finger swipe to gestured's Gesture signal at a D-Bus listener (a binding
+with `signal = true` and nothing else), and to a command (stamp.c, started directly),
+for each build, and the same lifts relayed by relay.c (the signal's floor). They take
+turns in blocks of swipes, so that a drift over the boot (this VM's speed wanders by
+tens of percent) falls on each alike; vm_bench.py measures each once a round, which a
+drift can tip.
     python3 tests/bench/vm_signal_ab.py OUT.json BLOCKS SWIPES LABEL=GESTURED...
 (run inside scripts/vm-run, as root). Prints each block and the pooled p50 and p99.
 """
@@ -26,13 +27,16 @@ for argument in sys.argv[4:]:
     for path in (program, os.path.join(os.path.dirname(program), "gestured-parse-config")):
         shutil.copy(path, os.path.join(work, label))
     builds[label] = os.path.join(work, label, "gestured")
-listen, relay = os.path.join(work, "listen"), os.path.join(work, "relay")
+listen, relay, stamp = (os.path.join(work, name) for name in ("listen", "relay", "stamp"))
 for program in (listen, relay):
     subprocess.run(["cc", "-O2", "-o", program, os.path.join(here, os.path.basename(program) + ".c"), "-lsystemd"], check=True)
+subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
 stamps = os.path.join(work, "stamps.txt")
-config = os.path.join(work, "gestured.toml")
-with open(config, "w") as f:
-    f.write('[daemon]\nbus = "session"\n[[gesture]]\nname = "right"\ntype = "swipe"\ndirection = "right"\nsignal = true\n')
+configs = {}
+for what, action in (("signal", "signal = true"), ("command", f'command = "{stamp} {stamps} command"')):
+    configs[what] = os.path.join(work, what + ".toml")
+    with open(configs[what], "w") as f:
+        f.write(f'[daemon]\nbus = "session"\n[[gesture]]\nname = "right"\ntype = "swipe"\ndirection = "right"\n{action}\n')
 
 bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
 os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
@@ -42,12 +46,12 @@ panel = Panel(Recording().text())
 time.sleep(1)
 
 
-def gestured_signal(program):
-    """One block of the build's signal: started, READY=1, its panel read, the swipes."""
-    daemon = Daemon(program, work, config, "daemon.log")
+def gestured(program, what):
+    """One block of the build's signal or command: started, READY=1, its panel read, the swipes."""
+    daemon = Daemon(program, work, configs[what], "daemon.log")
     assert daemon.wait_for_log(re.escape(panel.node) + ": '"), daemon.log()
     time.sleep(1)
-    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, "signal")
+    ms = latencies(play_swipes(panel, swipes, 0.6), stamps, what)
     daemon.stop()
     return ms
 
@@ -61,14 +65,15 @@ def floor_signal():
     return ms
 
 
-kinds = list(builds) + ["floor"]
+kinds = [f"{label} {what}" for what in ("signal", "command") for label in builds] + ["floor"]
 pooled = {kind: [] for kind in kinds}
 per_block = []
 for block in range(blocks):
     medians = {}
     # Each block in another order: none is always first after the previous one's exit.
     for kind in kinds[block % len(kinds):] + kinds[:block % len(kinds)]:
-        ms = floor_signal() if kind == "floor" else gestured_signal(builds[kind])
+        label, _, what = kind.partition(" ")
+        ms = floor_signal() if kind == "floor" else gestured(builds[label], what)
         pooled[kind] += ms
         medians[kind] = summary(ms, swipes)["p50_ms"]
     per_block.append(medians)
@@ -77,7 +82,7 @@ listener.terminate()
 
 figures = {"blocks": blocks, "swipes": swipes, "per_block_p50_ms": per_block,
            "pooled": {kind: summary(ms, blocks * swipes) for kind, ms in pooled.items()}}
-for kind in builds:
+for kind in (f"{label} signal" for label in builds):
     figures["pooled"][kind]["p50_over_floor"] = figures["pooled"][kind]["p50_ms"] / figures["pooled"]["floor"]["p50_ms"]
     figures["pooled"][kind]["p99_over_floor"] = figures["pooled"][kind]["p99_ms"] / figures["pooled"]["floor"]["p99_ms"]
 with open(out_path, "w") as f:

@@ -18,9 +18,10 @@ public struct Playback {
     public var onControl: (Timestamp, ControlChange) -> Void = { _, _ in }
     /// The key names a user's configuration handed over may use (libevdev's, from the edge).
     public var keyCodes: () -> KeyCodes = { KeyCodes() }
-    /// Every other effect of a recording played alone (a command, a signal, keys), as
-    /// the daemon would perform it.
-    public var onEffect: (SeatEffect) -> Void = { _ in }
+    /// Each step's effects of a recording played alone (its commands, signals, keys; its
+    /// steps and changes go to `play`'s body and `onControl` besides), as the daemon would
+    /// perform them.
+    public var onEffects: (SeatEffects) -> Void = { _ in }
 
     public init(config: Configuration) {
         self.config = config
@@ -33,21 +34,24 @@ public struct Playback {
     @discardableResult
     public func play(_ recording: Recording, _ body: (Step) -> Void) throws(FileError) -> Bool {
         let script = SeatScript(recordings: [recording], inputs: reloads.map { .reload($0.config, at: $0.time) })
-        return try play(script) { effect in
-            switch effect {
-            case .step(_, _, let step): body(step)
-            case .control(let change, let time): onControl(time, change)
-            default: onEffect(effect)
+        return try play(script) { effects in
+            for effect in effects {
+                switch effect {
+                case .step(_, _, let step): body(step)
+                case .control(let change, let time): onControl(time, change)
+                default: break
+                }
             }
+            onEffects(effects)
         }
     }
 
-    /// Plays a whole seat: `perform` gets every effect, as the daemon would perform it;
-    /// `refused` each request of the script the seat refuses (the seat goes on).
+    /// Plays a whole seat: `body` gets each step's effects, as the daemon would perform
+    /// them; `refused` each request of the script the seat refuses (the seat goes on).
     /// Throws for the first recording that is no touchscreen (before playing) or that
     /// ends with fingers down (after playing them all).
     @discardableResult
-    public func play(_ script: SeatScript, _ perform: (SeatEffect) -> Void,
+    public func play(_ script: SeatScript, _ body: (SeatEffects) -> Void,
                      refused: (SeatInput, ControlRefusal) -> Void = { _, _ in }) throws(FileError) -> Bool {
         let seat = Seat(config: config, keyCodes: keyCodes)
         seat.explaining = explain
@@ -55,19 +59,21 @@ public struct Playback {
         /// Touches cancelled because a recording ended with them down, by node.
         var cancelledAtEnd: [String: Int] = [:]
         var ending: String?
-        func take(_ effect: SeatEffect) {
-            switch effect {
-            case .step(let node, _, let step):
-                if node == ending, case .cancel = step.input { cancelledAtEnd[node, default: 0] += step.frame?.touches.count ?? 0 }
-            case .ignored(let node, .noPositionAxes):
-                notTouchscreen = notTouchscreen ?? script.recordings.first { $0.path == node }
-            default:
-                break
-            }
-            perform(effect)
-        }
         func run(_ input: SeatInput) {
-            do { try seat.step(input, take) } catch { refused(input, error) }
+            var refusal: ControlRefusal?
+            do { try seat.step(input) } catch { refusal = error }
+            for effect in seat.effects {
+                switch effect {
+                case .step(let node, _, let step):
+                    if node == ending, case .cancel = step.input { cancelledAtEnd[node, default: 0] += step.frame?.touches.count ?? 0 }
+                case .ignored(let node, .noPositionAxes):
+                    notTouchscreen = notTouchscreen ?? script.recordings.first { $0.path == node }
+                default:
+                    break
+                }
+            }
+            body(seat.effects)
+            if let refusal { refused(input, refusal) }
         }
         let start = script.recordings.compactMap { $0.events.first?.time }.min() ?? Timestamp(microseconds: 0)
         for recording in script.recordings {

@@ -16,6 +16,11 @@ public struct SeatPrinter {
         base = ReplayPrinter(file: "gestured", format: format, write: write)
     }
 
+    /// A step's effects, in the order decided.
+    public mutating func print(_ effects: SeatEffects) {
+        for effect in effects { print(effect) }
+    }
+
     public mutating func print(_ effect: SeatEffect) {
         switch effect {
         case .step(let node, _, let step):

@@ -101,7 +101,7 @@ import TouchCore
 
     @Test func theSeatTakesTheApplicationFromTheNextSequence() throws {
         let seat = Seat(config: try Configuration.parse(Self.config, file: "apps.toml"))
-        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(microseconds: 0)))
         func app(_ id: String?, at seconds: Double) -> SeatInput {
             .appInFront(id.map { AppInFront(appID: $0, source: "test") }, why: "test", at: Timestamp(seconds: seconds))
         }
@@ -114,7 +114,8 @@ import TouchCore
             + mid[..<lift] + [app("firefox", at: 7.1)] + mid[lift...] + tap(fingers: 1, at: 8) + [app(nil, at: 9)] + tap(fingers: 1, at: 10)
             + [.deadline(Timestamp(seconds: 12))]
         for input in inputs {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .step(_, _, let step): fired += step.events.filter { $0.phase == .recognized || $0.phase == .ended }.map(\.name)
                 case .control(let change, _): said.append(change.description)

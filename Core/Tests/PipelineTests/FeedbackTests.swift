@@ -25,7 +25,7 @@ import TouchCore
     /// A seat with alice's session in front and, if `handedOver`, her agent on the bus.
     func seat(_ toml: String, handedOver user: String? = "") throws -> Seat {
         let seat = try sessions.seat(toml)
-        if let user { try seat.step(.push(sessions.push(user), by: agent, at: sessions.at(0.1))) { _ in } }
+        if let user { try seat.step(.push(sessions.push(user), by: agent, at: sessions.at(0.1))) }
         return seat
     }
 
@@ -33,7 +33,8 @@ import TouchCore
     func updates(_ seat: Seat) throws -> [(time: Double, agent: String, frame: FeedbackFrame)] {
         var out: [(Double, String, FeedbackFrame)] = []
         func step(_ input: SeatInput) throws {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 if case .feedback(let frame, let agent) = effect { out.append((input.time.seconds, agent, frame)) }
             }
         }
@@ -76,11 +77,13 @@ import TouchCore
         for input in SeatTests().drag("panel", at: 1, id: 7) + [.deadline(sessions.at(2))] {
             while let due = seat.nextDeadline, due < input.time {
                 var fed = false
-                try seat.step(.deadline(due)) { if case .feedback = $0 { fed = true } }
+                try seat.step(.deadline(due))
+                for effect in seat.effects { if case .feedback = effect { fed = true } }
                 steps.append((due.seconds, false, fed))
             }
             var ran = false, fed = false
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 if case .run = effect { ran = true }
                 if case .feedback = effect { fed = true }
             }

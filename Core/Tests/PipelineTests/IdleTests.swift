@@ -12,8 +12,8 @@ import TouchCore
     func seat(_ toml: String) throws -> Seat {
         let config = try Configuration.parse(toml, file: "idle.toml")
         let seat = Seat(config: config)
-        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
-        try seat.step(.appeared(SeatDevice(node: "a", description: panel), at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.reload(config, at: Timestamp(seconds: 0)))
+        try seat.step(.appeared(SeatDevice(node: "a", description: panel), at: Timestamp(seconds: 0)))
         return seat
     }
 
@@ -21,7 +21,8 @@ import TouchCore
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
         var out: [String] = []
         for input in inputs {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .run(let command): out.append("run \(command.binding)")
                 case .control(let change, let time): out.append("\(fixed(time.seconds, decimals: 2)) \(change)")

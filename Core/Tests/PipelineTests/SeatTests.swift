@@ -17,7 +17,7 @@ import TouchCore
     func seat(_ toml: String) throws -> Seat {
         let seat = Seat(config: try Configuration.parse(toml, file: "seat.toml", keyCodes: GateAtOnceTests.keyCodes))
         for node in ["a", "b"] {
-            try seat.step(.appeared(SeatDevice(node: node, description: panel), at: Timestamp(microseconds: 0))) { _ in }
+            try seat.step(.appeared(SeatDevice(node: node, description: panel), at: Timestamp(microseconds: 0)))
         }
         return seat
     }
@@ -39,7 +39,8 @@ import TouchCore
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
         var out: [String] = []
         for input in inputs {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .step(let node, _, let step):
                     out += step.events.map { "\(node) \(fixed($0.time.seconds, decimals: 2)) \($0.name)" }
@@ -91,6 +92,44 @@ import TouchCore
         #expect(seat.nextDeadline == nil)
     }
 
+    /// What the edge performs first is what someone waits for; the commands after the
+    /// bus and the devices; last what only shows: each turn in the order decided.
+    @Test func theEdgeDrainsAStepInTurnsAndShowsItAsDecided() throws {
+        let config = try Configuration.parse("""
+            [daemon]
+            idle_s = 1
+            active_command = "screen-on"
+            [[gesture]]
+            name = "open"
+            type = "tap"
+            click = "left"
+            """, file: "seat.toml", keyCodes: GateAtOnceTests.keyCodes)
+        let seat = Seat(config: config)
+        try seat.step(.reload(config, at: Timestamp(seconds: 0)))
+        try seat.step(.appeared(SeatDevice(node: "a", description: panel), at: Timestamp(seconds: 0)))
+        try seat.step(.deadline(Timestamp(seconds: 2)))
+        func words(_ effects: some Sequence<SeatEffect>) -> [String] {
+            effects.map { effect in
+                switch effect {
+                case .step(_, _, let step): step.events.isEmpty ? "step" : "step \(step.events.map(\.name).joined())"
+                case .write(let device, _): "write \(device)"
+                case .control(let change, _): "control \(change.kind.property.map { "\($0)" } ?? "-")"
+                case .run(let command): "run \(command.binding)"
+                case .announce: "announce"
+                default: "other"
+                }
+            }
+        }
+        let touch = tap(at: 3, id: 1)
+        let down = touch.prefix { $0.type != EventType.syn } + [touch.first { $0.type == EventType.syn }!]
+        for event in down { try seat.step(.event(node: "a", event)) }
+        #expect(words(seat.effects) == ["step", "control idle", "run active_command", "announce"])
+        #expect(words(seat.effects.inDrainOrder) == ["control idle", "announce", "run active_command", "step"])
+        for event in touch.dropFirst(down.count) { try seat.step(.event(node: "a", event)) }
+        #expect(words(seat.effects) == ["step open", "write pointer"])
+        #expect(words(seat.effects.inDrainOrder) == ["write pointer", "step open"])
+    }
+
     @Test func logindSilentFailsClosedOnceHeardAndNeverHeardCountsAsUnlocked() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         let at = { Timestamp(seconds: $0) }
@@ -111,13 +150,13 @@ import TouchCore
     @Test func aRefusedRequestChangesNothing() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         #expect(throws: ControlRefusal.unknownMode("nope", known: ["default"])) {
-            try seat.step(.request(.setMode("nope"), why: "test", at: Timestamp(seconds: 1))) { _ in }
+            try seat.step(.request(.setMode("nope"), why: "test", at: Timestamp(seconds: 1)))
         }
         #expect(throws: ControlRefusal.rotationOutOfRange(45)) {
-            try seat.step(.request(.rotate(degrees: 45), why: "test", at: Timestamp(seconds: 1))) { _ in }
+            try seat.step(.request(.rotate(degrees: 45), why: "test", at: Timestamp(seconds: 1)))
         }
         #expect(throws: ControlRefusal.unknownDevice("c")) {
-            try seat.step(.request(.rotatePanel(node: "c", degrees: 90), why: "test", at: Timestamp(seconds: 1))) { _ in }
+            try seat.step(.request(.rotatePanel(node: "c", degrees: 90), why: "test", at: Timestamp(seconds: 1)))
         }
         #expect(seat.control.gate == GestureGate(mode: "default"))
         #expect(seat.displayRotation == .upright)
@@ -127,10 +166,11 @@ import TouchCore
         let seat = Seat(config: try Configuration.parse("[daemon]\nisolate = true\n[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n", file: "seat.toml"))
         var asked: [String] = []
         try seat.step(.appeared(SeatDevice(node: "a", description: panel, live: .init(kernelState: nil, isTwin: false, group: nil)),
-                                at: Timestamp(microseconds: 0))) { if case .isolate(let node) = $0 { asked.append(node) } }
+                                at: Timestamp(microseconds: 0)))
+        for effect in seat.effects { if case .isolate(let node) = effect { asked.append(node) } }
         #expect(asked == ["a"])
         #expect(seat.panel("a")?.isolated == true)
-        try seat.step(.isolationFailed(node: "a", error: "Permission denied", at: Timestamp(microseconds: 1))) { _ in }
+        try seat.step(.isolationFailed(node: "a", error: "Permission denied", at: Timestamp(microseconds: 1)))
         #expect(seat.panel("a")?.isolated == false)
     }
 
@@ -139,16 +179,19 @@ import TouchCore
         let live = SeatDevice.Live(kernelState: nil, isTwin: false, group: nil)
         var skewed = panel
         skewed.calibration = CalibrationMatrix(0.9, 0.05, 0.15, -0.04, 0.92, 0.06)
-        try seat.step(.appeared(SeatDevice(node: "a", description: skewed, live: live), at: Timestamp(microseconds: 0))) { _ in }
-        try seat.step(.appeared(SeatDevice(node: "r", description: panel), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: skewed, live: live), at: Timestamp(microseconds: 0)))
+        try seat.step(.appeared(SeatDevice(node: "r", description: panel), at: Timestamp(microseconds: 0)))
         var effects: [SeatEffect] = []
-        try seat.step(.calibrated(node: "a", skewed.calibration, at: Timestamp(seconds: 1))) { effects.append($0) }
+        try seat.step(.calibrated(node: "a", skewed.calibration, at: Timestamp(seconds: 1)))
+        for effect in seat.effects { effects.append(effect) }
         #expect(effects.isEmpty, "the same matrix: \(effects)")
-        try seat.step(.calibrated(node: "r", .identity, at: Timestamp(seconds: 1))) { effects.append($0) }
+        try seat.step(.calibrated(node: "r", .identity, at: Timestamp(seconds: 1)))
+        for effect in seat.effects { effects.append(effect) }
         #expect(effects.isEmpty, "a recording has no udev: \(effects)")
         // A finger down on the panel when udev says the new one: cancelled, the panel reopened.
-        for event in tap(at: 2, id: 1).prefix(5) { try seat.step(.event(node: "a", event)) { _ in } }
-        try seat.step(.calibrated(node: "a", CalibrationMatrix(1, 0, 0, 0, 1, 0.01), at: Timestamp(seconds: 2.01))) { effects.append($0) }
+        for event in tap(at: 2, id: 1).prefix(5) { try seat.step(.event(node: "a", event)) }
+        try seat.step(.calibrated(node: "a", CalibrationMatrix(1, 0, 0, 0, 1, 0.01), at: Timestamp(seconds: 2.01)))
+        for effect in seat.effects { effects.append(effect) }
         #expect(effects.contains { if case .letGo(node: "a", reopen: true) = $0 { true } else { false } })
         #expect(effects.contains { if case .rescan = $0 { true } else { false } })
         #expect(seat.panel("a") == nil)
@@ -184,7 +227,7 @@ import TouchCore
             type = "pan"
             """)
         let penDevice = try recording(PenTests.penDescription + "E: 0.000000 0000 0000 0\n").description
-        try seat.step(.appeared(SeatDevice(node: "pen", description: penDevice), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "pen", description: penDevice), at: Timestamp(microseconds: 0)))
         func pans(_ inputs: [SeatInput]) throws -> Int { try play(seat, inputs).filter { $0.hasSuffix(" pan") }.count }
 
         #expect(try pans(drag("a", at: 0.5, id: 1)) > 0)  // before any pen
@@ -198,7 +241,7 @@ import TouchCore
 
         // The pen unplugged while near: as if it left then.
         try _ = play(seat, pen(near: true, at: 4))
-        try seat.step(.gone(node: "pen", why: "unplugged", at: Timestamp(seconds: 4.5))) { _ in }
+        try seat.step(.gone(node: "pen", why: "unplugged", at: Timestamp(seconds: 4.5)))
         #expect(seat.panel("b")?.palm == .fading(until: Timestamp(seconds: 4.8)))
         #expect(try pans(drag("b", at: 4.6, id: 5)) == 0)
         #expect(try pans(drag("b", at: 5, id: 6)) > 0)
@@ -211,13 +254,14 @@ import TouchCore
     @Test func anotherSessionInFrontLetsEveryLivePanelGoUntilThisOneIsBack() throws {
         let seat = Seat(config: try Configuration.parse("[[gesture]]\nname = \"pan\"\ntype = \"pan\"\n", file: "seat.toml"))
         let live = SeatDevice.Live(kernelState: nil, isTwin: false, group: nil)
-        try seat.step(.appeared(SeatDevice(node: "a", description: panel, live: live), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: panel, live: live), at: Timestamp(microseconds: 0)))
         let dragging = drag("a", at: 1, id: 1)
         var out = try play(seat, Array(dragging.prefix(20)))
         #expect(out.contains { $0.hasSuffix(" pan") }, "\(out)")
         var effects: [String] = []
         for inFront in [false, false] {
-            try seat.step(.sessionInFront(inFront, why: "logind", at: Timestamp(seconds: 1.1))) { effect in
+            try seat.step(.sessionInFront(inFront, why: "logind", at: Timestamp(seconds: 1.1)))
+            for effect in seat.effects {
                 switch effect {
                 case .step(_, _, let step): effects += step.events.map { "\($0.name) \($0.phase)" }
                 case .letGo(let node, _): effects.append("let go \(node)")
@@ -232,15 +276,17 @@ import TouchCore
         #expect(out.isEmpty, "\(out)")
 
         var ignored: [PanelUse.IgnoredBecause] = []
-        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 2))) {
-            if case .ignored(_, let why) = $0 { ignored.append(why) }
+        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 2)))
+        for effect in seat.effects {
+            if case .ignored(_, let why) = effect { ignored.append(why) }
         }
         #expect(ignored == [.anotherSession] && seat.panel("b") == nil)
 
         var rescans = 0
-        try seat.step(.sessionInFront(true, why: "logind", at: Timestamp(seconds: 3))) { if case .rescan = $0 { rescans += 1 } }
+        try seat.step(.sessionInFront(true, why: "logind", at: Timestamp(seconds: 3)))
+        for effect in seat.effects { if case .rescan = effect { rescans += 1 } }
         #expect(rescans == 1 && seat.presence == .inFront)
-        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 3))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "b", description: panel, live: live), at: Timestamp(seconds: 3)))
         #expect(try play(seat, drag("b", at: 4, id: 2)).contains { $0.hasSuffix(" pan") })
     }
 
@@ -248,10 +294,10 @@ import TouchCore
     /// cancelled, and those that come while another session is in front are not taken.
     @Test func anotherSessionInFrontTakesNoTouchOfARecording() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
-        try seat.step(.sessionInFront(false, why: "the timeline", at: Timestamp(seconds: 0.5))) { _ in }
+        try seat.step(.sessionInFront(false, why: "the timeline", at: Timestamp(seconds: 0.5)))
         #expect(try play(seat, tap(at: 1, id: 1).map { .event(node: "a", $0) } + [.deadline(Timestamp(seconds: 2))]).isEmpty)
         #expect(seat.panels.count == 2)
-        try seat.step(.sessionInFront(true, why: "the timeline", at: Timestamp(seconds: 2.5))) { _ in }
+        try seat.step(.sessionInFront(true, why: "the timeline", at: Timestamp(seconds: 2.5)))
         let fired = try play(seat, tap(at: 3, id: 2).map { .event(node: "a", $0) } + [.deadline(Timestamp(seconds: 4))])
         #expect(fired.contains { $0.hasSuffix(" tap") }, "\(fired)")
     }
@@ -263,7 +309,8 @@ import TouchCore
         let ignoring = try Configuration.parse("[[device]]\nname = \"Panel\"\nignore = true\n[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n",
                                                file: "seat.toml")
         var letGo: [String] = [], cancelled = 0
-        try seat.step(.reload(ignoring, at: Timestamp(seconds: 0.02))) { effect in
+        try seat.step(.reload(ignoring, at: Timestamp(seconds: 0.02)))
+        for effect in seat.effects {
             if case .letGo(let node, let reopen) = effect, !reopen { letGo.append(node) }
             if case .step(_, _, let step) = effect, case .cancel = step.input { cancelled += step.frame?.touches.count ?? 0 }
         }
@@ -316,7 +363,7 @@ import TouchCore
         let panel = SeatTests().panel
         var time: Int64 = 0
         var ids: Int32 = 0
-        for node in ["a", "b"] { try seat.step(.appeared(SeatDevice(node: node, description: panel), at: Timestamp(microseconds: 0))) { _ in } }
+        for node in ["a", "b"] { try seat.step(.appeared(SeatDevice(node: node, description: panel), at: Timestamp(microseconds: 0))) }
         for _ in 0..<300 {
             time += Int64(random.next(40_000))
             let at = Timestamp(microseconds: time)
@@ -342,13 +389,13 @@ import TouchCore
                 input = .event(node: node, InputEvent(time: at, type: EventType.abs, code: code, value: Int32(random.next(2000))))
             default: input = .event(node: node, InputEvent(time: at, type: EventType.syn, code: SynCode.report, value: 0))
             }
-            try? seat.step(input) { _ in }
+            try? seat.step(input)
             let earliest = seat.panels.compactMap(\.pipeline.nextDeadline).min()
             #expect(seat.nextTouchDeadline == earliest, "seed \(seed) at \(time) µs after \(input)")
         }
         // The touches lifted, and time passed: nothing waits, nothing is under way.
-        for panel in seat.panels { try seat.step(.ended(node: panel.node, at: Timestamp(microseconds: time + 1))) { _ in } }
-        try seat.step(.deadline(Timestamp(microseconds: time + 3_600_000_000))) { _ in }
+        for panel in seat.panels { try seat.step(.ended(node: panel.node, at: Timestamp(microseconds: time + 1))) }
+        try seat.step(.deadline(Timestamp(microseconds: time + 3_600_000_000)))
         #expect(seat.nextTouchDeadline == nil, "seed \(seed)")
         #expect(seat.panels.allSatisfy { !$0.pipeline.fingersDown }, "seed \(seed)")
     }

@@ -25,8 +25,8 @@ import TouchCore
     func seat(_ toml: String? = nil) throws -> Seat {
         let seat = Seat(config: try Configuration.parse(toml ?? machine, file: "gestured.toml", keyCodes: GateAtOnceTests.keyCodes),
                         keyCodes: { GateAtOnceTests.keyCodes })
-        try seat.step(.appeared(SeatDevice(node: "panel", description: SeatTests().panel), at: at(0))) { _ in }
-        try seat.step(.activeSession(alice, why: "test", at: at(0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "panel", description: SeatTests().panel), at: at(0)))
+        try seat.step(.activeSession(alice, why: "test", at: at(0)))
         return seat
     }
 
@@ -34,7 +34,8 @@ import TouchCore
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
         var out: [String] = []
         for input in inputs {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .step(_, _, let step): out += step.events.map { "\($0.name) \($0.phase.rawValue)" }
                 case .run(let command): out.append("run \(command.binding)")
@@ -67,7 +68,7 @@ import TouchCore
     @Test func whereTheMachinesAndAUsersTakeTheSameTouchesTheMachinesFires() throws {
         let seat = try seat()
         try seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\ncommand = \"echo mine\"\n"),
-                            by: BusPeer(name: ":1.5", uid: 1000, session: nil), at: at(0.1))) { _ in }
+                            by: BusPeer(name: ":1.5", uid: 1000, session: nil), at: at(0.1)))
         let out = try play(seat, tap(at: 1))
         #expect(out.contains("menu recognized") && out.contains("run menu"))
         #expect(!out.contains { $0.hasPrefix("mine") || $0.contains(" mine") })
@@ -83,7 +84,7 @@ import TouchCore
                               (BusPeer(name: ":1.5", uid: 1000, session: alice.id), true),             // her session
                               (BusPeer(name: ":1.6", uid: 1000, session: nil), true)] {                // her own services
             var refusal: ControlRefusal?
-            do { try seat.step(.push(push(text), by: peer, at: at(0.1))) { _ in } } catch { refusal = error }
+            do { try seat.step(.push(push(text), by: peer, at: at(0.1))) } catch { refusal = error }
             #expect((refusal == nil) == taken, "\(peer)")
             if !taken { #expect(refusal == .notTheActiveSession) }
         }
@@ -94,7 +95,7 @@ import TouchCore
         let seat = try seat()
         let peer = BusPeer(name: ":1.5", uid: 1000, session: nil)
         func handOver(at seconds: Double) -> Bool {
-            (try? seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\n"), by: peer, at: at(seconds))) { _ in }) != nil
+            (try? seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\n"), by: peer, at: at(seconds)))) != nil
         }
         #expect((0..<6).map { _ in handOver(at: 1) } == [true, true, true, true, false, false])
         #expect(handOver(at: 1.5) == false)
@@ -109,7 +110,7 @@ import TouchCore
         let seat = try seat()
         let her = BusPeer(name: ":1.5", uid: 1000, session: nil), other = BusPeer(name: ":1.9", uid: 1001, session: nil)
         func refusal(_ push: UserPush, by peer: BusPeer, at seconds: Double) -> ControlRefusal? {
-            do { try seat.step(.push(push, by: peer, at: at(seconds))) { _ in } } catch { return error }
+            do { try seat.step(.push(push, by: peer, at: at(seconds))) } catch { return error }
             return nil
         }
         #expect(!seat.looksAtPush(from: other, at: at(1)))
@@ -131,7 +132,7 @@ import TouchCore
     @Test func aUsersCommandGoesToTheAgentThatHandedItOverAndNoneIsSkipped() throws {
         let seat = try seat()
         try seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\ncommand = \"echo mine\"\n"),
-                            by: BusPeer(name: ":1.6", uid: 1000, session: nil), at: at(0.1))) { _ in }
+                            by: BusPeer(name: ":1.6", uid: 1000, session: nil), at: at(0.1)))
         var w = EventWriter(at: 1)
         for slot: Int32 in [0, 1] {
             w.abs(AbsCode.mtSlot, slot)
@@ -148,7 +149,7 @@ import TouchCore
         w.syn()
         let twoFingers = w.events.map { SeatInput.event(node: "panel", $0) } + [.deadline(at(2))]
         #expect(try play(seat, twoFingers).contains("agent :1.6 mine"))
-        try seat.step(.peerLeft(name: ":1.6", at: at(2.5))) { _ in }
+        try seat.step(.peerLeft(name: ":1.6", at: at(2.5)))
         #expect(!(try play(seat, twoFingers.map { Self.later($0, by: 2) })).contains { $0.hasPrefix("agent") || $0 == "run mine" })
         #expect(seat.sessionInFront?.agent == false)
     }
@@ -156,15 +157,15 @@ import TouchCore
     @Test func anotherSessionInFrontPutsItsUsersGesturesInForceAndForgetsTheLeavingOnesReport() throws {
         let seat = try seat()
         try seat.step(.push(push("[[gesture]]\nname = \"mine\"\ntype = \"tap\"\nfingers = 2\n"),
-                            by: BusPeer(name: ":1.6", uid: 1000, session: nil), at: at(0.1))) { _ in }
+                            by: BusPeer(name: ":1.6", uid: 1000, session: nil), at: at(0.1)))
         try seat.step(.reportedApp(AppInFront(appID: "firefox", source: "test"), by: BusPeer(name: ":1.6", uid: 1000, session: nil),
-                                   why: "test", at: at(0.2))) { _ in }
+                                   why: "test", at: at(0.2)))
         #expect(seat.config.gestures.map(\.name) == ["menu", "mine"])
         #expect(seat.control.gate.app?.appID == "firefox")
-        try seat.step(.activeSession(bob, why: "test", at: at(1))) { _ in }
+        try seat.step(.activeSession(bob, why: "test", at: at(1)))
         #expect(seat.config.gestures.map(\.name) == ["menu"])
         #expect(seat.control.gate.app == nil)
-        try seat.step(.activeSession(alice, why: "test", at: at(2))) { _ in }
+        try seat.step(.activeSession(alice, why: "test", at: at(2)))
         #expect(seat.config.gestures.map(\.name) == ["menu", "mine"])
     }
 
@@ -175,16 +176,16 @@ import TouchCore
                                   source: "kwin")
         let hers = BusPeer(name: ":1.6", uid: 1000, session: nil), his = BusPeer(name: ":1.7", uid: 1001, session: nil)
         #expect(throws: ControlRefusal.notTheActiveSession) {
-            try seat.step(.reportedWindows(layout, by: his, why: "test", at: self.at(0.1))) { _ in }
+            try seat.step(.reportedWindows(layout, by: his, why: "test", at: self.at(0.1)))
         }
         #expect(seat.control.gate.windows == nil)
-        try seat.step(.reportedWindows(layout, by: hers, why: "test", at: at(0.2))) { _ in }
+        try seat.step(.reportedWindows(layout, by: hers, why: "test", at: at(0.2)))
         #expect(seat.control.gate.windows == layout)
-        try seat.step(.activeSession(bob, why: "test", at: at(1))) { _ in }
+        try seat.step(.activeSession(bob, why: "test", at: at(1)))
         #expect(seat.control.gate.windows == nil, "alice's windows are not bob's")
-        try seat.step(.reportedWindows(layout, by: his, why: "test", at: at(1.1))) { _ in }
+        try seat.step(.reportedWindows(layout, by: his, why: "test", at: at(1.1)))
         #expect(seat.control.gate.windows == layout)
-        try seat.step(.peerLeft(name: ":1.7", at: at(1.2))) { _ in }
+        try seat.step(.peerLeft(name: ":1.7", at: at(1.2)))
         #expect(seat.control.gate.windows == nil, "what a reporter said goes with it")
     }
 

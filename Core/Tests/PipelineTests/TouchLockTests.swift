@@ -51,10 +51,11 @@ import TouchCore
     @Test func monitorFollowsTheServicesTouchLock() throws {
         let config = try Configuration.parse(Self.config, file: "t.toml")
         let seat = Seat(config: config)
-        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.reload(config, at: Timestamp(seconds: 0)))
         var changes: [ControlChange.Kind] = []
         func hear(_ state: ServiceState, at seconds: Double) throws {
-            try seat.step(.followed(state, at: Timestamp(seconds: seconds))) { if case .control(let change, _) = $0 { changes.append(change.kind) } }
+            try seat.step(.followed(state, at: Timestamp(seconds: seconds)))
+            for effect in seat.effects { if case .control(let change, _) = effect { changes.append(change.kind) } }
         }
         try hear(ServiceState(touchLocked: true), at: 1)
         try hear(ServiceState(mode: "default"), at: 2)
@@ -66,12 +67,13 @@ import TouchCore
     @Test func aPanelThatComesWhileLockedPassesNothing() throws {
         let config = try Configuration.parse(Self.config, file: "t.toml")
         let seat = Seat(config: config)
-        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
-        try seat.step(.request(.lockTouch(true), why: "kept through the restart", at: Timestamp(seconds: 0))) { _ in }
-        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.reload(config, at: Timestamp(seconds: 0)))
+        try seat.step(.request(.lockTouch(true), why: "kept through the restart", at: Timestamp(seconds: 0)))
+        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(seconds: 0)))
         var twin: [InputEvent] = [], fired: [String] = []
         for event in SeatTests().tap(at: 1, id: 1) {
-            try seat.step(.event(node: "a", event)) { effect in
+            try seat.step(.event(node: "a", event))
+            for effect in seat.effects {
                 if case .write(.twin, let events) = effect { twin += events }
                 if case .step(_, _, let step) = effect { fired += step.events.map(\.name) }
             }
@@ -82,13 +84,13 @@ import TouchCore
     @Test func anotherUsersSessionInFrontEndsIt() throws {
         let config = try Configuration.parse(Self.config, file: "t.toml")
         let seat = Seat(config: config)
-        try seat.step(.reload(config, at: Timestamp(seconds: 0))) { _ in }
+        try seat.step(.reload(config, at: Timestamp(seconds: 0)))
         let alice = SeatSession(id: "1", user: 1000), bob = SeatSession(id: "2", user: 1001)
-        try seat.step(.activeSession(alice, why: "logind", at: Timestamp(seconds: 1))) { _ in }
-        try seat.step(.request(.lockTouch(true), why: "the bus", at: Timestamp(seconds: 2))) { _ in }
-        try seat.step(.activeSession(SeatSession(id: "3", user: 1000), why: "logind", at: Timestamp(seconds: 3))) { _ in }
+        try seat.step(.activeSession(alice, why: "logind", at: Timestamp(seconds: 1)))
+        try seat.step(.request(.lockTouch(true), why: "the bus", at: Timestamp(seconds: 2)))
+        try seat.step(.activeSession(SeatSession(id: "3", user: 1000), why: "logind", at: Timestamp(seconds: 3)))
         #expect(seat.control.gate.touchLocked, "the same user's other session: still locked")
-        try seat.step(.activeSession(bob, why: "logind", at: Timestamp(seconds: 4))) { _ in }
+        try seat.step(.activeSession(bob, why: "logind", at: Timestamp(seconds: 4)))
         #expect(!seat.control.gate.touchLocked)
     }
 }

@@ -86,11 +86,12 @@ import TouchCore
     func run(_ inputs: [SeatInput], config: String = WakeLatchTests.config, nodes: [String] = ["a"]) throws -> Run {
         let seat = Seat(config: try Configuration.parse(config, file: "wake.toml"))
         for node in nodes {
-            try seat.step(.appeared(SeatDevice(node: node, description: SeatTests().panel), at: Timestamp(microseconds: 0))) { _ in }
+            try seat.step(.appeared(SeatDevice(node: node, description: SeatTests().panel), at: Timestamp(microseconds: 0)))
         }
         var run = Run()
         for input in inputs + [.deadline(Timestamp(seconds: 100))] {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .step(let node, _, let step):
                     run.fired += step.events.filter { $0.phase == .recognized }.map { "\(node):\($0.name)" }

@@ -102,11 +102,12 @@ import TouchCore
 
     func fired(_ inputs: [SeatInput], explaining: Bool = false, said: inout [String]) throws -> [String] {
         let seat = Seat(config: try Configuration.parse(Self.config, file: "w.toml"))
-        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(microseconds: 0))) { _ in }
+        try seat.step(.appeared(SeatDevice(node: "a", description: SeatTests().panel), at: Timestamp(microseconds: 0)))
         seat.panel("a")?.pipeline.explaining = explaining
         var fired: [String] = []
         for input in inputs + [.deadline(Timestamp(seconds: 100))] {
-            try seat.step(input) { effect in
+            try seat.step(input)
+            for effect in seat.effects {
                 switch effect {
                 case .step(_, _, let step):
                     fired += step.events.filter { $0.phase == .recognized }.map(\.name)

@@ -14,37 +14,37 @@ extension Seat {
     }
 
     /// A touch began on some panel at `time`.
-    func touched(at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func touched(at time: Timestamp) {
         dueKnown = false
         if idleness.touched(at: time), idleMS != nil {
-            changed([ControlChange(kind: .idle(false), reason: "a touch")], at: time, perform)
-            run(config.daemon.activeCommand, as: "active_command", perform)
-            switchMode(to: config.daemon.activeMode, why: "active_mode", at: time, perform)
+            changed([ControlChange(kind: .idle(false), reason: "a touch")], at: time)
+            run(config.daemon.activeCommand, as: "active_command")
+            switchMode(to: config.daemon.activeMode, why: "active_mode", at: time)
         }
-        if let said = lastTouchPace.offer(time, intervalMS: lastTouchIntervalMS) { say(lastTouch: said, perform) }
+        if let said = lastTouchPace.offer(time, intervalMS: lastTouchIntervalMS) { say(lastTouch: said) }
     }
 
-    func advanceIdleness(to time: Timestamp, _ perform: (SeatEffect) -> Void) {
-        if let said = lastTouchPace.take(by: time, intervalMS: lastTouchIntervalMS) { say(lastTouch: said, perform) }
+    func advanceIdleness(to time: Timestamp) {
+        if let said = lastTouchPace.take(by: time, intervalMS: lastTouchIntervalMS) { say(lastTouch: said) }
         guard idleness.advance(to: time, idleMS: idleMS), let seconds = config.daemon.idleSeconds else { return }
-        changed([ControlChange(kind: .idle(true), reason: "no touch for \(fixed(seconds, decimals: 3)) s")], at: time, perform)
-        run(config.daemon.idleCommand, as: "idle_command", perform)
-        switchMode(to: config.daemon.idleMode, why: "idle_mode", at: time, perform)
+        changed([ControlChange(kind: .idle(true), reason: "no touch for \(fixed(seconds, decimals: 3)) s")], at: time)
+        run(config.daemon.idleCommand, as: "idle_command")
+        switchMode(to: config.daemon.idleMode, why: "idle_mode", at: time)
     }
 
-    private func say(lastTouch time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func say(lastTouch time: Timestamp) {
         lastTouchSaid = time
-        perform(.announce([.lastTouch], rotatedPanels: []))
+        effects.append(.announce([.lastTouch], rotatedPanels: []))
     }
 
-    private func run(_ command: CommandForm?, as name: String, _ perform: (SeatEffect) -> Void) {
+    private func run(_ command: CommandForm?, as name: String) {
         guard let command else { return }
-        perform(.run(CommandAction(binding: name, command: command, environment: [], maxRunning: 1)))
+        effects.append(.run(CommandAction(binding: name, command: command, environment: [], maxRunning: 1)))
     }
 
     /// The configuration's own modes: always known.
-    private func switchMode(to mode: String?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func switchMode(to mode: String?, why: String, at time: Timestamp) {
         guard let mode, let change = try? control.setMode(mode, at: time, why: why) else { return }
-        changed([change], at: time, perform)
+        changed([change], at: time)
     }
 }

@@ -31,15 +31,15 @@ extension Seat {
         return (active, given?.config == nil ? nil : given?.file, theirs, given?.agent != nil)
     }
 
-    func setApp(_ app: AppInFront?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func setApp(_ app: AppInFront?, why: String, at time: Timestamp) {
         guard var change = control.setApp(app, why: why) else { return }
         change.kind = .app(app, firing: control.gate.appSummary(config.gestures))
-        changed([change], at: time, perform)
+        changed([change], at: time)
     }
 
     /// Where the windows are (nil: not known), said when it changed.
-    func setWindows(_ windows: WindowLayout?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
-        changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time, perform)
+    func setWindows(_ windows: WindowLayout?, why: String, at time: Timestamp) {
+        changed(control.setWindows(windows, why: why).map { [$0] } ?? [], at: time)
     }
 
     /// The new session is in front first, then every panel with anything pending
@@ -47,59 +47,59 @@ extension Seat {
     /// the leaving user's gestures hold (keys, a pan's wheel, touchpad fingers) is let go,
     /// nothing else of theirs is performed, and nothing waiting for them (overlay updates,
     /// a second click) reaches the next session.
-    func switchSession(to session: SeatSession?, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func switchSession(to session: SeatSession?, why: String, at time: Timestamp) {
         let before = sessions.active?.user
         sessions.setActive(session, at: time)
-        abandonPending("another session is in front", at: time, perform)
+        abandonPending("another session is in front", at: time)
         if let second = secondClick, !sessions.inFront(second.owner) { secondClick = nil }
         if let before, let after = session?.user, before != after {
-            changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time, perform)
+            changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time)
         }
         // What the leaving session's reporter said is not the new one's application, nor its windows.
         if let reporter = appReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             appReporter = nil
-            setApp(nil, why: "another session is in front", at: time, perform)
+            setApp(nil, why: "another session is in front", at: time)
         }
         if let reporter = windowsReporter, !reporter.ofTheUser, !sessions.actsForTheActive(reporter) {
             windowsReporter = nil
-            setWindows(nil, why: "another session is in front", at: time, perform)
+            setWindows(nil, why: "another session is in front", at: time)
         }
         let given = sessions.activeGiven?.config
-        changed([ControlChange(kind: .activeSession(sessions.active, userGestures: given.map { $0.gestures.count }), reason: why)], at: time, perform)
-        putInForce(at: time, perform)
-        perform(.wantAgents)
+        changed([ControlChange(kind: .activeSession(sessions.active, userGestures: given.map { $0.gestures.count }), reason: why)], at: time)
+        putInForce(at: time)
+        effects.append(.wantAgents)
     }
 
     /// Every panel with fingers down or a gesture waiting ends its sequence now: nothing
     /// of it fires later, for whichever owner is in front by then, and no overlay update
     /// waiting for it goes out.
-    func abandonPending(_ why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func abandonPending(_ why: String, at time: Timestamp) {
         for panel in panels where panel.pipeline.fingersDown || panel.pipeline.nextDeadline != nil {
-            feed(.abandon(why: why, at: time), to: panel, perform)
+            feed(.abandon(why: why, at: time), to: panel)
         }
         feedback.forgetAll()
     }
 
     /// The machine's configuration with the session in front's user's gestures.
-    func putInForce(at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func putInForce(at time: Timestamp) {
         var next = machine
         if let active = sessions.active, let user = sessions.activeGiven?.config {
             let (merged, leftOut) = machine.merging(user, owner: .session(active.id))
             next = merged
             if !leftOut.isEmpty {
-                perform(.log(.warning, "the session in front's gestures named as the machine's are left out: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))"))
+                effects.append(.log(.warning, "the session in front's gestures named as the machine's are left out: \(leftOut.map { printable($0, limit: 64) }.joined(separator: ", "))"))
             }
         }
-        reload(next, at: time, perform)
+        reload(next, at: time)
     }
 
     /// A user's configuration from a caller: refused unless the caller acts for the session
     /// in front, faster than `PushPace`, larger than a user's may be, or with errors (each
     /// at its line); else in force from each panel's next touch sequence.
-    func take(_ push: UserPush, by peer: BusPeer, at time: Timestamp, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+    func take(_ push: UserPush, by peer: BusPeer, at time: Timestamp) throws(ControlRefusal) {
         func refuse(_ refusal: ControlRefusal) -> ControlRefusal {
             changed([ControlChange(kind: .userGesturesRefused(user: peer.uid, why: refusal.description), reason: printable(peer.name, limit: 64))],
-                    at: time, perform)
+                    at: time)
             return refusal
         }
         guard sessions.actsForTheActive(peer) else { throw refuse(.notTheActiveSession) }
@@ -122,22 +122,22 @@ extension Seat {
         // (an agent says it again whenever a session comes in front, or it restarts).
         let replaces = sessions.activeGiven?.config != user
         sessions.take(user, file: file, from: peer.name, at: time)
-        if replaces { abandonPending("its user handed over another configuration", at: time, perform) }
+        if replaces { abandonPending("its user handed over another configuration", at: time) }
         // A gesture named as one of the machine's was refused by the check: all of them are in force.
         changed([ControlChange(kind: .userGestures(user: peer.uid, file: file, count: user.gestures.count), reason: printable(peer.name, limit: 64))],
-                at: time, perform)
-        putInForce(at: time, perform)
+                at: time)
+        putInForce(at: time)
     }
 
     /// A command or signal of the session in front's user's gesture, to their agent; with
     /// none, it is skipped, said once until an agent is back.
-    func toAgent(_ kind: AgentAction.Kind, _ binding: String, _ environment: [String], _ perform: (SeatEffect) -> Void) {
+    func toAgent(_ kind: AgentAction.Kind, _ binding: String, _ environment: [String]) {
         guard let agent = sessions.activeGiven?.agent else {
             if sessions.sayNoAgent() {
-                perform(.log(.warning, "\(binding): skipped: no agent in the session in front runs its user's commands and signals (said once until one is back)"))
+                effects.append(.log(.warning, "\(binding): skipped: no agent in the session in front runs its user's commands and signals (said once until one is back)"))
             }
             return
         }
-        perform(.toAgent(AgentAction(agent: agent, binding: binding, kind: kind, environment: environment)))
+        effects.append(.toAgent(AgentAction(agent: agent, binding: binding, kind: kind, environment: environment)))
     }
 }

@@ -59,6 +59,8 @@ public final class Seat {
     @exclusivity(unchecked) private var lastNode = ""
     /// A double click's second click, when it is due, and whose binding it is.
     @exclusivity(unchecked) var secondClick: (due: Timestamp, click: Click, location: Point, owner: BindingOwner)?
+    /// What the last step decided.
+    @exclusivity(unchecked) public internal(set) var effects = SeatEffects()
     /// What the keyboard or pointer gets, made anew for each action (`pointerEvents`: the
     /// pointer's, when an action writes to both).
     @exclusivity(unchecked) var virtualEvents: [InputEvent] = []
@@ -125,12 +127,13 @@ public final class Seat {
         }
     }
 
-    /// Takes one input; `perform` gets each effect as it is decided (a step's storage is
-    /// reused: use it before returning). Throws only for a control request it refuses,
-    /// having changed nothing but what was due by then.
-    public func step(_ input: SeatInput, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
-        if case .event(let node, let event) = input { return take(event, of: node, perform) }
-        runDeadlines(through: input.time, perform)
+    /// Takes one input; what it decided is `effects` until the next step, for the edge to
+    /// perform (`inDrainOrder`) before it steps again. Throws only for a control request
+    /// it refuses, having changed nothing but what was due by then (and said it in `effects`).
+    public func step(_ input: SeatInput) throws(ControlRefusal) {
+        effects.removeAll()
+        if case .event(let node, let event) = input { return take(event, of: node) }
+        runDeadlines(through: input.time)
         // Anything but an event may change any deadline (a reload, a gate, a rotation, a
         // panel coming or going): they are found again. An event's panel says itself.
         defer { dueKnown = false }
@@ -138,125 +141,125 @@ public final class Seat {
         case .deadline, .event:
             break
         case .appeared(let device, let time):
-            appear(device, at: time, perform)
+            appear(device, at: time)
         case .isolationFailed(let node, let error, let time):
-            isolationFailed(node, error, at: time, perform)
+            isolationFailed(node, error, at: time)
         case .calibrated(let node, let matrix, let time):
-            recalibrate(node, matrix, at: time, perform)
+            recalibrate(node, matrix, at: time)
         case .gone(let node, let why, let time):
-            if let panel = byNode[node] { remove(panel, why: why, at: time, perform) }
+            if let panel = byNode[node] { remove(panel, why: why, at: time) }
         case .ended(let node, let time):
-            if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
+            if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
         case .stopping(let time):
-            for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel, perform) }
-            release(nil, perform)
+            for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
+            release(nil)
         case .reload(let next, let time):
             machine = next
-            putInForce(at: time, perform)
+            putInForce(at: time)
             idleness.start(at: time)
         case .request(let request, let why, let time):
-            try take(request, why: why, at: time, perform)
+            try take(request, why: why, at: time)
         case .locked(let locked, let why, let time):
             lock.heard()
-            changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+            changed(control.setLocked(locked, why: why).map { [$0] } ?? [], at: time)
         case .logindSilent(let why, let time):
             let (say, everHeard) = lock.silence()
-            if say { changed([ControlChange(kind: .logindSilent(locked: control.gate.locked, everHeard: everHeard), reason: why)], at: time, perform) }
+            if say { changed([ControlChange(kind: .logindSilent(locked: control.gate.locked, everHeard: everHeard), reason: why)], at: time) }
         case .sessionInFront(let inFront, let why, let time):
             let next = SeatPresence(inFront: inFront)
             guard next != presence else { break }
             presence = next
-            changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time, perform)
-            if inFront { perform(.rescan) } else { leavePanels(at: time, perform) }
+            changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time)
+            if inFront { effects.append(.rescan) } else { leavePanels(at: time) }
         case .appInFront(let app, let why, let time):
-            setApp(app, why: why, at: time, perform)
+            setApp(app, why: why, at: time)
         case .reportedApp(let app, let peer, let why, let time):
             guard peer.ofTheUser || sessions.actsForTheActive(peer) else { throw .notTheActiveSession }
             appReporter = peer
-            setApp(app, why: why, at: time, perform)
+            setApp(app, why: why, at: time)
         case .activeSession(let session, let why, let time):
-            if session != sessions.active { switchSession(to: session, why: why, at: time, perform) }
+            if session != sessions.active { switchSession(to: session, why: why, at: time) }
         case .push(let push, let peer, let time):
-            try take(push, by: peer, at: time, perform)
+            try take(push, by: peer, at: time)
         case .peerLeft(let name, let time):
             if appReporter?.name == name {
                 appReporter = nil
-                setApp(nil, why: "its reporter left the bus", at: time, perform)
+                setApp(nil, why: "its reporter left the bus", at: time)
             }
             if windowsReporter?.name == name {
                 windowsReporter = nil
-                setWindows(nil, why: "their reporter left the bus", at: time, perform)
+                setWindows(nil, why: "their reporter left the bus", at: time)
             }
             if sessions.peerLeft(name), let active = sessions.active {
-                changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time, perform)
+                changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time)
             }
         case .windows(let windows, let why, let time):
-            setWindows(windows, why: why, at: time, perform)
+            setWindows(windows, why: why, at: time)
         case .reportedWindows(let windows, let peer, let why, let time):
             guard peer.ofTheUser || sessions.actsForTheActive(peer) else { throw .notTheActiveSession }
             windowsReporter = peer
-            setWindows(windows, why: why, at: time, perform)
+            setWindows(windows, why: why, at: time)
         case .screens(let screens, let why, let time):
             guard screens != self.screens else { break }
             self.screens = screens
             for panel in panels { panel.pipeline.setScreens(screens) }
-            changed([ControlChange(kind: .screens(screens), reason: why)], at: time, perform)
+            changed([ControlChange(kind: .screens(screens), reason: why)], at: time)
         case .displayRotated(let turn, let why, let time):
-            rotateDisplay(turn, why: why, at: time, perform)
+            rotateDisplay(turn, why: why, at: time)
         case .followed(let heard, let time):
             changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, touchLocked: heard.touchLocked,
-                                   why: "the service"), at: time, perform)
-            if let turn = heard.rotation { rotateDisplay(turn, why: "the service", at: time, perform) }
+                                   why: "the service"), at: time)
+            if let turn = heard.rotation { rotateDisplay(turn, why: "the service", at: time) }
             if let (node, turn) = heard.panelRotation, let panel = byNode[node] {
-                rotate(panel, turn, why: "the service, for this panel", at: time, perform)
+                rotate(panel, turn, why: "the service, for this panel", at: time)
             }
         }
     }
 
     /// Thousands a second: the shortest way.
-    private func take(_ event: InputEvent, of node: String, _ perform: (SeatEffect) -> Void) {
-        if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time, perform) }
+    private func take(_ event: InputEvent, of node: String) {
+        if let due = nextDeadline, due <= event.time { runDeadlines(through: event.time) }
         // Another session's touches (a recording's, live panels being let go).
         guard presence == .inFront else { return }
         if let last = lastPanel, node == lastNode {
-            return last._withUnsafeGuaranteedRef { feed(.event(event), to: $0, perform) }
+            return last._withUnsafeGuaranteedRef { feed(.event(event), to: $0) }
         }
         guard let panel = byNode[node] else { return }
         lastPanel = Unmanaged.passUnretained(panel)
         lastNode = node
-        feed(.event(event), to: panel, perform)
+        feed(.event(event), to: panel)
     }
 
     /// Everything due by `time`, earliest first.
-    private func runDeadlines(through time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func runDeadlines(through time: Timestamp) {
         var ran: Timestamp?
         while let due = nextDeadline, due <= time {
             if let ran, due <= ran {
                 // Something that stays due once run would spin here: a bug, said each time.
-                return perform(.log(.error, "bug: a deadline at \(fixed(due.seconds, decimals: 6)) s is still due once run"))
+                return effects.append(.log(.error, "bug: a deadline at \(fixed(due.seconds, decimals: 6)) s is still due once run"))
             }
             ran = due
             for panel in panels {
-                if panel.pipeline.nextDeadline.map({ $0 <= due }) ?? false { feed(.deadline(due), to: panel, perform) }
-                if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel, perform) }
+                if panel.pipeline.nextDeadline.map({ $0 <= due }) ?? false { feed(.deadline(due), to: panel) }
+                if panel.palm.advance(to: due) { feed(.silence(false, at: due), to: panel) }
             }
-            if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due, perform) }
-            if let idleDue = nextIdleDeadline, idleDue <= due { advanceIdleness(to: due, perform) }
+            if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due) }
+            if let idleDue = nextIdleDeadline, idleDue <= due { advanceIdleness(to: due) }
             if let update = feedback.due, update <= due {
                 // Taken even with no agent to send them to (it left): else they stay due.
                 let frames = feedback.take(by: due)
-                if let agent = sessions.activeGiven?.agent { for frame in frames { perform(.feedback(frame, agent: agent)) } }
+                if let agent = sessions.activeGiven?.agent { for frame in frames { effects.append(.feedback(frame, agent: agent)) } }
             }
             if let frame = touchpad.due, frame <= due {
                 virtualEvents.removeAll(keepingCapacity: true)
                 touchpad.advance(to: due, into: &virtualEvents)
-                perform(.write(.touchpad, virtualEvents))
+                effects.write(.touchpad, virtualEvents)
             }
             if let second = secondClick, second.due <= due {
                 secondClick = nil
                 virtualEvents.removeAll(keepingCapacity: true)
                 VirtualInput.append(second.click, at: second.location, to: &virtualEvents)
-                perform(.write(.pointer, virtualEvents))
+                effects.write(.pointer, virtualEvents)
             }
             dueKnown = false
         }
@@ -264,94 +267,94 @@ public final class Seat {
 
     // MARK: A panel's steps
 
-    func feed(_ input: PipelineInput, to panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+    func feed(_ input: PipelineInput, to panel: SeatPanel) {
         // A pen's step feeds its touchscreens from within: only the outermost spreads a gate.
         let outer = feeding
         feeding = true
         let pipeline = panel.pipeline
         let before = pipeline.nextDeadline
-        pipeline.step(input) { [unowned(unsafe) self, unowned(unsafe) panel] in take($0, of: panel, perform) }
+        pipeline.step(input) { [unowned(unsafe) self, unowned(unsafe) panel] in take($0, of: panel) }
         if pipeline.nextDeadline != before { dueKnown = false }
         feeding = outer
-        if !outer, gateChanged != nil { spreadGate(perform) }
+        if !outer, gateChanged != nil { spreadGate() }
     }
 
     /// Shown first, then what someone waits for (commands, signals, keys, the twin), then
     /// what it changed of the mode or the pause.
-    private func take(_ step: Step, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+    private func take(_ step: Step, of panel: SeatPanel) {
         defer { dueKnown = false }  // a gesture, a click or a change of mode may move it
-        if !step.isQuiet || !step.bugs.isEmpty { perform(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
+        if !step.isQuiet || !step.bugs.isEmpty { effects.append(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
         let time = step.input.time
-        if let near = step.penNear { penMoved(near, on: panel, at: time, perform) }
-        if let why = step.wakes { wake(panel, why, at: time, perform) }
-        if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) { touched(at: time, perform) }
+        if let near = step.penNear { penMoved(near, on: panel, at: time) }
+        if let why = step.wakes { wake(panel, why, at: time) }
+        if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) { touched(at: time) }
         if let why = step.stillDark, stillDarkFor != screens {
             stillDarkFor = screens
-            perform(.log(.warning, "\(panel.node): \(why)"))
+            effects.append(.log(.warning, "\(panel.node): \(why)"))
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
-        for owned in step.actions where mayPerform(owned, perform) { render(owned.action, of: owned.owner, panel, at: time, perform) }
+        for owned in step.actions where mayPerform(owned) { render(owned.action, of: owned.owner, panel, at: time) }
         // An abandoned sequence's last frame is the leaving owner's: the next one's overlay
         // is not told of it.
         if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, !step.input.abandons, let agent = sessions.activeGiven?.agent {
             let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step,
                                        touchLocked: control.gate.touchLocked) { panel.pipeline.lead }
             let startsCommand = step.actions.contains { if case .run = $0.action { true } else { false } }
-            if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { perform(.feedback(now, agent: agent)) }
+            if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { effects.append(.feedback(now, agent: agent)) }
         }
-        if !step.twin.isEmpty { perform(.write(.twin(panel.node), step.twin)) }
-        changed(step.actions.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time, perform)
+        if !step.twin.isEmpty { effects.write(twinOf: panel.node, step.twin) }
+        changed(step.actions.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time)
     }
 
     /// Whether an action is performed: one of the machine's, or of the session in front's
     /// user; another session's is dropped, but for what lets go of the keys, buttons and touchpad fingers it held.
-    private func mayPerform(_ owned: OwnedAction, _ perform: (SeatEffect) -> Void) -> Bool {
+    private func mayPerform(_ owned: OwnedAction) -> Bool {
         guard case .session(let id) = owned.owner, !sessions.inFront(owned.owner) else { return true }
         switch owned.action {
         case .hold(let hold) where hold.moment == .release: return true
         case .touchpad(let touchpad) where touchpad.moment == .end: return true
         default: break
         }
-        perform(.dropped(owned.action, session: id, firstSinceSwitch: sessions.sayNotInFront(id)))
+        effects.append(.dropped(owned.action, session: id, firstSinceSwitch: sessions.sayNotInFront(id)))
         return false
     }
 
     /// An action as what performs it: a command, a signal, or the events of gestured's
     /// keyboard or pointer. A session's command or signal goes to its agent: the service
     /// never runs a user's command, nor says a user's gesture on the system bus.
-    private func render(_ action: Action, of owner: BindingOwner, _ panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func render(_ action: Action, of owner: BindingOwner, _ panel: SeatPanel, at time: Timestamp) {
         switch action {
         case .run(let command):
-            guard owner == .machine else { return toAgent(.command, command.binding, command.environment, perform) }
-            perform(.run(command))
+            guard owner == .machine else { return toAgent(.command, command.binding, command.environment) }
+            effects.append(.run(command))
         case .signal(let event, let device, let step):
             guard owner == .machine else {
                 // Emitted by the agent on the session bus.
-                return toAgent(.signal, event.name, GestureEnvironment.assignments(event, device: device, step: step), perform)
+                return toAgent(.signal, event.name, GestureEnvironment.assignments(event, device: device, step: step))
             }
-            perform(.signal(event, device: device, step: step))
+            effects.append(.signal(event, device: device, step: step))
         case .keys(let binding, let keys):
-            if explaining { perform(.log(.debug, "\(binding): keys \(keys.text)")) }
+            if explaining { effects.append(.log(.debug, "\(binding): keys \(keys.text)")) }
             virtualEvents.removeAll(keepingCapacity: true)
             VirtualInput.append(keys, holding: held.isEmpty ? [] : held.keys, to: &virtualEvents)
-            if !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
+            if !virtualEvents.isEmpty { effects.write(.keyboard, virtualEvents) }
         case .hold(let hold):
-            render(hold, of: panel, perform)
+            render(hold, of: panel)
         case .touchpad(let action):
-            render(action, of: panel, at: time, perform)
+            render(action, of: panel, at: time)
         case .click(let binding, let click, let location):
             if explaining {
-                perform(.log(.debug, "\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"))
+                effects.append(.log(.debug, "\(binding): \(click.count == 2 ? "double " : "")\(click.button.rawValue) click at x=\(fixed(location.x, decimals: 4)) y=\(fixed(location.y, decimals: 4))"))
             }
             virtualEvents.removeAll(keepingCapacity: true)
             VirtualInput.append(click, at: location, to: &virtualEvents)
             secondClick = click.count > 1 ? (time + Double(VirtualInput.doubleClickGapMicroseconds) / 1000, click, location, owner) : nil
-            perform(.write(.pointer, virtualEvents))
+            effects.write(.pointer, virtualEvents)
         case .scroll(let turn):
-            if explaining { perform(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }
+            if explaining { effects.append(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }
             virtualEvents.removeAll(keepingCapacity: true)
             VirtualInput.append(turn, to: &virtualEvents)
-            if !virtualEvents.isEmpty { perform(.write(.pointer, virtualEvents)) }
+            if !virtualEvents.isEmpty { effects.write(.pointer, virtualEvents) }
         case .mode, .pause, .touchLock:
             break  // the controller's (see take(_:of:))
         }
@@ -359,35 +362,35 @@ public final class Seat {
 
     /// A held gesture's begin, move or end on gestured's keyboard and pointer: pressed
     /// keys before the button (super is down when the drag starts), released after it.
-    private func render(_ hold: HoldAction, of panel: SeatPanel, _ perform: (SeatEffect) -> Void) {
+    private func render(_ hold: HoldAction, of panel: SeatPanel) {
         let holder = GestureHolder(panel: panel.node, binding: hold.binding)
         virtualEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)
         switch hold.moment {
         case .press:
-            if explaining { perform(.log(.debug, "\(hold.binding): holds \(hold.hold.text)\(hold.hold.pointer ? ", the pointer following" : "")")) }
+            if explaining { effects.append(.log(.debug, "\(hold.binding): holds \(hold.hold.text)\(hold.hold.pointer ? ", the pointer following" : "")")) }
             held.press(hold.hold, by: holder, at: hold.location, keyboard: &virtualEvents, pointer: &pointerEvents)
-            writeHeld(keyboardFirst: true, perform)
+            writeHeld(keyboardFirst: true)
         case .follow:
             held.follow(holder, to: hold.location, pointer: &pointerEvents)
-            writeHeld(keyboardFirst: false, perform)
+            writeHeld(keyboardFirst: false)
         case .release:
-            if explaining { perform(.log(.debug, "\(hold.binding): lets go of \(hold.hold.text)")) }
+            if explaining { effects.append(.log(.debug, "\(hold.binding): lets go of \(hold.hold.text)")) }
             held.release(holder, keyboard: &virtualEvents, pointer: &pointerEvents)
-            writeHeld(keyboardFirst: false, perform)
+            writeHeld(keyboardFirst: false)
         }
     }
 
     /// A gesture's fingers on the virtual touchpad: one gesture at a time, the others'
     /// fingers left off it (said in the debug log).
-    private func render(_ action: TouchpadAction, of panel: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func render(_ action: TouchpadAction, of panel: SeatPanel, at time: Timestamp) {
         let holder = GestureHolder(panel: panel.node, binding: action.binding)
         virtualEvents.removeAll(keepingCapacity: true)
         switch action.moment {
         case .begin:
             let took = touchpad.begin(action.touches, by: holder, at: time, into: &virtualEvents)
             if explaining {
-                perform(.log(.debug, took ? "\(action.binding): \(action.touches.count) fingers on the touchpad"
+                effects.append(.log(.debug, took ? "\(action.binding): \(action.touches.count) fingers on the touchpad"
                     : "\(action.binding): not on the touchpad: \(touchpad.holder.map { "\($0.binding)'s fingers are on it" } ?? "\(action.touches.count) fingers")"))
             }
         case .move:
@@ -395,31 +398,31 @@ public final class Seat {
         case .end:
             touchpad.end(by: holder, into: &virtualEvents)
         }
-        if !virtualEvents.isEmpty { perform(.write(.touchpad, virtualEvents)) }
+        if !virtualEvents.isEmpty { effects.write(.touchpad, virtualEvents) }
     }
 
     /// What a panel's gestures still hold (nil: every panel's) goes up, and their fingers
     /// leave the touchpad: the panel goes, or the daemon stops. Their gestures'
     /// cancellation has done it already, unless something ended them without one.
-    func release(_ panel: SeatPanel?, _ perform: (SeatEffect) -> Void) {
+    func release(_ panel: SeatPanel?) {
         if let holder = touchpad.holder, panel == nil || holder.panel == panel?.node {
             virtualEvents.removeAll(keepingCapacity: true)
             touchpad.end(by: nil, into: &virtualEvents)
-            perform(.write(.touchpad, virtualEvents))
+            effects.write(.touchpad, virtualEvents)
         }
         guard !held.isEmpty else { return }
         virtualEvents.removeAll(keepingCapacity: true)
         pointerEvents.removeAll(keepingCapacity: true)
         let holders = held.release(panel: panel?.node, keyboard: &virtualEvents, pointer: &pointerEvents)
         guard !holders.isEmpty else { return }
-        perform(.log(.info, "let go of what \(holders.map(\.binding).joined(separator: ", ")) held"))
-        writeHeld(keyboardFirst: false, perform)
+        effects.append(.log(.info, "let go of what \(holders.map(\.binding).joined(separator: ", ")) held"))
+        writeHeld(keyboardFirst: false)
     }
 
-    private func writeHeld(keyboardFirst: Bool, _ perform: (SeatEffect) -> Void) {
-        if keyboardFirst, !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
-        if !pointerEvents.isEmpty { perform(.write(.pointer, pointerEvents)) }
-        if !keyboardFirst, !virtualEvents.isEmpty { perform(.write(.keyboard, virtualEvents)) }
+    private func writeHeld(keyboardFirst: Bool) {
+        if keyboardFirst, !virtualEvents.isEmpty { effects.write(.keyboard, virtualEvents) }
+        if !pointerEvents.isEmpty { effects.write(.pointer, pointerEvents) }
+        if !keyboardFirst, !virtualEvents.isEmpty { effects.write(.keyboard, virtualEvents) }
     }
 
     /// A touch sequence began on a dark screen: nothing fires, an isolated panel's twin
@@ -427,31 +430,31 @@ public final class Seat {
     /// `wake_command`, or by gestured's keyboard pressing KEY_WAKEUP (see
     /// `VirtualInput.appendWake`). A panel read beside applications wakes the desktop
     /// itself. Said once for each change of screens.
-    private func wake(_ panel: SeatPanel, _ why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func wake(_ panel: SeatPanel, _ why: String, at time: Timestamp) {
         if wokeFor != screens {
             wokeFor = screens
-            perform(.log(.info, "\(panel.node): \(why)"))
+            effects.append(.log(.info, "\(panel.node): \(why)"))
         }
         guard panel.isolated, panel.pipeline.screenDark else { return }
         if let command = config.daemon.wakeCommand {
-            return perform(.run(CommandAction(binding: "wake_command", command: command, environment: [], maxRunning: 1)))
+            return effects.append(.run(CommandAction(binding: "wake_command", command: command, environment: [], maxRunning: 1)))
         }
         virtualEvents.removeAll(keepingCapacity: true)
         VirtualInput.appendWake(to: &virtualEvents)
-        perform(.write(.keyboard, virtualEvents))
+        effects.write(.keyboard, virtualEvents)
     }
 
     /// A pen came near or left (or went away): the palms of the touchscreens of its group.
-    func penMoved(_ near: Bool, on pen: SeatPanel, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func penMoved(_ near: Bool, on pen: SeatPanel, at time: Timestamp) {
         guard let group = pen.device.group else { return }
         for panel in panels where panel !== pen && panel.device.group == group && panel.pipeline.device.tool == .finger {
             let before = panel.palm
             panel.palm.pen(near: near, at: time, fadeMS: config.daemon.palmAfterPenMS)
             guard panel.palm != before else { continue }
             if explaining {
-                perform(.log(.debug, "\(panel.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")"))
+                effects.append(.log(.debug, "\(panel.name): the pen \(near ? "is near: its touches fire no gesture" : "left: gestures again \(fixed(config.daemon.palmAfterPenMS, decimals: 0)) ms after")"))
             }
-            if panel.palm.silenced != panel.pipeline.silenced { feed(.silence(panel.palm.silenced, at: time), to: panel, perform) }
+            if panel.palm.silenced != panel.pipeline.silenced { feed(.silence(panel.palm.silenced, at: time), to: panel) }
         }
     }
 
@@ -459,57 +462,57 @@ public final class Seat {
 
     /// Says what changed and gives every panel the new gate: the panel whose step made
     /// it right after that step, the others once the step is performed.
-    func changed(_ changes: [ControlChange], by panel: SeatPanel? = nil, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    func changed(_ changes: [ControlChange], by panel: SeatPanel? = nil, at time: Timestamp) {
         guard !changes.isEmpty else { return }
-        for change in changes { perform(.control(change, at: time)) }
+        for change in changes { effects.append(.control(change, at: time)) }
         if config.daemon.keepTouchLock, changes.contains(where: { $0.kind == .touchLocked || $0.kind == .touchUnlocked }) {
-            perform(.keepTouchLock(control.gate.touchLocked))
+            effects.append(.keepTouchLock(control.gate.touchLocked))
         }
         guard changes.contains(where: \.kind.changesGate) else { return }
         panel?.pipeline.give(control.gate, at: time)
         gateChanged = time
-        if !feeding { spreadGate(perform) }
+        if !feeding { spreadGate() }
     }
 
     /// Every panel takes the gate in force (see `TouchscreenPipeline`), in force at once;
     /// a gesture of theirs that changes it again is given too.
-    private func spreadGate(_ perform: (SeatEffect) -> Void) {
+    private func spreadGate() {
         feeding = true
         defer { feeding = false }
         while let time = gateChanged {
             gateChanged = nil
             for panel in panels {
-                panel.pipeline.step(.gate(control.gate, at: time)) { take($0, of: panel, perform) }
+                panel.pipeline.step(.gate(control.gate, at: time)) { take($0, of: panel) }
             }
             dueKnown = false
         }
     }
 
-    private func take(_ request: ControlRequest, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) throws(ControlRefusal) {
+    private func take(_ request: ControlRequest, why: String, at time: Timestamp) throws(ControlRefusal) {
         switch request {
         case .setMode(let mode):
-            changed(try control.setMode(mode, at: time, why: why).map { [$0] } ?? [], at: time, perform)
+            changed(try control.setMode(mode, at: time, why: why).map { [$0] } ?? [], at: time)
         case .pause(let seconds):
-            changed([try control.pause(checking: seconds, at: time, why: why)], at: time, perform)
+            changed([try control.pause(checking: seconds, at: time, why: why)], at: time)
         case .resume:
-            changed(control.resume(why: why).map { [$0] } ?? [], at: time, perform)
+            changed(control.resume(why: why).map { [$0] } ?? [], at: time)
         case .lockTouch(let locked):
-            changed(control.setTouchLocked(locked, why: why).map { [$0] } ?? [], at: time, perform)
+            changed(control.setTouchLocked(locked, why: why).map { [$0] } ?? [], at: time)
         case .rotate(let degrees):
             guard let turn = QuarterTurn(degrees: degrees) else { throw .rotationOutOfRange(degrees) }
-            rotateDisplay(turn, why: why, at: time, perform)
+            rotateDisplay(turn, why: why, at: time)
         case .rotatePanel(let node, let degrees):
             guard let panel = byNode[node] else { throw .unknownDevice(node) }
             guard let turn = QuarterTurn(degrees: degrees) else { throw .rotationOutOfRange(degrees) }
             guard panel.pipeline.rotationSetting.followsDisplay else { throw .fixedRotation(device: panel.name, panel.pipeline.rotation) }
-            rotate(panel, turn, why: why, at: time, perform)
+            rotate(panel, turn, why: why, at: time)
         }
     }
 
     // MARK: Rotation
 
     /// Every panel whose rotation is auto or external measures its next sequence so.
-    private func rotateDisplay(_ turn: QuarterTurn, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func rotateDisplay(_ turn: QuarterTurn, why: String, at time: Timestamp) {
         guard turn != displayRotation else { return }
         displayRotation = turn
         var turned: [String] = []
@@ -518,16 +521,16 @@ public final class Seat {
             panel.pipeline.setDisplayRotation(turn)
             if panel.pipeline.rotation != before { turned.append(panel.node) }
         }
-        changed([ControlChange(kind: .rotated(turn), reason: why)], at: time, perform)
-        perform(.announce([], rotatedPanels: turned))
+        changed([ControlChange(kind: .rotated(turn), reason: why)], at: time)
+        effects.append(.announce([], rotatedPanels: turned))
     }
 
     /// One panel turned (one whose rotation is auto or external), until the display's
     /// rotation changes again.
-    private func rotate(_ panel: SeatPanel, _ turn: QuarterTurn, why: String, at time: Timestamp, _ perform: (SeatEffect) -> Void) {
+    private func rotate(_ panel: SeatPanel, _ turn: QuarterTurn, why: String, at time: Timestamp) {
         guard panel.pipeline.rotationSetting.followsDisplay, panel.pipeline.rotation != turn else { return }
         panel.pipeline.setDisplayRotation(turn)
-        changed([ControlChange(kind: .panelRotated(device: panel.name, turn), reason: why)], at: time, perform)
-        perform(.announce([], rotatedPanels: [panel.node]))
+        changed([ControlChange(kind: .panelRotated(device: panel.name, turn), reason: why)], at: time)
+        effects.append(.announce([], rotatedPanels: [panel.node]))
     }
 }

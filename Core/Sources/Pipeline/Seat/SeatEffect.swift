@@ -3,7 +3,7 @@ import Config
 import Gestures
 import TouchCore
 
-/// What the seat's step asks the edge to do, in the order to do it. The daemon performs
+/// What the seat's step asks the edge to do (`SeatEffects`, which says in what order). The daemon performs
 /// them all; `monitor` only shows and logs; a replay prints them.
 public enum SeatEffect {
     /// A panel's step that did something, for showing (`--print`, `monitor`) and the log.

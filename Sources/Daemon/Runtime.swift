@@ -1,0 +1,133 @@
+import Bindings
+import Effects
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SystemIO
+import SystemPackage
+
+/// The loop the daemon and the session agent both run, keyd's `evloop.c`: one epoll wait
+/// (`EventLoop`), one timerfd set to the earliest deadline, a signalfd (SIGCHLD reaps,
+/// the others are the owner's), the commands the owner starts and their output, the bus
+/// connections and desktops' sockets it follows (each run when ready and at its
+/// deadline), and systemd's watchdog. After every wake-up the owner does its own work
+/// (`afterWakeUp`) and says its next deadline.
+final class Runtime {
+    let runner: CommandRunner
+    private let logger: Logger
+    private let loop: EventLoop
+    private let timer: FileDescriptor
+    private let signals: FileDescriptor
+    private var sources: [BusSource] = []
+    private var armedAt: Int64?
+    /// WATCHDOG_USEC/2 when systemd watches, and when the next ping is due.
+    private var watchdog: (interval: Int64, next: Int64)?
+    /// SIGHUP, SIGTERM and SIGINT: the owner's.
+    var onSignal: (Int32) -> Void = { _ in }
+    /// A child that is the owner's own (a configuration's parsing helper): true when it
+    /// was; else it is a command's.
+    var onChildExited: (pid_t, Spawn.ExitStatus) -> Bool = { _, _ in false }
+    /// The owner's work after every wake-up (`now`: the monotonic clock); its next deadline.
+    var afterWakeUp: (Int64) -> Int64? = { _ in nil }
+
+    /// Blocks the signals first: one that comes while the owner starts (a SIGHUP right
+    /// after start, while a large configuration loads) waits for the loop instead of killing.
+    init(logger: Logger, commandTimeoutMS: Int) throws(Errno) {
+        self.logger = logger
+        signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        loop = try EventLoop(logger: logger)
+        timer = try TimerFD.create()
+        runner = CommandRunner(timeoutMilliseconds: Int64(commandTimeoutMS), logger: logger)
+        runner.onOutputClosed = { [unowned self] fd in loop.unwatch(fd) }
+        try loop.watch(timer) { [unowned self] in
+            do { try TimerFD.drain(timer) } catch { logger.error("timerfd: \(error)") }
+        }
+        try loop.watch(signals) { [unowned self] in handleSignals() }
+    }
+
+    /// Says READY to systemd, then waits and dispatches until `stop`.
+    func run() throws(Errno) {
+        watchdog = SystemdNotify.watchdogInterval.map { ($0 / 2, 0) }
+        SystemdNotify.send("READY=1")
+        wokeUp()
+        try loop.run { wokeUp() }
+    }
+
+    func stop() { loop.running = false }
+
+    // MARK: What is watched
+
+    /// Those watched `first` (the touchscreens) run before the others ready at the same wake-up.
+    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
+        do { try loop.watch(fd, writable: writable, first: first, handler) } catch { logger.error("cannot watch \(what): \(error)") }
+    }
+
+    func unwatch(_ fd: FileDescriptor) { loop.unwatch(fd) }
+
+    /// A bus connection or a desktop's socket: watched as it says, run when ready and when due.
+    func follow(_ source: BusSource, _ what: String) {
+        loop.follow(source, what)
+        sources.append(source)
+    }
+
+    /// A bus no longer followed (the daemon's, replaced by a reload).
+    func forget(_ bus: BusService) {
+        if let watched = bus.currentWatch { loop.unwatch(watched.fd) }
+        sources.removeAll { $0 === bus }
+    }
+
+    /// Starts a command (within its limits) and reads its output into the log.
+    func start(_ command: CommandAction) {
+        guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
+        watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
+    }
+
+    // MARK: The loop
+
+    private func wokeUp() {
+        let now = monotonicMicroseconds()
+        var next = afterWakeUp(now)
+        guard loop.running else { return }
+        runner.enforceTimeouts(now: now)
+        for source in sources {
+            if let deadline = source.nextDeadline, deadline <= now { source.process() }
+        }
+        if let (interval, due) = watchdog, now >= due {
+            SystemdNotify.send("WATCHDOG=1")
+            watchdog = (interval, now + interval)
+        }
+        func consider(_ time: Int64?) {
+            if let time, time < next ?? .max { next = time }
+        }
+        consider(runner.nextDeadline)
+        for source in sources { consider(source.nextDeadline) }
+        consider(watchdog?.next)
+        do { try TimerFD.rearm(timer, at: next, now: now, armedAt: &armedAt) } catch {
+            logger.error("timerfd: cannot arm: \(error)")
+        }
+    }
+
+    private func handleSignals() {
+        while true {
+            let signal: Int32?
+            do { signal = try SignalFD.next(signals) } catch {
+                return logger.error("signalfd: \(error)")
+            }
+            guard let signal else { return }
+            if signal == SIGCHLD { reapChildren() } else { onSignal(signal) }
+        }
+    }
+
+    /// Every exited child: the owner's own, or a command's.
+    private func reapChildren() {
+        while true {
+            let exited: (pid: pid_t, status: Spawn.ExitStatus)?
+            do { exited = try Spawn.reap() } catch {
+                return logger.error("waitpid: \(error)")
+            }
+            guard let (pid, status) = exited else { return }
+            if !onChildExited(pid, status) { runner.exited(pid: pid, status: status, now: monotonicMicroseconds()) }
+        }
+    }
+}
