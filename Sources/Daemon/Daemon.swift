@@ -188,8 +188,17 @@ public final class Daemon {
             runtime.stop()
             return nil
         }
-        return [replay?.nextTime.map(clock.monotonic), seat.nextDeadline.map(clock.monotonic), seatLog.due,
-                virtual?.touchpadDue, reloads.parsing?.deadline].compactMap { $0 }.min()
+        // At every wake-up (each read of a panel): found without building an array.
+        var next: Int64?
+        func consider(_ time: Int64?) {
+            if let time, time < next ?? .max { next = time }
+        }
+        consider(replay?.nextTime.map(clock.monotonic))
+        consider(seat.nextDeadline.map(clock.monotonic))
+        consider(seatLog.due)
+        consider(virtual?.touchpadDue)
+        consider(reloads.parsing?.deadline)
+        return next
     }
 
     private func take(signal: Int32) {
