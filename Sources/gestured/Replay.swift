@@ -28,14 +28,14 @@ struct Replay: ParsableCommand {
             stderr while stdout goes to a file or a pipe and stderr is a terminal. With \
             --together they play on one seat, merged by time (a pen and its panel, two \
             panels), as the daemon would read them together; --timeline adds what happens \
-            to that seat besides (lines of "SECONDS WHAT", WHAT one of: \(Timeline.usage); \
-            session, push, leave, report and report-windows: the session in front of the \
-            seat, a user's configuration handed over by the agent of a session, that agent \
-            leaving, its reports of the application in front and of the windows). A hand-over \
-            or a report refused is not an error: a hand-over refused is said among the lines. \
-            `run --replay` takes the same recordings and timeline and prints the same lines.
+            to that seat besides: lines of "SECONDS WHAT" (see below). A hand-over or a report \
+            refused is not an error: a hand-over refused is said among the lines. `run --replay` \
+            takes the same recordings and timeline and prints the same lines.
             Exits 1 when a recording or the timeline is malformed (after replaying the other \
             recordings), or a timeline's request is refused (the seat goes on, as the daemon's would).
+
+            What a timeline's line may say after its seconds:
+            \(Timeline.help)
             """
     )
 
@@ -58,7 +58,7 @@ struct Replay: ParsableCommand {
     @Flag(help: "Play the recordings on one seat, merged by time: a pen and its panel, two panels.")
     var together = false
 
-    @Option(help: ArgumentHelp("What else happens to the seat, a line each: SECONDS, then \(Timeline.usage). Implies --together.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("What else happens to the seat, a line each: SECONDS, then what (the words above). Implies --together.", valueName: "FILE"))
     var timeline: String?
 
     @Option(help: ArgumentHelp("Draw the recording to an SVG file: the panel, each touch's trace, the gestures that fired and why the others failed.", valueName: "FILE"))

@@ -24,6 +24,16 @@ public enum QuarterTurn: Int, CaseIterable, Codable, Sendable, CustomStringConve
         }
     }
 
+    /// The name iio-sensor-proxy gives this turn.
+    public var sensorOrientation: String {
+        switch self {
+        case .upright: "normal"
+        case .quarter: "left-up"
+        case .half: "bottom-up"
+        case .threeQuarters: "right-up"
+        }
+    }
+
     public var degrees: Int { rawValue }
     /// A quarter or three quarters: the screen's x and y are the panel's y and x.
     public var swapsAxes: Bool { self == .quarter || self == .threeQuarters }

@@ -130,7 +130,11 @@ import TouchCore
 
     @Test func aTimelineSetsTheApplication() throws {
         let timeline = try Timeline(parsing: "1 app firefox\n2 app none\n", path: "t")
-        #expect(timeline.lines.map(\.entry) == [.app(AppInFront(appID: "firefox", source: "the timeline")), .app(nil)])
+        let apps = timeline.lines.map { line -> AppInFront?? in
+            guard case .input(.appInFront(let app, _, _)) = line.entry else { return nil }
+            return app
+        }
+        #expect(apps == [AppInFront(appID: "firefox", source: "the timeline"), .some(nil)])
         for text in ["1 app\n", "1 app a b\n", "1 app \(String(repeating: "x", count: 300))\n"] {
             #expect(throws: FileError.self) { _ = try Timeline(parsing: text, path: "t") }
         }

@@ -279,8 +279,12 @@ import TouchCore
 
     @Test func aTimelineSetsTheScreens() throws {
         let timeline = try Timeline(parsing: "1 screens eDP-1=off HDMI-A-1=on\n2 screens none\n3 screens eDP-1=unused\n", path: "t")
-        #expect(timeline.lines.map(\.entry) == [.screens(Self.screens([("eDP-1", false), ("HDMI-A-1", true)])), .screens(Screens([])),
-                                                 .screens(Screens([.init(name: "eDP-1", lit: false, inUse: false)]))])
+        let screens = timeline.lines.map { line -> Screens? in
+            guard case .input(.screens(let screens, _, _)) = line.entry else { return nil }
+            return screens
+        }
+        #expect(screens == [Self.screens([("eDP-1", false), ("HDMI-A-1", true)]), Screens([]),
+                            Screens([.init(name: "eDP-1", lit: false, inUse: false)])])
         for bad in ["1 screens", "1 screens eDP-1", "1 screens eDP-1=dim", "1 screens =on"] {
             #expect(throws: FileError.self) { try Timeline(parsing: bad, path: "t") }
         }

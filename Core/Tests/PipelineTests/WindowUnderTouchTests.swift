@@ -149,10 +149,10 @@ import TouchCore
         let expected = WindowLayout(screen: .init(x: 0, y: 0, width: 1920, height: 1080),
                                     windows: [Self.window("dialog", 860, 440, 200, 200), Self.window("firefox", 0, 0, 960, 1080)],
                                     source: "the timeline")
-        guard case .windows(let first) = timeline.lines[0].entry else { Issue.record("not windows"); return }
+        guard case .input(.windows(let first, _, _)) = timeline.lines[0].entry else { Issue.record("not windows"); return }
         #expect(first?.windows.map(\.frame) == expected?.windows.map(\.frame) && first?.screen == expected?.screen)
         #expect(first?.windows.map(\.app.appID) == ["dialog", "firefox"])
-        #expect(timeline.lines[1].entry == .windows(nil))
+        guard case .input(.windows(nil, _, _)) = timeline.lines[1].entry else { Issue.record("not windows none"); return }
         for text in ["1 windows\n", "1 windows 0x10\n", "1 windows 10x10 a@1,2\n", "1 windows 10x10 @1,2,3x4\n", "1 windows 10x10 a@1,2,3x-4\n",
                      "1 windows 10x10 a@1,2,99999999999x4\n", "1 windows none extra\n"] {
             #expect(throws: FileError.self, "\(text)") { _ = try Timeline(parsing: text, path: "t") }

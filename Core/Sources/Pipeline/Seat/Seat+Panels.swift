@@ -50,15 +50,22 @@ extension Seat {
         effects.append(.announce([.devices], rotatedPanels: []))
     }
 
-    /// A live panel's calibration changed (`gestured calibrate` wrote its rule, or anyone
-    /// did): it is opened anew, so that gestured's positions take the new matrix and an
-    /// isolated panel's twin is made again, the one moment a compositor's libinput reads a
-    /// device's calibration. A touch in flight is cancelled, as at any reopening.
+    /// A panel's calibration changed (`gestured calibrate` wrote its rule, or anyone
+    /// did): a live one is opened anew, so that gestured's positions take the new matrix
+    /// and an isolated panel's twin is made again, the one moment a compositor's libinput
+    /// reads a device's calibration; a recording, which cannot be opened again, appears
+    /// again with the matrix. A touch in flight is cancelled, as at any reopening.
     func recalibrate(_ node: String, _ matrix: CalibrationMatrix?, at time: Timestamp) {
-        guard let panel = panel(node), panel.device.live != nil, panel.device.description.calibration != matrix else { return }
-        remove(panel, why: "calibrated anew (\(matrix.map { "LIBINPUT_CALIBRATION_MATRIX \($0)" } ?? "no calibration")): opened again",
-               reopen: true, at: time)
-        effects.append(.rescan)
+        guard let panel = panel(node), panel.device.description.calibration != matrix else { return }
+        let why = "calibrated anew (\(matrix.map { "LIBINPUT_CALIBRATION_MATRIX \($0)" } ?? "no calibration"))"
+        guard panel.device.live == nil else {
+            remove(panel, why: why + ": opened again", reopen: true, at: time)
+            return effects.append(.rescan)
+        }
+        var device = panel.device
+        device.description.calibration = matrix
+        remove(panel, why: why + ": it appears again", at: time)
+        appear(device, at: time)
     }
 
     /// Lets a panel go: its touches and gestures under way are cancelled. `reopen`: to

@@ -65,6 +65,45 @@ public enum SeatInput: Sendable {
     /// monitor: what the running service says of itself.
     indirect case followed(ServiceState, at: Timestamp)
 
+    /// Each input's kind: what a timeline's words give (`Timeline.Word.gives`).
+    public enum Kind: CaseIterable, Sendable {
+        case event, deadline, appeared, isolationFailed, calibrated, gone, ended, stopping, reload, request, locked, logindSilent,
+             sessionInFront, appInFront, reportedApp, activeSession, push, peerLeft, windows, reportedWindows, screens,
+             displayRotated, followed
+
+        /// A replay's recordings give these (a panel's events, its appearing at the
+        /// start, its end) and its clock the deadlines: no timeline line says them.
+        public static let notWritten: Set<Kind> = [.event, .deadline, .appeared, .ended]
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .event: .event
+        case .deadline: .deadline
+        case .appeared: .appeared
+        case .isolationFailed: .isolationFailed
+        case .calibrated: .calibrated
+        case .gone: .gone
+        case .ended: .ended
+        case .stopping: .stopping
+        case .reload: .reload
+        case .request: .request
+        case .locked: .locked
+        case .logindSilent: .logindSilent
+        case .sessionInFront: .sessionInFront
+        case .appInFront: .appInFront
+        case .reportedApp: .reportedApp
+        case .activeSession: .activeSession
+        case .push: .push
+        case .peerLeft: .peerLeft
+        case .windows: .windows
+        case .reportedWindows: .reportedWindows
+        case .screens: .screens
+        case .displayRotated: .displayRotated
+        case .followed: .followed
+        }
+    }
+
     public var time: Timestamp {
         switch self {
         case .event(_, let event): event.time

@@ -102,59 +102,40 @@ public struct SeatScript: Sendable {
     public static func inputs(of timeline: Timeline, recordings: [Recording],
                               configurations: [String: Configuration], pushes: [String: UserPush] = [:]) throws(FileError) -> [SeatInput] {
         var inputs: [SeatInput] = []
-        /// A panel, by its recording's path or file name.
-        func node(_ named: String, _ line: Timeline.Line) throws(FileError) -> String {
-            let node = recordings.first { $0.path == named }?.path
-                ?? recordings.first { $0.path.split(separator: "/").last.map(String.init) == named }?.path
-            guard let node else {
-                throw FileError(path: timeline.path, line: line.line, message: "no recording \"\(printable(named))\" is replayed; name one of \(recordings.map(\.path).joined(separator: ", "))")
-            }
-            return node
-        }
         for line in timeline.lines {
-            let why = "\(timeline.path):\(line.line)"
+            /// A panel, by its recording's path or file name.
+            func node(_ named: String) throws(FileError) -> String {
+                let node = recordings.first { $0.path == named }?.path
+                    ?? recordings.first { $0.path.split(separator: "/").last.map(String.init) == named }?.path
+                guard let node else {
+                    throw FileError(path: timeline.path, line: line.line, message: "no recording \"\(printable(named))\" is replayed; name one of \(recordings.map(\.path).joined(separator: ", "))")
+                }
+                return node
+            }
+            func read<Read>(_ path: String, from files: [String: Read]) throws(FileError) -> Read {
+                guard let read = files[path] else {
+                    throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")
+                }
+                return read
+            }
             switch line.entry {
-            case .request(.rotatePanel(let named, let degrees)):
-                inputs.append(.request(.rotatePanel(node: try node(named, line), degrees: degrees), why: why, at: line.time))
-            case .request(let request):
-                inputs.append(.request(request, why: why, at: line.time))
-            case .locked(let locked):
-                inputs.append(.locked(locked, why: why, at: line.time))
-            case .logindSilent:
-                inputs.append(.logindSilent(why: why, at: line.time))
-            case .sessionInFront(let inFront):
-                inputs.append(.sessionInFront(inFront, why: why, at: line.time))
-            case .app(let app):
-                inputs.append(.appInFront(app, why: why, at: line.time))
-            case .windows(let windows):
-                inputs.append(.windows(windows, why: why, at: line.time))
-            case .screens(let screens):
-                inputs.append(.screens(screens, why: why, at: line.time))
             case .reload(let path):
-                guard let config = configurations[path] else {
-                    throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")
-                }
-                inputs.append(.reload(config, at: line.time))
-            case .activeSession(let session):
-                inputs.append(.activeSession(session, why: why, at: line.time))
+                inputs.append(.reload(try read(path, from: configurations), at: line.time))
             case .push(let session, let uid, let path):
-                guard let push = pushes[path] else {
-                    throw FileError(path: timeline.path, line: line.line, message: "the configuration \(printable(path)) was not read")
-                }
-                let name = Timeline.agentName(session: session, uid: uid)
-                inputs.append(.push(push, by: BusPeer(name: name, uid: uid, session: session), at: line.time))
-            case .agentLeft(let session, let uid):
-                inputs.append(.peerLeft(name: Timeline.agentName(session: session, uid: uid), at: line.time))
-            case .reportedApp(let session, let uid, let app):
-                let agent = BusPeer(name: Timeline.agentName(session: session, uid: uid), uid: uid, session: session)
-                inputs.append(.reportedApp(app, by: agent, why: why, at: line.time))
-            case .reportedWindows(let session, let uid, let windows):
-                let agent = BusPeer(name: Timeline.agentName(session: session, uid: uid), uid: uid, session: session)
-                inputs.append(.reportedWindows(windows, by: agent, why: why, at: line.time))
-            case .unplug(let named):
-                inputs.append(.gone(node: try node(named, line), why: "unplugged (\(why))", at: line.time))
-            case .stop:
-                inputs.append(.stopping(at: line.time))
+                inputs.append(.push(try read(path, from: pushes), by: Timeline.agent(session: session, uid: uid), at: line.time))
+            case .input(.request(.rotatePanel(let named, let degrees), let why, let time)):
+                inputs.append(.request(.rotatePanel(node: try node(named), degrees: degrees), why: why, at: time))
+            case .input(.gone(let named, let why, let time)):
+                inputs.append(.gone(node: try node(named), why: why, at: time))
+            case .input(.isolationFailed(let named, let error, let time)):
+                inputs.append(.isolationFailed(node: try node(named), error: error, at: time))
+            case .input(.calibrated(let named, let matrix, let time)):
+                inputs.append(.calibrated(node: try node(named), matrix, at: time))
+            case .input(.followed(var state, let time)):
+                if let (named, turn) = state.panelRotation { state.panelRotation = (try node(named), turn) }
+                inputs.append(.followed(state, at: time))
+            case .input(let input):
+                inputs.append(input)
             }
         }
         return inputs
