@@ -8,9 +8,8 @@
 // method handler and one property getter take every member, by name; Rotation alone is
 // written. The methods and the setter are marked unprivileged: the bus policy (dbus/) decides who may call them, as sd-bus would
 // otherwise ask for CAP_SYS_ADMIN on the system bus.
-static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
-                                          sd_bus_message_handler_t method, sd_bus_property_get_t property,
-                                          sd_bus_property_set_t set, void *userdata) {
+static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handler_t method, sd_bus_property_get_t property,
+                                                           sd_bus_property_set_t set) {
     static sd_bus_vtable vtable[27];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
@@ -49,7 +48,13 @@ static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const c
     };
     _Static_assert(sizeof filled == sizeof vtable, "the table's size");
     memcpy(vtable, filled, sizeof filled);
-    return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, userdata);
+    return vtable;
+}
+
+static inline int gestured_bus_add_object(sd_bus *bus, const char *path, const char *interface,
+                                          sd_bus_message_handler_t method, sd_bus_property_get_t property,
+                                          sd_bus_property_set_t set, void *userdata) {
+    return sd_bus_add_object_vtable(bus, NULL, path, interface, gestured_service_vtable(method, property, set), userdata);
 }
 
 // One object per touchscreen under `prefix` (a fallback vtable: sd-bus asks `find` whether
@@ -77,8 +82,7 @@ static inline int gestured_bus_add_devices(sd_bus *bus, const char *prefix, cons
 
 // The session agent's object on the session bus: ReportApp and ReportWindows, as gestured's own, for the
 // KWin script and the GNOME Shell extension when gestured is the system service.
-static inline int gestured_bus_add_agent(sd_bus *bus, const char *path, const char *interface,
-                                         sd_bus_message_handler_t method, void *userdata) {
+static inline const sd_bus_vtable *gestured_agent_vtable(sd_bus_message_handler_t method) {
     static sd_bus_vtable vtable[4];
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -90,7 +94,22 @@ static inline int gestured_bus_add_agent(sd_bus *bus, const char *path, const ch
     };
     _Static_assert(sizeof filled == sizeof vtable, "the table's size");
     memcpy(vtable, filled, sizeof filled);
-    return sd_bus_add_object_vtable(bus, NULL, path, interface, vtable, userdata);
+    return vtable;
+}
+
+static inline int gestured_bus_add_agent(sd_bus *bus, const char *path, const char *interface,
+                                         sd_bus_message_handler_t method, void *userdata) {
+    return sd_bus_add_object_vtable(bus, NULL, path, interface, gestured_agent_vtable(method), userdata);
+}
+
+// The signature a table declares for a method's arguments or a signal's (NULL: it has no
+// such member): what gestured's messages are checked against.
+static inline const char *gestured_vtable_signature(const sd_bus_vtable *table, const char *member) {
+    for (; table->type != _SD_BUS_VTABLE_END; table++) {
+        if (table->type == _SD_BUS_VTABLE_METHOD && strcmp(table->x.method.member, member) == 0) return table->x.method.signature;
+        if (table->type == _SD_BUS_VTABLE_SIGNAL && strcmp(table->x.signal.member, member) == 0) return table->x.signal.signature;
+    }
+    return NULL;
 }
 
 // The variadic calls Swift cannot make.
@@ -102,7 +121,3 @@ static inline int gestured_bus_emit_changed(sd_bus *bus, const char *path, const
     return sd_bus_emit_properties_changed(bus, path, interface, property, NULL);
 }
 
-// A signal without arguments (sd_bus_emit_signal is variadic).
-static inline int gestured_bus_emit_bare(sd_bus *bus, const char *path, const char *interface, const char *member) {
-    return sd_bus_emit_signal(bus, path, interface, member, NULL);
-}

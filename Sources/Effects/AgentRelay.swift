@@ -52,7 +52,7 @@ public final class AgentRelay: BusSource {
     }
 
     private func reportApp(_ message: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
-        guard let report = AppReport.read(message) else { return -EINVAL }
+        guard let report = AppReport.read(from: message) else { return -EINVAL }
         guard !report.tooLong else {
             return SDBus.fail(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a name is at most \(AppInFront.longestName) bytes")
         }
@@ -62,7 +62,7 @@ public final class AgentRelay: BusSource {
     }
 
     private func reportWindows(_ message: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
-        guard let report = WindowsReport.read(message) else { return -EINVAL }
+        guard let report = WindowsReport.read(from: message) else { return -EINVAL }
         guard !report.tooLong else {
             return SDBus.fail(reply, "org.freedesktop.DBus.Error.InvalidArgs", "a source is at most \(AppInFront.longestName) bytes")
         }
@@ -75,7 +75,7 @@ public final class AgentRelay: BusSource {
     /// connection (listeners there match org.gestured.Agent1's owner as the sender).
     public func emit(_ event: GestureEvent, device: String, step: StepCount?) {
         guard let connection, let bus = connection.bus else { return }
-        guard let message = BusService.gestureSignal(event, device: device, step: step, on: bus) else {
+        guard let message = GestureSignal(event: event, device: device, step: step).signal(on: bus) else {
             return logger.error("cannot build the Gesture signal for \(event.name)")
         }
         defer { SDBus.unref(message) }
@@ -92,7 +92,7 @@ public final class AgentRelay: BusSource {
     /// the fingers where they are then.
     public func feedback(_ frame: FeedbackFrame, to destination: String) {
         guard let connection, let bus = connection.bus, SDBus.queuedWrites(bus).map({ $0 < Self.mostQueuedUpdates }) ?? false,
-              let message = BusService.feedbackSignal(frame, to: destination, from: Self.path, Self.name, on: bus) else { return }
+              let message = frame.signal(on: bus, from: Self.path, Self.name, to: destination) else { return }
         defer { SDBus.unref(message) }
         _ = SDBus.send(bus, message)
         connection.updateWatch()

@@ -21,8 +21,8 @@ public final class AppReporter: BusSource {
     private let logger: Logger
     private var connection: BusConnection?
     /// What is in front now, and where the windows are: each said on its own.
-    private let app = Latest("ReportApp", spacing: 200_000)
-    private let windows = Latest("ReportWindows", spacing: 250_000)
+    private let app = Latest(spacing: 200_000)
+    private let windows = Latest(spacing: 250_000)
     private var saidRefusal = false
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
@@ -41,7 +41,7 @@ public final class AppReporter: BusSource {
                 if !owner.isEmpty { sendBothSoon() }
             }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
-                                       member: "AppWanted") { [unowned self] _ in sendBothSoon() }
+                                       member: AppWanted.member) { [unowned self] _ in sendBothSoon() }
             self.connection = connection
             retryAt = nil
             backoff.reset()
@@ -59,13 +59,13 @@ public final class AppReporter: BusSource {
 
     /// The application in front now (nil: none), from `source`.
     public func report(_ app: AppInFront?, source: String) {
-        self.app.arguments = { [app?.source ?? source, app?.appID ?? "", app?.windowClass ?? "", app?.instance ?? ""] }
+        self.app.report = { AppReport(source: app?.source ?? source, appID: app?.appID ?? "", windowClass: app?.windowClass ?? "", instance: app?.instance ?? "") }
         sendSoon(self.app)
     }
 
     /// Where the windows are now (nil: not known), from `source`; written out when sent.
     public func report(_ layout: WindowLayout?, source: String) {
-        windows.arguments = { WindowsReport(source: source, layout: layout).arguments }
+        windows.report = { WindowsReport(source: source, layout: layout) }
         sendSoon(windows)
     }
 
@@ -80,9 +80,9 @@ public final class AppReporter: BusSource {
     }
 
     private func send(_ latest: Latest, now: Int64) {
-        guard let arguments = latest.arguments, let connection, let bus = connection.bus else { return latest.pace.sent(at: nil) }
+        guard let report = latest.report, let connection, let bus = connection.bus else { return latest.pace.sent(at: nil) }
         latest.pace.sent(at: now)
-        latest.call.ask(bus, BusService.name, BusService.path, BusService.interface, latest.member, strings: arguments()) { [unowned self] reply in
+        latest.call.ask(bus, report()) { [unowned self] reply in
             answered(latest, reply)
         }
         connection.updateWatch()
@@ -126,16 +126,12 @@ public final class AppReporter: BusSource {
     }
 }
 
-/// One report said again and again, the latest only: its member, its arguments (nil:
+/// One report said again and again, the latest only: the report (made when sent; nil:
 /// nothing to say yet), the call in flight and its pace.
 private final class Latest {
-    let member: String
-    var arguments: (() -> [String])?
+    var report: (() -> any GesturedMessage)?
     let call = PendingCall()
     var pace: SendPace
 
-    init(_ member: String, spacing: Int64) {
-        self.member = member
-        pace = SendPace(spacing: spacing)
-    }
+    init(spacing: Int64) { pace = SendPace(spacing: spacing) }
 }

@@ -49,46 +49,6 @@ public protocol BusControl: AnyObject {
     func peerLeft(_ name: String)
 }
 
-/// ReportApp's arguments as they came: the reporter's name for itself, the app id, the
-/// WM_CLASS class and instance; empty for what it has not (all empty: none in front).
-public struct AppReport: Equatable, Sendable {
-    public var source, appID, windowClass, instance: String
-    /// A field was longer than `AppInFront.longestName`: the fields are left empty.
-    public var tooLong = false
-    /// Who called, as the bus vouches for it (on the system bus); nil when it did not say.
-    public var caller: BusCaller?
-
-    public init(source: String, appID: String, windowClass: String, instance: String) {
-        self.source = source
-        self.appID = appID
-        self.windowClass = windowClass
-        self.instance = instance
-    }
-
-    /// What stands for the report of a caller that is refused whoever it names: nothing read.
-    static let unread = AppReport(source: "", appID: "", windowClass: "", instance: "")
-
-    /// A ReportApp call's four strings, each read whole (see `tooLong`); nil when they
-    /// are not four strings. Gestured's own method and the session agent's alike.
-    static func read(_ call: OpaquePointer) -> AppReport? {
-        var fields: [(text: String, tooLong: Bool)] = []
-        for _ in 0..<4 {
-            guard let field = SDBus.readWholeString(call, atMost: AppInFront.longestName) else { return nil }
-            fields.append(field)
-        }
-        var report = AppReport(source: fields[0].text, appID: fields[1].text, windowClass: fields[2].text, instance: fields[3].text)
-        report.tooLong = fields.contains { $0.tooLong }
-        return report
-    }
-
-    /// The application it names, said by `source`; nil when all its names are empty.
-    public func app(source: String) -> AppInFront? {
-        func named(_ text: String) -> String? { text.isEmpty ? nil : text }
-        guard !(appID.isEmpty && windowClass.isEmpty && instance.isEmpty) else { return nil }
-        return AppInFront(appID: named(appID), windowClass: named(windowClass), instance: named(instance), source: source)
-    }
-}
-
 /// A D-Bus error for the caller: `org.gestured.Gestured1.Error.<name>` and a message.
 public struct BusControlError: Error, Equatable {
     public var name: String
@@ -201,11 +161,11 @@ extension BusService {
                 // On the system bus, a caller the seat refuses has none of its arguments read.
                 let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
                 if member == "ReportApp" {
-                    guard var report = refused ? AppReport.unread : AppReport.read(message) else { return -EINVAL }
+                    guard var report = refused ? AppReport.unread : AppReport.read(from: message) else { return -EINVAL }
                     report.caller = caller
                     try control.reportApp(report, sender: sender)
                 } else {
-                    guard var report = refused ? WindowsReport.unread : WindowsReport.read(message) else { return -EINVAL }
+                    guard var report = refused ? WindowsReport.unread : WindowsReport.read(from: message) else { return -EINVAL }
                     report.caller = caller
                     try control.reportWindows(report, sender: sender)
                 }
@@ -219,7 +179,7 @@ extension BusService {
                     try control.setUserConfiguration(.unread, caller: caller, sender: sender)
                     return SDBus.answer(message)
                 }
-                guard let push = Self.readUserPush(message) else { return -EINVAL }
+                guard let push = UserPush.read(from: message) else { return -EINVAL }
                 try control.setUserConfiguration(push, caller: caller, sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.

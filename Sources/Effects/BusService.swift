@@ -268,8 +268,9 @@ public final class BusService {
     private func sendPending() {
         if let bus, owedAppWanted, hasRoom(bus) {
             owedAppWanted = false
-            let rc = gestured_bus_emit_bare(bus, Self.path, Self.interface, "AppWanted")
-            if rc < 0 { logger.warning("D-Bus: cannot ask for the application in front: \(Errno(rawValue: -rc))") }
+            guard let message = AppWanted().signal(on: bus) else { return logger.error("D-Bus: cannot build the AppWanted signal") }
+            defer { SDBus.unref(message) }
+            if let error = SDBus.send(bus, message) { logger.warning("D-Bus: cannot ask for the application in front: \(error)") }
         }
         while let bus, let property = owedChanges.first, hasRoom(bus) {
             owedChanges.removeFirst()
@@ -290,7 +291,7 @@ public final class BusService {
     }
 
     private func send(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) {
-        guard let message = Self.gestureSignal(event, device: device, step: step, on: bus) else {
+        guard let message = GestureSignal(event: event, device: device, step: step).signal(on: bus) else {
             return logger.error("D-Bus: cannot build the Gesture signal for \(event.name)")
         }
         defer { SDBus.unref(message) }
@@ -298,30 +299,6 @@ public final class BusService {
         if let error = SDBus.send(bus, message) {
             return disconnect(reason: "cannot send on the \(kind) bus (\(error)); will reconnect for the next gesture")
         }
-    }
-
-    /// The Gesture signal (to unref): name, type and phase are the arguments, the other
-    /// fields are in the dictionary; for a step crossed, its `step` (+1, −1) and `steps`
-    /// (net). The service's on its bus, a session agent's on the session bus.
-    static func gestureSignal(_ event: GestureEvent, device: String, step: StepCount?, on bus: OpaquePointer) -> OpaquePointer? {
-        guard let message = SDBus.newSignal(bus, path, interface, "Gesture") else { return nil }
-        let strings = GestureFields.strings(event)
-        let ok = strings.prefix(3).allSatisfy { SDBus.append(message, $0.1) } && SDBus.container(message, "a", "{sv}") {
-            var ok = SDBus.entry(message, "fingers", "i") { SDBus.append(message, Int32(clamping: event.fingers)) }
-            for (key, value) in strings.dropFirst(3) { ok = ok && SDBus.entry(message, key, "s") { SDBus.append(message, value) } }
-            for (key, value, _) in GestureFields.numbers(event) { ok = ok && SDBus.entry(message, key, "d") { SDBus.append(message, value) } }
-            ok = ok && SDBus.entry(message, "device", "s") { SDBus.append(message, device) }
-            if let step {
-                ok = ok && SDBus.entry(message, "step", "i") { SDBus.append(message, Int32(clamping: step.delta)) }
-                    && SDBus.entry(message, "steps", "i") { SDBus.append(message, Int32(clamping: step.net)) }
-            }
-            return ok
-        }
-        guard ok else {
-            SDBus.unref(message)
-            return nil
-        }
-        return message
     }
 
     /// What the queue dropped: at once the first time, then at most once a minute.

@@ -29,9 +29,6 @@ public final class ConfigHandOver: BusSource {
     private var backoff = Backoff(first: 5_000_000)
     /// At most one a second, within what gestured takes (4 at once, then 1 a second).
     private var pace = SendPace(spacing: 1_000_000)
-    /// An Act's variables: GESTURE_* names, a few dozen at most.
-    static let mostVariables = 64
-    static let longestVariable = 4096
     /// Which binding fired, for its command or its signal, and the gesture's `GESTURE_*`
     /// variables (checked).
     public var onAct: (_ binding: String, _ kind: AgentAction.Kind, _ environment: [String]) -> Void = { _, _, _ in }
@@ -52,11 +49,11 @@ public final class ConfigHandOver: BusSource {
                 if !owner.isEmpty { sendSoon() }
             }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
-                                       member: "AppWanted") { [unowned self] _ in sendSoon() }
+                                       member: AppWanted.member) { [unowned self] _ in sendSoon() }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
-                                       member: "Act") { [unowned self] in act($0) }
+                                       member: Act.member) { [unowned self] in act($0) }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
-                                       member: "Feedback") { [unowned self] in feedback($0) }
+                                       member: FeedbackFrame.member) { [unowned self] in feedback($0) }
             self.connection = connection
             retryAt = nil
             backoff.reset()
@@ -96,8 +93,7 @@ public final class ConfigHandOver: BusSource {
     private func send(now: Int64) {
         guard let current, let connection, let bus = connection.bus, gestured != nil else { return pace.sent(at: nil) }
         pace.sent(at: now)
-        call.ask(bus, BusService.name, BusService.path, BusService.interface, "SetUserConfiguration",
-                 strings: [current.file, current.text], bytes: current.document) { [unowned self] reply in
+        call.ask(bus, current) { [unowned self] reply in
             guard let error = SDBus.error(of: reply) else {
                 pace.answered()
                 return onAnswer(nil)
@@ -113,27 +109,15 @@ public final class ConfigHandOver: BusSource {
     }
 
     private func act(_ message: OpaquePointer) {
-        let sender = SDBus.sender(message)
-        guard let gestured, sender == gestured else { return }
-        guard let binding = SDBus.readString(message, limit: 256), let kind = SDBus.readString(message).flatMap(AgentAction.Kind.init(rawValue:)),
-              let environment = SDBus.readStrings(message, most: Self.mostVariables, limit: Self.longestVariable),
-              environment.allSatisfy({ $0.hasPrefix("GESTURE_") && $0.contains("=") }) else {
-            return logger.warning("gestured sent an Act this agent cannot read; nothing is run")
-        }
-        onAct(binding, kind, environment)
+        guard let gestured, SDBus.sender(message) == gestured else { return }
+        guard let act = Act.read(from: message) else { return logger.warning("gestured sent an Act this agent cannot read; nothing is run") }
+        onAct(act.binding, act.kind, act.environment)
     }
 
-    /// An overlay update, from gestured alone: fingers within the panel (at most ten),
-    /// a progress between 0 and 1, a verdict the agent knows; anything else is dropped.
+    /// An overlay update, from gestured alone; one the agent cannot read is dropped.
     private func feedback(_ message: OpaquePointer) {
-        guard let gestured, SDBus.sender(message) == gestured, let onFeedback,
-              let panel = SDBus.readString(message, limit: 256), let output = SDBus.readString(message, limit: 256),
-              let gesture = SDBus.readString(message, limit: 256), let progress = SDBus.readDouble(message), (0...1).contains(progress),
-              let verdict = SDBus.readString(message).flatMap(FeedbackLead.Verdict.init(rawValue:)),
-              let xy = SDBus.readDoubles(message, most: 20), xy.count % 2 == 0, xy.allSatisfy({ (0...1).contains($0) }) else { return }
-        let fingers = stride(from: 0, to: xy.count, by: 2).map { Point(x: xy[$0], y: xy[$0 + 1]) }
-        onFeedback(FeedbackFrame(panel: panel, output: output.isEmpty ? nil : output, fingers: fingers,
-                                 lead: FeedbackLead(gesture: gesture.isEmpty ? nil : gesture, progress: progress, verdict: verdict)))
+        guard let gestured, SDBus.sender(message) == gestured, let onFeedback, let frame = FeedbackFrame.read(from: message) else { return }
+        onFeedback(frame)
     }
 
     public var nextDeadline: Int64? {

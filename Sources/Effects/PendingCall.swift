@@ -14,13 +14,23 @@ final class PendingCall {
     /// False when the call could not be queued.
     @discardableResult
     func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
-             strings: [String] = [], uid: UInt32? = nil, bytes: [UInt8]? = nil, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
+             strings: [String] = [], uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
+        ask(bus, destination, path, interface, member, writing: { message in
+            strings.allSatisfy { SDBus.append(message, $0) } && (uid.map { SDBus.append(message, $0) } ?? true)
+        }, answer)
+    }
+
+    /// One of gestured's own methods (`GesturedMessage`), at the service's object.
+    @discardableResult
+    func ask(_ bus: OpaquePointer, _ message: some GesturedMessage, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
+        ask(bus, BusService.name, BusService.path, BusService.interface, type(of: message).member, writing: message.write, answer)
+    }
+
+    private func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
+                     writing write: (OpaquePointer) -> Bool, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
         guard let message = SDBus.newCall(bus, destination, path, interface, member) else { return false }
         defer { SDBus.unref(message) }
-        var ok = strings.allSatisfy { SDBus.append(message, $0) }
-        if let uid { ok = ok && SDBus.append(message, uid) }
-        if let bytes { ok = ok && SDBus.append(message, bytes: bytes) }
-        guard ok else { return false }
+        guard write(message) else { return false }
         cancel()
         guard let slot = SDBus.call(bus, message, answer) else { return false }
         self.slot = slot

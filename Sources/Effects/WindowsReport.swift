@@ -1,4 +1,3 @@
-import CSystemd
 import Foundation
 import Gestures
 import TouchCore
@@ -31,35 +30,27 @@ public struct WindowsReport: Equatable, Sendable {
     /// What stands for the report of a caller that is refused whoever it names: nothing read.
     static let unread = WindowsReport(source: "", layout: nil)
 
-    /// A ReportWindows call's arguments, nil when they are not two strings or the second
-    /// is no layout. Of the windows the first `WindowLayout.mostWindows` are kept (the rest
-    /// are further down the stack); a name longer than `AppInFront.longestName` is left
-    /// out, as a desktop's follower leaves it, while its window still covers what is below.
-    static func read(_ call: OpaquePointer) -> WindowsReport? {
-        guard let source = SDBus.readWholeString(call, atMost: AppInFront.longestName),
-              let text = SDBus.readBoundedText(call, atMost: longestLayout) else { return nil }
-        guard !source.tooLong, let text else {
-            var report = WindowsReport(source: "", layout: nil)
-            report.tooLong = true
-            return report
-        }
+    /// A report from its layout's JSON, nil when it is no layout. Of the windows the first
+    /// `WindowLayout.mostWindows` are kept (the rest are further down the stack); a name
+    /// longer than `AppInFront.longestName` is left out, as a desktop's follower leaves
+    /// it, while its window still covers what is below.
+    static func decoding(source: String, json text: String) -> WindowsReport? {
         // Who says is a peer's word, shown in the log and by `monitor`: printable, short.
-        let name = printable(source.text.isEmpty ? "the bus" : source.text, limit: 32)
+        let name = printable(source.isEmpty ? "the bus" : source, limit: 32)
         guard let said = try? JSONDecoder().decode(Said.self, from: Data(text.utf8)) else { return nil }
-        guard let screen = said.screen else { return WindowsReport(source: source.text, layout: nil) }
+        guard let screen = said.screen else { return WindowsReport(source: source, layout: nil) }
         let windows = said.windows.prefix(WindowLayout.mostWindows).map { window in
             WindowLayout.Window(frame: window.frame, app: AppInFront(appID: window.names[0], windowClass: window.names[1],
                                                                       instance: window.names[2], source: name))
         }
-        return WindowsReport(source: source.text, layout: WindowLayout(screen: screen.frame, windows: windows, source: name))
+        return WindowsReport(source: source, layout: WindowLayout(screen: screen.frame, windows: windows, source: name))
     }
 
-    /// The arguments as gestured's own reporters write them.
-    var arguments: [String] {
+    /// The layout as JSON, as gestured's own reporters write it.
+    var json: String {
         let said = Said(screen: layout.map { Said.Rectangle($0.screen) },
                         windows: (layout?.windows ?? []).map { Said.Window(frame: $0.frame, names: [$0.app.appID, $0.app.windowClass, $0.app.instance]) })
-        let text = (try? JSONEncoder().encode(said)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return [source, text]
+        return (try? JSONEncoder().encode(said)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The layout's JSON.
