@@ -36,6 +36,18 @@ extension GesturedMessage {
     }
 }
 
+extension GesturedMessage {
+    /// The call of the service's method (to unref); nil when it could not be made.
+    func call(on bus: OpaquePointer) -> OpaquePointer? {
+        guard let message = SDBus.newCall(bus, BusService.name, BusService.path, BusService.interface, Self.member) else { return nil }
+        guard write(into: message) else {
+            SDBus.unref(message)
+            return nil
+        }
+        return message
+    }
+}
+
 /// Gesture (name, type, phase, the other fields in a dictionary): every listener's, on the
 /// service's bus and, from a session's agent, on the session bus. For a step crossed, its
 /// `step` (+1, −1) and `steps` (net).

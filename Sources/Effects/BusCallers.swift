@@ -56,9 +56,9 @@ final class BusCallers {
         }
         let lookup = Lookup(judge)
         lookup.hold(answerable)
-        guard ask(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-                  { SDBus.append($0, sender) },
-                  then: { [weak self] reply in self?.credentials(of: sender, reply, on: bus) }) else {
+        guard BusQuestion.credentials(of: sender).ask(on: bus, timeout: Self.answerTimeout, { [weak self] _, said in
+            self?.credentials(of: sender, said, on: bus)
+        }) else {
             lookup.drop()
             return false
         }
@@ -66,15 +66,14 @@ final class BusCallers {
         return true
     }
 
-    /// dbus-daemon's answer: the user, then logind is asked for the process's session.
-    private func credentials(of sender: String, _ reply: OpaquePointer, on bus: OpaquePointer) {
+    /// dbus-daemon's answer (nil: none, or unreadable): the user, then logind is asked
+    /// for the process's session.
+    private func credentials(of sender: String, _ said: (uid: UInt32, pid: UInt32?)?, on bus: OpaquePointer) {
         guard asked[sender] != nil else { return }
-        guard SDBus.error(of: reply) == nil, let (uid, pid) = Self.read(reply) else { return decided(sender, nil) }
-        guard let pid, ask(bus, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetSessionByPID",
-                           { SDBus.append($0, pid) },
-                           then: { [weak self] reply in
-                               self?.decided(sender, BusCaller(uid: uid, session: SDBus.error(of: reply) == nil ? SDBus.readObjectPath(reply) : nil))
-                           }) else { return decided(sender, BusCaller(uid: uid, session: nil)) }
+        guard let (uid, pid) = said else { return decided(sender, nil) }
+        guard let pid, BusQuestion.session(ofProcess: pid).ask(on: bus, timeout: Self.answerTimeout, { [weak self] _, session in
+            self?.decided(sender, BusCaller(uid: uid, session: session))
+        }) else { return decided(sender, BusCaller(uid: uid, session: nil)) }
     }
 
     private func decided(_ sender: String, _ caller: BusCaller?) {
@@ -84,16 +83,6 @@ final class BusCallers {
             known[sender] = caller
         }
         lookup.judge(caller)
-    }
-
-    /// A method call whose answer (or error, or timeout) goes to `then`; false when it
-    /// could not be sent. The call's slot is the bus's: let go once answered.
-    private func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
-                     _ append: (OpaquePointer) -> Bool, then: @escaping (OpaquePointer) -> Void) -> Bool {
-        guard let question = SDBus.newCall(bus, destination, path, interface, member) else { return false }
-        defer { SDBus.unref(question) }
-        guard append(question) else { return false }
-        return SDBus.call(bus, question, timeout: Self.answerTimeout, floating: true, then) != nil
     }
 
     /// A caller left the bus: forgotten, and what it had held dropped (the answer to
@@ -108,26 +97,6 @@ final class BusCallers {
         known = [:]
         for lookup in asked.values { lookup.drop() }
         asked = [:]
-    }
-
-    /// GetConnectionCredentials' `a{sv}`: UnixUserID and ProcessID; nil without a user.
-    private static func read(_ reply: OpaquePointer) -> (uid: UInt32, pid: UInt32?)? {
-        guard SDBus.enter(reply, "a", "{sv}") else { return nil }
-        var uid: UInt32?, pid: UInt32?
-        while SDBus.enter(reply, "e", "sv") {
-            guard let key = SDBus.readString(reply, limit: 64) else { return nil }
-            switch key {
-            case "UnixUserID", "ProcessID":
-                guard SDBus.enter(reply, "v", "u"), let value = SDBus.readUInt32(reply) else { return nil }
-                SDBus.exit(reply)
-                if key == "UnixUserID" { uid = value } else { pid = value }
-            default:
-                guard SDBus.skip(reply, "v") else { return nil }
-            }
-            SDBus.exit(reply)
-        }
-        guard let uid else { return nil }
-        return (uid, pid)
     }
 
     /// A caller's question out, and what answering the one call of it held takes.

@@ -86,7 +86,7 @@ final class BusConnection {
     func followOwner(of name: String, _ handle: @escaping (String) -> Void) throws(Errno) {
         try matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                         member: "NameOwnerChanged") { message in
-            if let owner = SDBus.newOwner(message, of: name) { handle(owner) }
+            if let owner = PeerMessage.newOwner(message, of: name) { handle(owner) }
         }
     }
 

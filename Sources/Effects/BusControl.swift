@@ -146,10 +146,10 @@ extension BusService {
         do throws(BusControlError) {
             switch member {
             case "SetMode":
-                guard let mode = SDBus.readString(message) else { return -EINVAL }
+                guard let mode = ControlArguments.mode(message) else { return -EINVAL }
                 try control.setMode(mode)
             case "Pause":
-                guard let seconds = SDBus.readUInt32(message) else { return -EINVAL }
+                guard let seconds = ControlArguments.unsigned(message) else { return -EINVAL }
                 try control.pause(seconds: seconds)
             case "Resume":
                 control.resume()
@@ -209,7 +209,7 @@ extension BusService {
     /// Rotation written: checked by the daemon.
     func write(_ name: String, from value: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
         guard let control, ControlProperty(rawValue: name) == .rotation else { return -EPERM }
-        guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
+        guard let degrees = ControlArguments.unsigned(value) else { return -EINVAL }
         do { try control.setRotation(degrees) } catch { return SDBus.fail(reply, error.name, error.message) }
         return 1
     }
@@ -218,54 +218,9 @@ extension BusService {
     /// at every touch), the others from the values built once per change.
     func read(_ name: String, into reply: OpaquePointer) -> Int32 {
         guard let control, let property = ControlProperty(rawValue: name) else { return -ENOENT }
-        let ok: Bool
-        switch property {
-        case .idle: ok = SDBus.append(reply, control.idle)
-        case .lastTouch: ok = SDBus.append(reply, control.lastTouch)
-        default: ok = readBuilt(property, from: control, into: reply)
-        }
-        return ok ? 1 : -ENOMEM
-    }
-
-    private func readBuilt(_ property: ControlProperty, from control: BusControl, into reply: OpaquePointer) -> Bool {
         let values = properties ?? control.controlProperties
         properties = values
-        let ok: Bool
-        switch property {
-        case .mode: ok = SDBus.append(reply, values.mode)
-        case .modes: ok = SDBus.append(reply, strings: values.modes)
-        case .paused: ok = SDBus.append(reply, values.paused)
-        case .locked: ok = SDBus.append(reply, values.locked)
-        case .touchLocked: ok = SDBus.append(reply, values.touchLocked)
-        case .idle, .lastTouch: ok = false  // `read`'s
-        case .gestures:
-            ok = SDBus.container(reply, "a", "(ssas)") {
-                values.gestures.allSatisfy { g in
-                    SDBus.container(reply, "r", "ssas") { SDBus.append(reply, g.name) && SDBus.append(reply, g.type) && SDBus.append(reply, strings: g.modes) }
-                }
-            }
-        case .rotation:
-            ok = SDBus.append(reply, UInt32(clamping: values.rotation))
-        case .app:
-            let app = values.app
-            ok = SDBus.container(reply, "r", "ssss") {
-                SDBus.append(reply, app?.source ?? "") && SDBus.append(reply, app?.appID ?? "")
-                    && SDBus.append(reply, app?.windowClass ?? "") && SDBus.append(reply, app?.instance ?? "")
-            }
-        case .session:
-            let session = values.session
-            ok = SDBus.container(reply, "r", "subus") {
-                SDBus.append(reply, session?.id ?? "") && SDBus.append(reply, session?.uid ?? 0) && SDBus.append(reply, session?.agent == true)
-                    && SDBus.append(reply, UInt32(clamping: session?.userGestures ?? 0)) && SDBus.append(reply, session?.file ?? "")
-            }
-        case .devices:
-            ok = SDBus.container(reply, "a", "(ssb)") {
-                values.devices.allSatisfy { d in
-                    SDBus.container(reply, "r", "ssb") { SDBus.append(reply, d.node) && SDBus.append(reply, d.name) && SDBus.append(reply, d.isolated) }
-                }
-            }
-        }
-        return ok
+        return values.write(property, idle: control.idle, lastTouch: control.lastTouch, into: reply) ? 1 : -ENOMEM
     }
 
     /// A caller's Get, GetAll or Set, ReportApp, ReportWindows and SetUserConfiguration, within the callers' ration (see

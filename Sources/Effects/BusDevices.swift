@@ -49,21 +49,13 @@ extension BusService {
 
     private func readDevice(_ path: String, _ property: String, into reply: OpaquePointer) -> Int32 {
         guard let device = device(at: path) else { return -ENOENT }
-        let ok: Bool
-        switch property {
-        case "Node": ok = SDBus.append(reply, device.node)
-        case "Name": ok = SDBus.append(reply, device.name)
-        case "Isolated": ok = SDBus.append(reply, device.isolated)
-        case "Rotation": ok = SDBus.append(reply, UInt32(clamping: device.rotation))
-        case "Screen": ok = SDBus.append(reply, device.screen)
-        default: return -ENOENT
-        }
+        guard let ok = device.write(property, into: reply) else { return -ENOENT }
         return ok ? 1 : -ENOMEM
     }
 
     private func writeRotation(_ path: String, from value: OpaquePointer, error reply: SDBus.ErrorOut) -> Int32 {
         guard let control, let device = device(at: path) else { return -ENOENT }
-        guard let degrees = SDBus.readUInt32(value) else { return -EINVAL }
+        guard let degrees = ControlArguments.unsigned(value) else { return -EINVAL }
         do { try control.setRotation(degrees, of: device.node) } catch { return SDBus.fail(reply, error.name, error.message) }
         return 1
     }

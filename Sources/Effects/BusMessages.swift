@@ -8,6 +8,10 @@ import TouchCore
 /// sd-bus's messages, wrapped once: made, addressed and sent, read and written argument by
 /// argument, a call answered. Nothing else in gestured calls `sd_bus_*` (only this file,
 /// SDBus.swift, BusConnection.swift and PendingCall.swift): each type's code is here.
+/// What each message carries is written and read with these in three files alone:
+/// gestured's own messages between the service, the agents and the reporters
+/// (AgentProtocol.swift), the control interface's values (ControlMessages.swift), and
+/// the other services' (PeerMessages.swift).
 /// Reading a message: its next argument, nil when it is of another type or none is
 /// left. Strings a peer wrote come bounded and printable (`peerString`); object paths,
 /// which sd-bus has checked, come whole.
@@ -95,13 +99,6 @@ extension SDBus {
         return sd_bus_message_read_basic(m, Character("b").asCChar, &value) > 0 ? value != 0 : nil
     }
 
-    /// NameOwnerChanged for `name`: its new owner, empty when it went away; nil for
-    /// another name.
-    static func newOwner(_ message: OpaquePointer, of name: String) -> String? {
-        guard let changed = readString(message), let _ = readString(message), let new = readString(message),
-              changed == name else { return nil }
-        return new
-    }
 
     /// A string a peer sent, as one printable line of at most `limit` characters (see
     /// `printable`): a peer may send megabytes, terminal escapes and newlines. Only the
@@ -111,66 +108,6 @@ extension SDBus {
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         let shown = printable(String(decoding: UnsafeBufferPointer(start: bytes, count: min(length, limit * 4)), as: UTF8.self), limit: limit)
         return cut && !shown.hasSuffix("…") ? shown + "…" : shown
-    }
-
-    /// A value of an `a{sv}` argument (PropertiesChanged's, GetExtensionInfo's).
-    enum Value: Equatable {
-        case string(String), bool(Bool), double(Double)
-    }
-
-    /// PropertiesChanged's interface, the values of the properties `wanted` names (with
-    /// their type, "s" or "b") among those it carries, and the names it invalidated; nil
-    /// when the message is not of its shape. The other entries are skipped.
-    static func propertiesChanged(_ m: OpaquePointer, wanted: [String: String]) -> (interface: String, values: [String: Value], invalidated: [String])? {
-        var interface: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(m, Character("s").asCChar, &interface) > 0, let interface,
-              let values = readDictionary(m, wanted: wanted) else { return nil }
-        var invalidated: [String] = []
-        if sd_bus_message_enter_container(m, Character("a").asCChar, "s") > 0 {
-            var name: UnsafePointer<CChar>?
-            while sd_bus_message_read_basic(m, Character("s").asCChar, &name) > 0, let name {
-                let text = peerString(name, limit: 64)
-                if wanted[text] != nil { invalidated.append(text) }
-            }
-            _ = sd_bus_message_exit_container(m)
-        }
-        return (peerString(interface, limit: 256), values, invalidated)
-    }
-
-    /// The entries of an `a{sv}` argument that `wanted` names, with their type ("s", "b"
-    /// or "d"); the others skipped. Nil when the argument is no such array, or holds a
-    /// wanted entry of another type.
-    static func readDictionary(_ m: OpaquePointer, wanted: [String: String]) -> [String: Value]? {
-        guard sd_bus_message_enter_container(m, Character("a").asCChar, "{sv}") > 0 else { return nil }
-        var values: [String: Value] = [:]
-        while sd_bus_message_enter_container(m, Character("e").asCChar, "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, Character("s").asCChar, &key) > 0, let key else { return nil }
-            let name = peerString(key, limit: 64)
-            if let type = wanted[name] {
-                guard sd_bus_message_enter_container(m, Character("v").asCChar, type) > 0 else { return nil }
-                switch type {
-                case "s":
-                    var text: UnsafePointer<CChar>?
-                    guard sd_bus_message_read_basic(m, Character("s").asCChar, &text) > 0, let text else { return nil }
-                    values[name] = .string(peerString(text))
-                case "b":
-                    var flag: Int32 = 0
-                    guard sd_bus_message_read_basic(m, Character("b").asCChar, &flag) > 0 else { return nil }
-                    values[name] = .bool(flag != 0)
-                default:
-                    var number = 0.0
-                    guard sd_bus_message_read_basic(m, Character("d").asCChar, &number) > 0 else { return nil }
-                    values[name] = .double(number)
-                }
-                _ = sd_bus_message_exit_container(m)
-            } else {
-                guard sd_bus_message_skip(m, "v") >= 0 else { return nil }
-            }
-            _ = sd_bus_message_exit_container(m)
-        }
-        _ = sd_bus_message_exit_container(m)
-        return values
     }
 
     /// A call's error reply, in words; nil for a method return.

@@ -151,7 +151,7 @@ public final class BusService {
             // Signals still reach clients that match on the interface; say why the name is missing.
             return logger.warning("D-Bus: cannot own \(Self.name) on the \(kind) bus: \(error) (see the bus policy in dbus/)")
         }
-        guard let result = SDBus.readUInt32(reply) else {
+        guard let result = PeerMessage.requestNameResult(reply) else {
             return logger.warning("D-Bus: cannot read the answer to requesting \(Self.name) on the \(kind) bus")
         }
         switch result {
@@ -164,7 +164,7 @@ public final class BusService {
     }
 
     private func peerLeft(_ message: OpaquePointer) {
-        guard let name = SDBus.readString(message), name.hasPrefix(":") else { return }
+        guard let name = PeerMessage.name(message), name.hasPrefix(":") else { return }
         callers.forget(name)
         control?.peerLeft(name)
     }
@@ -179,7 +179,7 @@ public final class BusService {
     }
 
     private func nameAcquired(_ message: OpaquePointer) {
-        guard SDBus.readString(message) == Self.name, waitingForName else { return }
+        guard PeerMessage.name(message) == Self.name, waitingForName else { return }
         waitingForName = false
         logger.info("D-Bus: now the owner of \(Self.name) on the \(kind) bus")
     }

@@ -66,9 +66,8 @@ public final class ConfigHandOver: BusSource {
 
     private func askOwner() {
         guard let bus = connection?.bus else { return }
-        ownerCall.ask(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                      strings: [BusService.name]) { [unowned self] reply in
-            guard SDBus.error(of: reply) == nil, let owner = SDBus.readString(reply) else { return }
+        ownerCall.ask(bus, .owner(of: BusService.name)) { [unowned self] _, owner in
+            guard let owner else { return }
             gestured = owner
             sendSoon()
         }

@@ -45,13 +45,12 @@ public final class GnomeExtensionCheck: SessionBusQuestions {
     /// The state GNOME Shell gives an extension (nil: it knows none of that name), to
     /// `answer`; an error reply is said, and the check ends there.
     private func state(of uuid: String, _ answer: @escaping (Double?) -> Void) {
-        let asked = ask("org.gnome.Shell", "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo", [uuid]) { [unowned self] reply in
+        let asked = ask(.gnomeExtensionState(uuid)) { [unowned self] reply, state in
             if let error = SDBus.error(of: reply) {
                 logger.warning("GNOME Shell: cannot ask about gestured's extension (\(error)); gestures bound to applications need it enabled")
                 return close()
             }
-            guard case .double(let state)? = SDBus.readDictionary(reply, wanted: ["state": "d"])?["state"] else { return answer(nil) }
-            answer(state)
+            answer(state ?? nil)
         }
         if !asked { logger.warning("GNOME Shell: cannot ask about gestured's extension") }
     }

@@ -37,16 +37,16 @@ public final class KWinScriptLoader: SessionBusQuestions {
     public func start() {
         guard Files.exists(file) else { return fail("its script is not installed (\(file))") }
         if let why = open() { return fail(why) }
-        ask("/Scripting", "org.kde.kwin.Scripting", "isScriptLoaded", [Self.pluginName]) { [unowned self] reply in
-            guard let loaded = SDBus.readBool(reply) else { return fail("KWin's answer to isScriptLoaded is unreadable") }
+        ask(.kwinScriptLoaded(Self.pluginName)) { [unowned self] loaded in
+            guard let loaded else { return fail("KWin's answer to isScriptLoaded is unreadable") }
             if loaded { return done("gestured's script is loaded already") }
-            ask("/Scripting", "org.kde.kwin.Scripting", "loadScript", [file, Self.pluginName]) { [unowned self] reply in
-                guard let id = SDBus.readInt32(reply), id >= 0 else { return fail("KWin did not load \(file)") }
-                ask("/Scripting/Script\(id)", "org.kde.kwin.Script", "run", []) { [unowned self] _ in
+            ask(.kwinLoadScript(file, as: Self.pluginName)) { [unowned self] id in
+                guard let id, id >= 0 else { return fail("KWin did not load \(file)") }
+                ask(.kwinRunScript(at: "/Scripting/Script\(id)")) { [unowned self] _ in
                     done("loaded gestured's script (\(id)): KWin says which application is in front")
                 } orElse: { [unowned self] _ in
                     // Plasma 5's object path.
-                    ask("/\(id)", "org.kde.kwin.Script", "run", []) { [unowned self] _ in
+                    ask(.kwinRunScript(at: "/\(id)")) { [unowned self] _ in
                         done("loaded gestured's script (\(id)): KWin says which application is in front")
                     }
                 }
@@ -54,14 +54,14 @@ public final class KWinScriptLoader: SessionBusQuestions {
         }
     }
 
-    private func ask(_ path: String, _ interface: String, _ member: String, _ strings: [String],
-                     _ answer: @escaping (OpaquePointer) -> Void, orElse: ((String) -> Void)? = nil) {
-        let asked = ask("org.kde.KWin", path, interface, member, strings) { [unowned self] reply in
+    /// Asks KWin; an error reply goes to `orElse`, or ends the loading.
+    private func ask<Answer>(_ question: BusQuestion<Answer>, _ answer: @escaping (Answer?) -> Void, orElse: ((String) -> Void)? = nil) {
+        let asked = ask(question) { [unowned self] reply, said in
             if let error = SDBus.error(of: reply) {
                 if let orElse { return orElse(error) }
-                return fail("KWin refuses \(member) (\(error))")
+                return fail("KWin refuses \(question.member) (\(error))")
             }
-            answer(reply)
+            answer(said)
         }
         if !asked { fail("cannot ask KWin") }
     }

@@ -29,8 +29,6 @@ public final class LogindWatcher {
         case ownUser(uid: UInt32)
     }
 
-    static let service = "org.freedesktop.login1"
-    static let seatPath = "/org/freedesktop/login1/seat/seat0"
 
     private let session: Session
     private let logger: Logger
@@ -85,9 +83,9 @@ public final class LogindWatcher {
         retryAt = nil
         backoff.reset()
         do throws(Errno) {
-            try connection.matchSignal(sender: Self.service, path: nil, interface: "org.freedesktop.DBus.Properties",
+            try connection.matchSignal(sender: Logind.service, path: nil, interface: "org.freedesktop.DBus.Properties",
                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
-            try connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
+            try connection.followOwner(of: Logind.service) { [unowned self] in ownerChanged($0) }
         } catch {
             close()
             retryLater()
@@ -130,13 +128,12 @@ public final class LogindWatcher {
         looking = true
         switch session {
         case .seat:
-            leadPath = Self.seatPath
-            get(Self.seatPath, "org.freedesktop.login1.Seat", "ActiveSession") { [unowned self] reply in sessionFound(reply) }
+            leadPath = Logind.seatPath
+            ask(.logindSession(at: Logind.seatPath, "org.freedesktop.login1.Seat", "ActiveSession"), "the session") { [unowned self] in sessionFound($0) }
         case .ownUser(let uid):
-            ask(Self.service, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetUser", uid: uid) { [unowned self] reply in
-                guard let path = SDBus.readObjectPath(reply) else { return unreadable("GetUser") }
+            ask(.user(uid), "GetUser") { [unowned self] path in
                 leadPath = path
-                get(leadPath!, "org.freedesktop.login1.User", "Display") { [unowned self] reply in sessionFound(reply) }
+                ask(.logindSession(at: path, "org.freedesktop.login1.User", "Display"), "the session") { [unowned self] in sessionFound($0) }
             }
         }
     }
@@ -149,12 +146,9 @@ public final class LogindWatcher {
         look()
     }
 
-    /// `(so)` in a variant: the session's id and path ("/" for none).
-    private func sessionFound(_ reply: OpaquePointer) {
-        guard SDBus.enter(reply, "v", "(so)"),
-              SDBus.enter(reply, "r", "so"),
-              let id = SDBus.readString(reply, limit: 64), let found = SDBus.readObjectPath(reply)
-        else { return unreadable("the session") }
+    /// The session's id and path ("/" for none).
+    private func sessionFound(_ said: (id: String, path: String)) {
+        let (id, found) = said
         if found == "/" {
             sessionPath = nil
             heard(false, why: "no session is active")
@@ -163,19 +157,12 @@ public final class LogindWatcher {
         }
         if found != sessionPath { logger.info("logind: following the lock of session \(id)") }
         sessionPath = found
-        get(found, "org.freedesktop.login1.Session", "LockedHint") { [unowned self] reply in
-            guard SDBus.enter(reply, "v", "b"),
-                  let locked = SDBus.readBool(reply) else { return unreadable("LockedHint") }
+        ask(.sessionFlag(at: found, "LockedHint"), "LockedHint") { [unowned self] locked in
             heard(locked, why: "logind: LockedHint of \(found)")
-            get(found, "org.freedesktop.login1.Session", "User") { [unowned self] reply in
-                guard SDBus.enter(reply, "v", "(uo)"),
-                      SDBus.enter(reply, "r", "uo"),
-                      let uid = SDBus.readUInt32(reply) else { return unreadable("the session's user") }
+            ask(.sessionUser(at: found), "the session's user") { [unowned self] uid in
                 heardSession(uid, found)
                 guard case .ownUser = session else { return looked() }
-                get(found, "org.freedesktop.login1.Session", "Active") { [unowned self] reply in
-                    guard SDBus.enter(reply, "v", "b"),
-                          let active = SDBus.readBool(reply) else { return unreadable("Active") }
+                ask(.sessionFlag(at: found, "Active"), "Active") { [unowned self] active in
                     heardActive(active, why: "logind: Active of \(found)")
                     looked()
                 }
@@ -195,7 +182,7 @@ public final class LogindWatcher {
     private func propertiesChanged(_ message: OpaquePointer) {
         guard let path = SDBus.path(message) else { return }
         if path == leadPath { return look() }
-        guard path == sessionPath, let change = SDBus.propertiesChanged(message, wanted: ["LockedHint": "b", "Active": "b"]),
+        guard path == sessionPath, let change = PeerMessage.propertiesChanged(message, wanted: ["LockedHint": "b", "Active": "b"]),
               change.interface == "org.freedesktop.login1.Session" else { return }
         if case .bool(let hint)? = change.values["LockedHint"] { heard(hint, why: "logind: LockedHint of \(path)") }
         if case .bool(let active)? = change.values["Active"], case .ownUser = session { heardActive(active, why: "logind: Active of \(path)") }
@@ -232,22 +219,17 @@ public final class LogindWatcher {
 
     // MARK: Calls
 
-    /// A property's value, as `Properties.Get` answers it (a variant).
-    private func get(_ path: String, _ interface: String, _ property: String, _ answer: @escaping (OpaquePointer) -> Void) {
-        ask(Self.service, path, "org.freedesktop.DBus.Properties", "Get", strings: [interface, property], answer)
-    }
-
     /// An error (no logind, no answer in time) teaches nothing: the lock stays as known,
-    /// said once.
-    private func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, strings: [String] = [],
-                     uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) {
+    /// said once; nor does an answer that is not what logind answers (`what` names it).
+    private func ask<Answer>(_ question: BusQuestion<Answer>, _ what: String, _ then: @escaping (Answer) -> Void) {
         guard let connection, let bus = connection.bus else { return looked() }
-        let asked = call.ask(bus, destination, path, interface, member, strings: strings, uid: uid) { [unowned self] reply in
+        let asked = call.ask(bus, question) { [unowned self] reply, answer in
             if let error = SDBus.error(of: reply) {
                 _ = missing("logind does not answer (\(error))")
                 return looked()
             }
-            answer(reply)
+            guard let answer else { return unreadable(what) }
+            then(answer)
         }
         if !asked {
             _ = missing("cannot ask logind")

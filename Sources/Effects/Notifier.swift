@@ -24,16 +24,8 @@ public final class Notifier: BusSource {
             self.connection = connection
         }
         guard let connection, let bus = connection.bus else { return }
-        guard let message = SDBus.newCall(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                          "org.freedesktop.Notifications", "Notify") else { return }
-        defer { SDBus.unref(message) }
-        // app name, the notification it replaces, icon, summary, body, actions, hints, timeout (-1: the server's).
-        let ok = SDBus.append(message, "gestured") && SDBus.append(message, lastID) && SDBus.append(message, "input-touchscreen")
-            && SDBus.append(message, summary) && SDBus.append(message, body) && SDBus.append(message, strings: [])
-            && SDBus.container(message, "a", "{sv}") { true } && SDBus.append(message, Int32(-1))
-        guard ok else { return }
-        _ = SDBus.call(bus, message, timeout: 5_000_000, floating: true) { [unowned self] reply in
-            if SDBus.error(of: reply) == nil, let id = SDBus.readUInt32(reply) { lastID = id }
+        BusQuestion.notify(replacing: lastID, summary, body).ask(on: bus, timeout: 5_000_000) { [unowned self] _, id in
+            if let id { lastID = id }
         }
         connection.updateWatch()
     }

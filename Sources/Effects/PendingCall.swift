@@ -11,26 +11,24 @@ final class PendingCall {
 
     deinit { cancel() }
 
-    /// False when the call could not be queued.
+    /// A peer's method (`BusQuestion`): its answer to `answer` with the reply (an error
+    /// too). False when the call could not be queued.
     @discardableResult
-    func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
-             strings: [String] = [], uid: UInt32? = nil, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
-        ask(bus, destination, path, interface, member, writing: { message in
-            strings.allSatisfy { SDBus.append(message, $0) } && (uid.map { SDBus.append(message, $0) } ?? true)
-        }, answer)
+    func ask<Answer>(_ bus: OpaquePointer, _ question: BusQuestion<Answer>, _ answer: @escaping (OpaquePointer, Answer?) -> Void) -> Bool {
+        guard let message = question.call(on: bus) else { return false }
+        defer { SDBus.unref(message) }
+        return send(message, on: bus) { reply in answer(reply, question.answer(reply)) }
     }
 
     /// One of gestured's own methods (`GesturedMessage`), at the service's object.
     @discardableResult
     func ask(_ bus: OpaquePointer, _ message: some GesturedMessage, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
-        ask(bus, BusService.name, BusService.path, BusService.interface, type(of: message).member, writing: message.write, answer)
+        guard let call = message.call(on: bus) else { return false }
+        defer { SDBus.unref(call) }
+        return send(call, on: bus, answer)
     }
 
-    private func ask(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ member: String,
-                     writing write: (OpaquePointer) -> Bool, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
-        guard let message = SDBus.newCall(bus, destination, path, interface, member) else { return false }
-        defer { SDBus.unref(message) }
-        guard write(message) else { return false }
+    private func send(_ message: OpaquePointer, on bus: OpaquePointer, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
         cancel()
         guard let slot = SDBus.call(bus, message, answer) else { return false }
         self.slot = slot

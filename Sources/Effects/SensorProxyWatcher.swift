@@ -16,9 +16,6 @@ import TouchCore
 /// cancelled by the next signal (the next read follows it). The proxy is not trusted: a
 /// name it does not define is ignored, said at most once a minute.
 public final class SensorProxyWatcher {
-    static let service = "net.hadess.SensorProxy"
-    static let path = "/net/hadess/SensorProxy"
-    static let interface = "net.hadess.SensorProxy"
 
     private let logger: Logger
     private var connection: BusConnection?
@@ -52,9 +49,9 @@ public final class SensorProxyWatcher {
         self.connection = connection
         connection.onWatchChange = { [unowned self] old, new in onWatchChange(old, new) }
         do throws(Errno) {
-            try connection.matchSignal(sender: Self.service, path: Self.path, interface: "org.freedesktop.DBus.Properties",
+            try connection.matchSignal(sender: SensorProxy.service, path: SensorProxy.path, interface: "org.freedesktop.DBus.Properties",
                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
-            try connection.followOwner(of: Self.service) { [unowned self] in ownerChanged($0) }
+            try connection.followOwner(of: SensorProxy.service) { [unowned self] in ownerChanged($0) }
         } catch {
             return missing("cannot follow its signals (\(error))")
         }
@@ -77,7 +74,7 @@ public final class SensorProxyWatcher {
         // the claim's answer reads again.
         reading = false
         readAgain = false
-        call.ask(bus, Self.service, Self.path, Self.interface, "ClaimAccelerometer") { [unowned self] reply in
+        call.ask(bus, .claimAccelerometer) { [unowned self] reply, _ in
             if let error = SDBus.error(of: reply) { return missing("cannot claim the accelerometer (\(error))") }
             logger.info("rotation: following iio-sensor-proxy's accelerometer")
             saidMissing = false
@@ -91,13 +88,8 @@ public final class SensorProxyWatcher {
         guard let connection, let bus = connection.bus else { return }
         guard !reading else { readAgain = true; return }
         reading = true
-        let asked = call.ask(bus, Self.service, Self.path, "org.freedesktop.DBus.Properties", "Get",
-                             strings: [Self.interface, "AccelerometerOrientation"]) { [unowned self] reply in
-            if SDBus.error(of: reply) == nil,
-               SDBus.enter(reply, "v", "s"),
-               let name = SDBus.readString(reply, limit: 64) {
-                heard(name)
-            }
+        let asked = call.ask(bus, .accelerometerOrientation) { [unowned self] _, name in
+            if let name { heard(name) }
             reading = false
             if readAgain {
                 readAgain = false
@@ -110,8 +102,8 @@ public final class SensorProxyWatcher {
 
     /// The orientation the signal carries, or a read when it only says it changed.
     private func propertiesChanged(_ message: OpaquePointer) {
-        guard let change = SDBus.propertiesChanged(message, wanted: ["AccelerometerOrientation": "s"]),
-              change.interface == Self.interface else { return }
+        guard let change = PeerMessage.propertiesChanged(message, wanted: ["AccelerometerOrientation": "s"]),
+              change.interface == SensorProxy.interface else { return }
         if case .string(let name)? = change.values["AccelerometerOrientation"] {
             heard(name)
         } else if !change.invalidated.isEmpty {

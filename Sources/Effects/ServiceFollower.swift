@@ -72,12 +72,9 @@ public final class ServiceFollower {
     /// GetAll on the service; an error (no service) says nothing. The call floats: the
     /// bus drops it with the connection.
     private func readAll() {
-        guard let connection, let bus = connection.bus,
-              let message = SDBus.newCall(bus, BusService.name, BusService.path, "org.freedesktop.DBus.Properties", "GetAll") else { return }
-        defer { SDBus.unref(message) }
-        guard SDBus.append(message, BusService.interface) else { return }
-        SDBus.call(bus, message, floating: true) { [weak self] reply in
-            guard let self, SDBus.error(of: reply) == nil, let heard = ServiceFollower.values(reply) else { return }
+        guard let connection, let bus = connection.bus else { return }
+        BusQuestion.serviceProperties.ask(on: bus) { [weak self] _, heard in
+            guard let self, let heard else { return }
             logger.info("monitor: following the service on the \(kind) bus")
             onHeard(heard)
             onFound()
@@ -89,31 +86,25 @@ public final class ServiceFollower {
     /// there) says nothing.
     public func readRotation(ofPanel path: String) {
         guard let connection, let bus = connection.bus, !panelsAsked.contains(path),
-              let message = SDBus.newCall(bus, BusService.name, path, "org.freedesktop.DBus.Properties", "Get") else { return }
-        defer { SDBus.unref(message) }
-        guard SDBus.append(message, BusService.deviceInterface), SDBus.append(message, "Rotation"),
-              SDBus.call(bus, message, floating: true, { [weak self] reply in self?.panelAnswered(reply, path) }) != nil else { return }
+              BusQuestion.panelRotation(at: path).ask(on: bus, { [weak self] _, degrees in self?.panelAnswered(degrees, path) }) else { return }
         panelsAsked.insert(path)
         connection.updateWatch()
     }
 
-    private func panelAnswered(_ reply: OpaquePointer, _ path: String) {
+    private func panelAnswered(_ degrees: UInt32?, _ path: String) {
         panelsAsked.remove(path)
-        guard SDBus.error(of: reply) == nil, SDBus.enter(reply, "v", "u"),
-              let degrees = SDBus.readUInt32(reply), let turn = QuarterTurn(degrees: degrees) else { return }
+        guard let degrees, let turn = QuarterTurn(degrees: degrees) else { return }
         onPanelRotation(path, turn)
     }
 
     /// PropertiesChanged of a panel's object.
     private func panelChanged(_ message: OpaquePointer) {
-        guard let path = SDBus.path(message),
-              SDBus.readString(message) == BusService.deviceInterface,
-              let degrees = Self.values(message)?.rotation else { return }
-        onPanelRotation(path, degrees)
+        guard let path = SDBus.path(message), let turn = Heard.changed(message, of: BusService.deviceInterface)?.rotation else { return }
+        onPanelRotation(path, turn)
     }
 
     private func propertiesChanged(_ message: OpaquePointer) {
-        guard SDBus.readString(message) == BusService.interface, let heard = Self.values(message) else { return }
+        guard let heard = Heard.changed(message, of: BusService.interface) else { return }
         onHeard(heard)
     }
 
@@ -121,41 +112,5 @@ public final class ServiceFollower {
     private func ownerChanged(_ owner: String) {
         guard !owner.isEmpty else { return }
         readAll()
-    }
-
-    /// Mode, Paused, Locked, TouchLocked and Rotation from an `a{sv}`; the other entries are skipped.
-    static func values(_ m: OpaquePointer) -> Heard? {
-        guard SDBus.enter(m, "a", "{sv}") else { return nil }
-        var heard = Heard()
-        while SDBus.enter(m, "e", "sv") {
-            guard let key = SDBus.readString(m) else { return nil }
-            switch key {
-            case "Mode":
-                guard SDBus.enter(m, "v", "s"),
-                      let mode = SDBus.readString(m, limit: 64) else { return nil }
-                heard.mode = mode
-                SDBus.exit(m)
-            case "Rotation":
-                guard SDBus.enter(m, "v", "u"),
-                      let degrees = SDBus.readUInt32(m) else { return nil }
-                // Only a rotation the service could be in: another is no news.
-                heard.rotation = QuarterTurn(degrees: degrees)
-                SDBus.exit(m)
-            case let flag where flag == "Paused" || flag == "Locked" || flag == "TouchLocked":
-                guard SDBus.enter(m, "v", "b"),
-                      let value = SDBus.readBool(m) else { return nil }
-                switch flag {
-                case "Paused": heard.paused = value
-                case "Locked": heard.locked = value
-                default: heard.touchLocked = value
-                }
-                SDBus.exit(m)
-            default:
-                guard SDBus.skip(m, "v") else { return nil }
-            }
-            SDBus.exit(m)
-        }
-        SDBus.exit(m)
-        return heard
     }
 }

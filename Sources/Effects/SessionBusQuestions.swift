@@ -23,12 +23,11 @@ public class SessionBusQuestions: BusSource {
         return nil
     }
 
-    /// Asks `member` of `destination`, `answer` taking the reply (an error reply too);
+    /// Asks `question`, `answer` taking the reply (an error reply too) and what it says;
     /// false when it cannot be asked (closed, or the message cannot be made).
-    func ask(_ destination: String, _ path: String, _ interface: String, _ member: String, _ strings: [String],
-             _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
+    func ask<Answer>(_ question: BusQuestion<Answer>, _ answer: @escaping (OpaquePointer, Answer?) -> Void) -> Bool {
         guard let connection, let bus = connection.bus else { return false }
-        let asked = call.ask(bus, destination, path, interface, member, strings: strings, answer)
+        let asked = call.ask(bus, question, answer)
         connection.updateWatch()
         return asked
     }
