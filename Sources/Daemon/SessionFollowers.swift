@@ -10,16 +10,10 @@ extension Daemon {
     /// own session for the user service (on the session bus).
     func followTheLock() {
         let session: LogindWatcher.Session = (options.bus ?? config.daemon.bus) == .session ? .ownUser(uid: Users.effectiveID) : .seat
-        let logind = LogindWatcher(session, logger: logger)
+        let logind = LogindWatcher(session, logger: logger) { [unowned self] in now }
         runtime.follow(logind, "logind")
-        logind.onChange = { [unowned self] locked, why in step(.locked(locked, why: why, at: now)) }
-        logind.onSilent = { [unowned self] why in step(.logindSilent(why: why, at: now)) }
-        logind.onSessionChange = { [unowned self] uid, session in
-            let inFront = uid.flatMap { uid in session.map { SeatSession(id: $0, user: uid) } }
-            step(.activeSession(inFront, why: "logind", at: now))
-        }
-        // A user's own daemon reads no panel while another session is in front.
-        logind.onActiveChange = { [unowned self] active, why in step(.sessionInFront(active, why: why, at: now)) }
+        // A user's own daemon reads no panel while another session is in front (`sessionInFront`).
+        logind.onInput = { [unowned self] in step($0) }
         logind.start()
     }
 

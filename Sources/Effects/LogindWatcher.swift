@@ -3,8 +3,10 @@ import CSystemd
 import Glibc
 #endif
 import Logging
+import Pipeline
 import SystemIO
 import SystemPackage
+import TouchCore
 
 /// Follows whether the session in front of the touchscreen is locked: logind's
 /// `LockedHint` of seat0's active session (the system service), or of the user's own
@@ -16,9 +18,11 @@ import SystemPackage
 /// would put the lock off for ever): the next look follows it. Every call is
 /// asynchronous on a system-bus connection of its own, which the loop watches.
 ///
-/// What logind says goes to `onChange`; that it says nothing (away, restarting, not
-/// answering, answering nonsense, the system bus it was on gone) to `onSilent`, each
-/// time: the seat decides what silence means (`LockKnowledge`: it fails closed). The
+/// What logind says goes to the seat as its inputs (`onInput`, each at `now`): the lock
+/// (`locked`), the session in front (`activeSession`), the user's own session in front
+/// or not (`sessionInFront`), and that it says nothing (away, restarting, not answering,
+/// answering nonsense, the system bus it was on gone: `logindSilent`), each time: the
+/// seat decides what silence means (`LockKnowledge`: it fails closed). The
 /// system bus gone is tried again after 5 s, doubling to a minute; one missing from the
 /// start is not waited for (idle, the daemon sleeps).
 public final class LogindWatcher {
@@ -43,26 +47,22 @@ public final class LogindWatcher {
     /// The system bus went away: when to connect again, and the wait after that.
     private var retryAt: Int64?
     private var backoff = Backoff(first: 5_000_000)
-    /// Called with the lock whenever logind says it, with why.
-    public var onChange: (_ locked: Bool, _ why: String) -> Void = { _, _ in }
-    /// Called whenever logind says nothing where it was asked or followed, with why.
-    public var onSilent: (_ why: String) -> Void = { _ in }
+    /// What logind said, as the seat takes it; the seat's clock.
+    public var onInput: (SeatInput) -> Void = { _ in }
+    private let now: () -> Timestamp
     /// The followed session's user and object path (nil: no session is active, or logind
     /// has not said).
-    public private(set) var sessionUser: UInt32?
+    private var sessionUser: UInt32?
     private var followedSession: String?
-    /// Called when the followed session or its user changes.
-    public var onSessionChange: (_ uid: UInt32?, _ session: String?) -> Void = { _, _ in }
     /// The user's own session: whether it is in front of its seat, as logind last said.
     private var active = true
-    /// Called when that changes, with why.
-    public var onActiveChange: (_ active: Bool, _ why: String) -> Void = { _, _ in }
     /// Called when what the loop must watch changes.
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
-    public init(_ session: Session, logger: Logger) {
+    public init(_ session: Session, logger: Logger, now: @escaping () -> Timestamp) {
         self.session = session
         self.logger = logger
+        self.now = now
     }
 
     deinit {
@@ -106,7 +106,7 @@ public final class LogindWatcher {
             close()
             retryAt = monotonicMicroseconds()
             retryLater()
-            onSilent("logind: the system bus went away (\(error))")
+            silent("logind: the system bus went away (\(error))")
         }
     }
 
@@ -174,7 +174,8 @@ public final class LogindWatcher {
         guard uid != sessionUser || path != followedSession else { return }
         sessionUser = uid
         followedSession = path
-        onSessionChange(uid, path)
+        let inFront = uid.flatMap { uid in path.map { SeatSession(id: $0, user: uid) } }
+        onInput(.activeSession(inFront, why: "logind", at: now()))
     }
 
     /// The session's LockedHint is taken from the signal itself; a change of the seat or
@@ -191,29 +192,34 @@ public final class LogindWatcher {
 
     /// logind gone: silent; back: looked up again.
     private func ownerChanged(_ owner: String) {
-        if owner.isEmpty { return onSilent("logind left the system bus") }
+        if owner.isEmpty { return silent("logind left the system bus") }
         look()
     }
 
     private func heardActive(_ active: Bool, why: String) {
         guard active != self.active else { return }
         self.active = active
-        onActiveChange(active, why)
+        onInput(.sessionInFront(active, why: why, at: now()))
     }
 
     /// What logind said.
     private func heard(_ locked: Bool, why: String) {
-        onChange(locked, why)
+        onInput(.locked(locked, why: why, at: now()))
     }
 
     /// An answer that is not what logind answers: nothing is learnt from it.
     private func unreadable(_ what: String) {
-        onSilent("logind: cannot read \(what) from its answer")
+        silent("logind: cannot read \(what) from its answer")
         looked()
     }
 
+    /// logind says nothing, and why.
+    private func silent(_ why: String) {
+        onInput(.logindSilent(why: why, at: now()))
+    }
+
     private func missing(_ why: String) -> Bool {
-        onSilent("logind: \(why)")
+        silent("logind: \(why)")
         return false
     }
 
