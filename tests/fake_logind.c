@@ -7,6 +7,7 @@
  *                        value), and the sessions' Active with it
  *   stream | still       start or stop a stream of PropertiesChanged of the seat and the
  *                        session that change nothing, as fast as the bus takes them
+ *   sleep | wake         the Manager's PrepareForSleep, true or false
  * fake_logind [locked] */
 #include <poll.h>
 #include <stdio.h>
@@ -122,6 +123,8 @@ int main(int argc, char **argv) {
             sd_bus_emit_properties_changed(bus, SEAT, "org.freedesktop.login1.Seat", "ActiveSession", NULL);
             sd_bus_emit_properties_changed(bus, SESSION, "org.freedesktop.login1.Session", "Active", NULL);
             sd_bus_emit_properties_changed(bus, OTHER_SESSION, "org.freedesktop.login1.Session", "Active", NULL);
+        } else if (strncmp(line, "sleep", 5) == 0 || strncmp(line, "wake", 4) == 0) {
+            sd_bus_emit_signal(bus, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b", line[0] == 's');
         } else {
             streaming = strncmp(line, "stream", 6) == 0;
         }

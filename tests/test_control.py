@@ -466,6 +466,16 @@ class LockFailsClosed(Harness):
         text = stopped(daemon, log)
         self.assertIn("logind says nothing (logind left the system bus): the session stays locked until it answers again", text)
 
+    def test_logind_saying_the_machine_sleeps_and_wakes_reaches_the_seat(self):
+        logind, daemon, log = beside_a_stand_in_logind(self, "system")
+        self.assertTrue(self.wait_locked("b false"), "the daemon on the bus")
+        logind.tell("sleep")
+        logind.tell("wake")
+        time.sleep(0.5)
+        text = stopped(daemon, log)
+        self.assertIn("going to sleep (logind: PrepareForSleep): touches under way cancelled, what gestured holds let go", text)
+        self.assertIn("awake (logind: PrepareForSleep)", text)
+
 class SessionAway(Harness):
     """A user's own daemon (bus = "session": the user service, or `gestured run` by hand)
     follows its session's Active (tests/fake_logind.c): while another session is in front

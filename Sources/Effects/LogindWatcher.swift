@@ -86,6 +86,10 @@ public final class LogindWatcher {
             try connection.matchSignal(sender: Logind.service, path: nil, interface: "org.freedesktop.DBus.Properties",
                                        member: "PropertiesChanged") { [unowned self] in propertiesChanged($0) }
             try connection.followOwner(of: Logind.service) { [unowned self] in ownerChanged($0) }
+            try connection.matchSignal(sender: Logind.service, path: "/org/freedesktop/login1", interface: "org.freedesktop.login1.Manager",
+                                       member: "PrepareForSleep") { [unowned self] in
+                if let asleep = PeerMessage.prepareForSleep($0) { onInput(.sleeping(asleep, why: "logind: PrepareForSleep", at: now())) }
+            }
         } catch {
             close()
             retryLater()

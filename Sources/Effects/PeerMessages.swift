@@ -215,6 +215,9 @@ enum PeerMessage {
     /// NameOwnerChanged's name, NameAcquired's, NameLost's: their first argument.
     static func name(_ message: OpaquePointer) -> String? { SDBus.readString(message) }
 
+    /// PrepareForSleep's argument: true before the machine sleeps, false once it woke.
+    static func prepareForSleep(_ message: OpaquePointer) -> Bool? { SDBus.readBool(message) }
+
     /// RequestName's answer (1: the name is ours, 2: queued, 3: exists, 4: ours already).
     static func requestNameResult(_ reply: OpaquePointer) -> UInt32? { SDBus.readUInt32(reply) }
 

@@ -425,7 +425,7 @@ import TouchCore
         } catch {
             #expect(error.message.hasSuffix("expected mode, pause, resume, lock-touch, unlock-touch, rotate, lock, unlock, silent, away, back, "
                                             + "orientation, app, windows, screens, reload, session, push, leave, report, report-windows, "
-                                            + "twin-failed, calibrate, service, unplug or stop"))
+                                            + "twin-failed, calibrate, service, sleep, awake, unplug or stop"))
         }
     }
 

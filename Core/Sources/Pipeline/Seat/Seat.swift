@@ -151,8 +151,7 @@ public final class Seat {
         case .ended(let node, let time):
             if let panel = byNode[node], panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
         case .stopping(let time):
-            for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
-            release(nil)
+            letGoOfEverything(at: time)
         case .reload(let next, let time):
             machine = next
             putInForce(at: time)
@@ -206,6 +205,10 @@ public final class Seat {
             changed([ControlChange(kind: .screens(screens), reason: why)], at: time)
         case .displayRotated(let turn, let why, let time):
             rotateDisplay(turn, why: why, at: time)
+        case .sleeping(let asleep, let why, let time):
+            guard asleep else { return effects.append(.log(.info, "awake (\(why))")) }
+            effects.append(.log(.info, "going to sleep (\(why)): touches under way cancelled, what gestured holds let go"))
+            letGoOfEverything(at: time)
         case .followed(let heard, let time):
             changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, touchLocked: heard.touchLocked,
                                    why: "the service"), at: time)
@@ -214,6 +217,13 @@ public final class Seat {
                 rotate(panel, turn, why: "the service, for this panel", at: time)
             }
         }
+    }
+
+    /// Touches under way are cancelled (an isolated panel's twin sees them end) and
+    /// whatever gestured's keyboard and pointer hold goes up: at a stop, before a sleep.
+    private func letGoOfEverything(at time: Timestamp) {
+        for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
+        release(nil)
     }
 
     /// Thousands a second: the shortest way.

@@ -64,12 +64,15 @@ public enum SeatInput: Sendable {
     indirect case displayRotated(QuarterTurn, why: String, at: Timestamp)
     /// monitor: what the running service says of itself.
     indirect case followed(ServiceState, at: Timestamp)
+    /// The machine goes to sleep (true) or woke (logind's PrepareForSleep): before it
+    /// sleeps, nothing is left held or under way across the sleep.
+    indirect case sleeping(Bool, why: String, at: Timestamp)
 
     /// Each input's kind: what a timeline's words give (`Timeline.Word.gives`).
     public enum Kind: CaseIterable, Sendable {
         case event, deadline, appeared, isolationFailed, calibrated, gone, ended, stopping, reload, request, locked, logindSilent,
              sessionInFront, appInFront, reportedApp, activeSession, push, peerLeft, windows, reportedWindows, screens,
-             displayRotated, followed
+             displayRotated, followed, sleeping
 
         /// A replay's recordings give these (a panel's events, its appearing at the
         /// start, its end) and its clock the deadlines: no timeline line says them.
@@ -101,6 +104,7 @@ public enum SeatInput: Sendable {
         case .screens: .screens
         case .displayRotated: .displayRotated
         case .followed: .followed
+        case .sleeping: .sleeping
         }
     }
 
@@ -113,7 +117,7 @@ public enum SeatInput: Sendable {
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
              .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time), .reportedWindows(_, _, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),
-             .followed(_, let time):
+             .followed(_, let time), .sleeping(_, _, let time):
             time
         }
     }

@@ -74,6 +74,9 @@ public struct Timeline: Sendable {
         Word(word: "service", arguments: "mode=NAME paused=yes|no locked=yes|no touch-locked=yes|no rotation=DEGREES panel=RECORDING:DEGREES",
              example: "service mode=maintenance paused=no rotation=90",
              meaning: "monitor's: what the running service says of itself (each part optional)", gives: .followed),
+        Word(word: "sleep", arguments: "", example: "sleep",
+             meaning: "the machine goes to sleep (logind's PrepareForSleep): nothing stays held or under way", gives: .sleeping),
+        Word(word: "awake", arguments: "", example: "awake", meaning: "the machine woke", gives: .sleeping),
         Word(word: "unplug", arguments: "RECORDING", example: "unplug panel.evemu", meaning: "the panel goes: unplugged mid-gesture",
              gives: .gone),
         Word(word: "stop", arguments: "", example: "stop", meaning: "the daemon stops (SIGTERM): the replay ends there", gives: .stopping),
@@ -236,6 +239,9 @@ public struct Timeline: Sendable {
             return .input(.calibrated(node: arguments[0], matrix, at: time))
         case "service":
             return .input(.followed(try service(arguments, fail), at: time))
+        case "sleep", "awake":
+            try count(0...0, "nothing")
+            return .input(.sleeping(what == "sleep", why: why, at: time))
         case "unplug":
             try count(1...1, "a panel's recording, as in \"14 unplug panel.evemu\"")
             return .input(.gone(node: arguments[0], why: "unplugged (\(why))", at: time))
@@ -384,6 +390,7 @@ public struct Timeline: Sendable {
             if let turn = state.rotation { parts.append("rotation=\(turn.degrees)") }
             if let (node, turn) = state.panelRotation { parts.append("panel=\(node):\(turn.degrees)") }
             return parts.isEmpty ? nil : "service " + parts.joined(separator: " ")
+        case .sleeping(let asleep, _, _): return asleep ? "sleep" : "awake"
         case .gone(let node, _, _): return "unplug \(node)"
         case .stopping: return "stop"
         }
