@@ -40,16 +40,32 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The loop and the wiring: input → the pipeline's step → effects, and the timer.
-        .target(name: "Daemon", dependencies: [
+        // The one loop the daemon and the session agent run (epoll, the timer, signals,
+        // children, the watchdog), the desktop's followers both use, the log's handler.
+        .target(name: "Loop", dependencies: [
             "SystemIO", "Input", "Effects", "CLinux",
+            .product(name: "Bindings", package: "Core"), .product(name: "Gestures", package: "Core"),
+            .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The seat daemon: its sources (touchscreens, recordings, logind, reloads) → the seat's step → its performer.
+        .target(name: "Daemon", dependencies: [
+            "SystemIO", "Input", "Effects", "Loop", "CLinux",
+            .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
+            .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"),
+            .product(name: "Pipeline", package: "Core"),
+            .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The session agent: its user's configuration handed over, their commands run, the
+        // application in front said, the overlay drawn.
+        .target(name: "Agent", dependencies: [
+            "SystemIO", "Input", "Effects", "Loop",
             .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
             .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "Pipeline", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "gestured", dependencies: [
-            "SystemIO", "Input", "Daemon",
+            "SystemIO", "Input", "Loop", "Daemon", "Agent",
             .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
             .product(name: "Pipeline", package: "Core"), .product(name: "Reports", package: "Core"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import Input
 import Logging
+import Loop
 import Pipeline
 import SystemIO
 import SystemPackage

@@ -1,6 +1,7 @@
 import Config
 import Effects
 import Gestures
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

@@ -1,5 +1,6 @@
 import Effects
 import Input
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

@@ -1,4 +1,5 @@
 import Input
+import Loop
 import TouchCore
 
 /// A panel the daemon has open for the seat: the device it reads and, when isolated, the

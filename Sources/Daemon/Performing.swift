@@ -1,6 +1,7 @@
 import Bindings
 import Effects
 import Input
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

@@ -1,3 +1,4 @@
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

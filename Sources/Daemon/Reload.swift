@@ -4,6 +4,7 @@ import Effects
 import Glibc
 #endif
 import Input
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore
@@ -83,4 +84,12 @@ extension Daemon {
             answerReloadCallers("rejected, the running configuration stays:\n\(error)")
         }
     }
+}
+
+/// The daemon's reloads: the one being parsed, whether another was asked for meanwhile,
+/// and the control interface's Reload calls, answered when it is applied or rejected.
+struct Reloads {
+    var parsing: PendingReload?
+    var again = false
+    var callers: [(BusControlError?) -> Void] = []
 }

@@ -1,4 +1,5 @@
 import Logging
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

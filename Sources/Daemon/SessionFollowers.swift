@@ -1,4 +1,5 @@
 import Effects
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Config
+import Agent
 import Daemon
 import Effects
+import Loop
 import SystemIO
 
 struct Agent: ParsableCommand {

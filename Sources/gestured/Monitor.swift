@@ -1,5 +1,6 @@
 import ArgumentParser
 import Daemon
+import Loop
 import Pipeline
 import Reports
 import SystemIO

@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Daemon
 import Input
+import Loop
 import SystemIO
 import Logging
 

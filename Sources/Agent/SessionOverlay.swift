@@ -1,5 +1,6 @@
 import Effects
 import Logging
+import Loop
 import Pipeline
 import SystemIO
 import TouchCore

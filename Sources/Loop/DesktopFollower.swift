@@ -13,7 +13,7 @@ import SystemPackage
 /// not GNOME's nor KDE's, which say it through their extension and script). A desktop that goes away (its
 /// socket closed, or nonsense on it) leaves no application known, said once, and is
 /// connected to again after 5 s, doubling to a minute. Run by the loop as a bus source is.
-final class DesktopFollower: BusSource {
+public final class DesktopFollower: BusSource {
     struct Desktop {
         var source: String
         var connect: () throws(AppWatcherError) -> AppWatcher
@@ -29,7 +29,7 @@ final class DesktopFollower: BusSource {
     var onApp: (_ app: AppInFront?, _ why: String) -> Void = { _, _ in }
     /// Where the windows are changed (nil: not known), with who said so.
     var onWindows: (_ windows: WindowLayout?, _ why: String) -> Void = { _, _ in }
-    var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+    public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
 
     /// The desktop the environment names; nil when it names none.
     static func desktop(in environment: (String) -> String?) -> Desktop? {
@@ -66,7 +66,7 @@ final class DesktopFollower: BusSource {
     /// enables (said, with how, when neither form runs); and the follower of the desktop the
     /// environment names, whose changes go to `onApp` and `onWindows`. Each is given to
     /// `watch`, then started.
-    static func followThisSession(logger: Logger, watch: (BusSource, String) -> Void,
+    public static func followThisSession(logger: Logger, watch: (BusSource, String) -> Void,
                                   onApp: @escaping (_ app: AppInFront?, _ why: String) -> Void,
                                   onWindows: @escaping (_ windows: WindowLayout?, _ why: String) -> Void) {
         if let loader = KWinScriptLoader.forThisSession(logger: logger) {
@@ -107,13 +107,13 @@ final class DesktopFollower: BusSource {
         }
     }
 
-    var nextDeadline: Int64? {
+    public var nextDeadline: Int64? {
         guard let watcher else { return retryAt }
         return watcher.pending ? monotonicMicroseconds() : watcher.deadline
     }
 
     /// Readable, the watcher's deadline, or a retry due.
-    func process() {
+    public func process() {
         guard let watcher else {
             if let retryAt, monotonicMicroseconds() >= retryAt { start() }
             return

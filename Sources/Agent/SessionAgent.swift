@@ -6,6 +6,7 @@ import Config
 import Effects
 import Gestures
 import Logging
+import Loop
 import Pipeline
 import SystemIO
 import SystemPackage

@@ -13,8 +13,8 @@ import SystemPackage
 /// connections and desktops' sockets it follows (each run when ready and at its
 /// deadline), and systemd's watchdog. After every wake-up the owner does its own work
 /// (`afterWakeUp`) and says its next deadline.
-final class Runtime {
-    let runner: CommandRunner
+public final class Runtime {
+    public let runner: CommandRunner
     private let logger: Logger
     private let loop: EventLoop
     private let timer: FileDescriptor
@@ -24,16 +24,16 @@ final class Runtime {
     /// WATCHDOG_USEC/2 when systemd watches, and when the next ping is due.
     private var watchdog: (interval: Int64, next: Int64)?
     /// SIGHUP, SIGTERM and SIGINT: the owner's.
-    var onSignal: (Int32) -> Void = { _ in }
+    public var onSignal: (Int32) -> Void = { _ in }
     /// A child that is the owner's own (a configuration's parsing helper): true when it
     /// was; else it is a command's.
-    var onChildExited: (pid_t, Spawn.ExitStatus) -> Bool = { _, _ in false }
+    public var onChildExited: (pid_t, Spawn.ExitStatus) -> Bool = { _, _ in false }
     /// The owner's work after every wake-up (`now`: the monotonic clock); its next deadline.
-    var afterWakeUp: (Int64) -> Int64? = { _ in nil }
+    public var afterWakeUp: (Int64) -> Int64? = { _ in nil }
 
     /// Blocks the signals first: one that comes while the owner starts (a SIGHUP right
     /// after start, while a large configuration loads) waits for the loop instead of killing.
-    init(logger: Logger, commandTimeoutMS: Int) throws(Errno) {
+    public init(logger: Logger, commandTimeoutMS: Int) throws(Errno) {
         self.logger = logger
         signals = try SignalFD.create([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         loop = try EventLoop(logger: logger)
@@ -47,38 +47,38 @@ final class Runtime {
     }
 
     /// Says READY to systemd, then waits and dispatches until `stop`.
-    func run() throws(Errno) {
+    public func run() throws(Errno) {
         watchdog = SystemdNotify.watchdogInterval.map { ($0 / 2, 0) }
         SystemdNotify.send("READY=1")
         wokeUp()
         try loop.run { wokeUp() }
     }
 
-    func stop() { loop.running = false }
+    public func stop() { loop.running = false }
 
     // MARK: What is watched
 
     /// Those watched `first` (the touchscreens) run before the others ready at the same wake-up.
-    func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
+    public func watch(_ fd: FileDescriptor, _ what: String, writable: Bool = false, first: Bool = false, _ handler: @escaping () -> Void) {
         do { try loop.watch(fd, writable: writable, first: first, handler) } catch { logger.error("cannot watch \(what): \(error)") }
     }
 
-    func unwatch(_ fd: FileDescriptor) { loop.unwatch(fd) }
+    public func unwatch(_ fd: FileDescriptor) { loop.unwatch(fd) }
 
     /// A bus connection or a desktop's socket: watched as it says, run when ready and when due.
-    func follow(_ source: BusSource, _ what: String) {
+    public func follow(_ source: BusSource, _ what: String) {
         loop.follow(source, what)
         sources.append(source)
     }
 
     /// A bus no longer followed (the daemon's, replaced by a reload).
-    func forget(_ bus: BusService) {
+    public func forget(_ bus: BusService) {
         if let watched = bus.currentWatch { loop.unwatch(watched.fd) }
         sources.removeAll { $0 === bus }
     }
 
     /// Starts a command (within its limits) and reads its output into the log.
-    func start(_ command: CommandAction) {
+    public func start(_ command: CommandAction) {
         guard let output = runner.start(command, now: monotonicMicroseconds()) else { return }
         watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
     }
