@@ -19,20 +19,15 @@ import TouchCore
 
     /// The commands run, the changes said and the LastTouch announcements, as words.
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
-        var out: [String] = []
-        for input in inputs {
-            try seat.step(input)
-            for effect in seat.effects {
-                switch effect {
-                case .run(let command): out.append("run \(command.binding)")
-                case .control(let change, let time): out.append("\(fixed(time.seconds, decimals: 2)) \(change)")
-                case .announce(let properties, _) where properties.contains(.lastTouch):
-                    out.append("last touch \(fixed(seat.lastTouchSaid?.seconds ?? -1, decimals: 2))")
-                default: break
-                }
+        try seat.play(inputs) { effect in
+            switch effect {
+            case .run(let command): ["run \(command.binding)"]
+            case .control(let change, let time): ["\(fixed(time.seconds, decimals: 2)) \(change)"]
+            case .announce(let properties, _) where properties.contains(.lastTouch):
+                ["last touch \(fixed(seat.lastTouchSaid?.seconds ?? -1, decimals: 2))"]
+            default: []
             }
         }
-        return out
     }
 
     func taps(_ times: [Double]) -> [SeatInput] {

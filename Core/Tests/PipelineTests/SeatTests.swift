@@ -37,23 +37,18 @@ import TouchCore
 
     /// Every effect in order, as words: the gestures, the writes, the changes.
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
-        var out: [String] = []
-        for input in inputs {
-            try seat.step(input)
-            for effect in seat.effects {
-                switch effect {
-                case .step(let node, _, let step):
-                    out += step.events.map { "\(node) \(fixed($0.time.seconds, decimals: 2)) \($0.name)" }
-                case .write(let device, let events):
-                    out.append("write \(device) \(events.filter { $0.type == EventType.key }.map { "\($0.code)=\($0.value)" }.joined(separator: " "))")
-                case .control(let change, let time):
-                    out.append("\(fixed(time.seconds, decimals: 2)) \(change)")
-                default:
-                    break
-                }
+        try seat.play(inputs) { effect in
+            switch effect {
+            case .step(let node, _, let step):
+                step.events.map { "\(node) \(fixed($0.time.seconds, decimals: 2)) \($0.name)" }
+            case .write(let device, let events):
+                ["write \(device) \(events.filter { $0.type == EventType.key }.map { "\($0.code)=\($0.value)" }.joined(separator: " "))"]
+            case .control(let change, let time):
+                ["\(fixed(time.seconds, decimals: 2)) \(change)"]
+            default:
+                []
             }
         }
-        return out
     }
 
     @Test func aPanelsDeadlineRunsBeforeALaterEventOfAnother() throws {
@@ -483,5 +478,18 @@ import TouchCore
         #expect(throws: FileError.self) {
             _ = try SeatScript.inputs(of: try Timeline(parsing: "1 rotate 90 other.evemu\n", path: "t"), recordings: [recording], configurations: [:])
         }
+    }
+}
+
+extension Seat {
+    /// Each input stepped, and what `say` makes of each effect of each step (as the step
+    /// left the seat), in order.
+    func play(_ inputs: [SeatInput], saying say: (SeatEffect) -> [String]) throws -> [String] {
+        var out: [String] = []
+        for input in inputs {
+            try step(input)
+            for effect in effects { out += say(effect) }
+        }
+        return out
     }
 }

@@ -32,19 +32,14 @@ import TouchCore
 
     /// The gestures recognized and what went to an agent, in order.
     func play(_ seat: Seat, _ inputs: [SeatInput]) throws -> [String] {
-        var out: [String] = []
-        for input in inputs {
-            try seat.step(input)
-            for effect in seat.effects {
-                switch effect {
-                case .step(_, _, let step): out += step.events.map { "\($0.name) \($0.phase.rawValue)" }
-                case .run(let command): out.append("run \(command.binding)")
-                case .toAgent(let action): out.append("agent \(action.agent) \(action.binding)")
-                default: break
-                }
+        try seat.play(inputs) { effect in
+            switch effect {
+            case .step(_, _, let step): step.events.map { "\($0.name) \($0.phase.rawValue)" }
+            case .run(let command): ["run \(command.binding)"]
+            case .toAgent(let action): ["agent \(action.agent) \(action.binding)"]
+            default: []
             }
         }
-        return out
     }
 
     func tap(at seconds: Double) -> [SeatInput] {
