@@ -41,10 +41,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The one loop the daemon and the session agent run (epoll, the timer, signals,
-        // children, the watchdog), the desktop's followers both use, the log's handler.
+        // children, a configuration's parsing helper, the watchdog), the desktop's
+        // followers both use, the log's handler.
         .target(name: "Loop", dependencies: [
             "SystemIO", "Input", "Effects", "CLinux",
-            .product(name: "Bindings", package: "Core"), .product(name: "Gestures", package: "Core"),
+            .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"), .product(name: "Gestures", package: "Core"),
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
         ]),
         // The seat daemon: its sources (touchscreens, recordings, logind, reloads) → the seat's step → its performer.

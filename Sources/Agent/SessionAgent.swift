@@ -54,7 +54,6 @@ public final class SessionAgent {
             logger.info("stopping (signal \(signal))")
             runtime.stop()
         }
-        runtime.onChildExited = { [unowned self] pid, status in follower?.helperExited(pid: pid, status: status) == true }
         runtime.afterWakeUp = { [unowned self] in afterWakeUp(now: $0) }
         runtime.follow(reporter, "the \(kind) bus")
         reporter.start()
@@ -79,9 +78,7 @@ public final class SessionAgent {
                     }
                 }
                 handOver.start()
-                let follower = UserConfigFollower(path: configPath, handOver: handOver, notifier: notifier, logger: logger)
-                follower.watchOutput = { [unowned self] fd, handler in runtime.watch(fd, "the parsing helper", handler) }
-                follower.unwatchOutput = { [unowned self] fd in runtime.unwatch(fd) }
+                let follower = UserConfigFollower(path: configPath, runtime: runtime, handOver: handOver, notifier: notifier, logger: logger)
                 if let fileWatch = follower.fileWatch {
                     runtime.watch(fileWatch.fd, "the configuration's directory") { [unowned self] in self.follower?.fileEvents(now: monotonicMicroseconds()) }
                 }
@@ -132,7 +129,6 @@ public final class SessionAgent {
 
     private func afterWakeUp(now: Int64) -> Int64? {
         follower?.look(now: now)
-        follower?.enforceTimeout(now: now)
         overlay?.process(now: now)
         return [follower?.nextDeadline, overlay?.nextDeadline].compactMap { $0 }.min()
     }

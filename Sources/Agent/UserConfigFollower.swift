@@ -20,14 +20,14 @@ import SystemPackage
 /// their lines and shown as a notification. What gestured took is what the agent runs
 /// commands from: an Act names a binding of that configuration.
 ///
-/// The parsing helper runs beside the agent's loop, as the daemon's reload's does: its
-/// output watched (`watchOutput`), its exit reaped by the agent (`helperExited`), killed
-/// after 10 s (`enforceTimeout`). One at a time: when one is done the file is looked at
-/// again, for a change meanwhile. Where inotify cannot be had (the user's instances used
+/// The parsing helper runs beside the agent's loop, as the daemon's reload's does
+/// (`Runtime.parse`: its output read, its exit reaped, killed after 10 s). One at a time:
+/// when one is done the file is looked at again, for a change meanwhile. Where inotify cannot be had (the user's instances used
 /// up), the file is looked at every 2 s instead, and that is logged.
 final class UserConfigFollower {
     let path: String
     private let logger: Logger
+    private let runtime: Runtime
     private let handOver: ConfigHandOver
     private let notifier: Notifier
     /// The file's changes; nil: looked at every `pollEvery`.
@@ -41,15 +41,9 @@ final class UserConfigFollower {
     /// Handed over, not yet answered; and the one gestured took.
     private var handed: Configuration?
     private(set) var taken: Configuration?
-    /// The helper parsing the file, and whether the file was missing (nothing parsed as such).
-    private var parsing: PendingReload?
-    private var parsingMissing = false
-    /// The agent's loop: watch the helper's output, and stop watching it.
-    var watchOutput: (FileDescriptor, @escaping () -> Void) -> Void = { _, _ in }
-    var unwatchOutput: (FileDescriptor) -> Void = { _ in }
-
-    init(path: String, handOver: ConfigHandOver, notifier: Notifier, logger: Logger) {
+    init(path: String, runtime: Runtime, handOver: ConfigHandOver, notifier: Notifier, logger: Logger) {
         self.path = path
+        self.runtime = runtime
         self.handOver = handOver
         self.notifier = notifier
         self.logger = logger
@@ -60,7 +54,7 @@ final class UserConfigFollower {
         handOver.onAnswer = { [unowned self] refusal in answered(refusal) }
     }
 
-    var nextDeadline: Int64? { [nextLook, parsing?.deadline].compactMap { $0 }.min() }
+    var nextDeadline: Int64? { nextLook }
 
     /// The file watch's descriptor was readable: a look soon, if the file may have changed.
     func fileEvents(now: Int64) {
@@ -74,7 +68,7 @@ final class UserConfigFollower {
         guard force || nextLook.map({ now >= $0 }) == true else { return }
         nextLook = fileWatch == nil ? now + Self.pollEvery : nil
         // One parse at a time; what changed meanwhile is seen when it is done.
-        guard parsing == nil else { return }
+        guard !runtime.isParsing else { return }
         let version = (try? FileStatus(path))?.version
         if !force, case .some(let last) = seen, last == version { return }
         seen = .some(version)
@@ -82,49 +76,27 @@ final class UserConfigFollower {
         if version != nil {
             do { bytes = try readConfiguration(path) } catch { return refuse("\(error)") }
         }
-        let parse: ConfigParse
-        do { parse = try ConfigParse.start(bytes, file: path) } catch { return refuse("\(error)") }
-        parsing = PendingReload(parse: parse, deadline: now + ConfigParse.timeoutMicroseconds)
-        parsingMissing = version == nil
-        watchOutput(parse.output) { [unowned self] in
-            guard parsing != nil, parsing!.parse.read() else { return }
-            parsing!.outputDone = true
-            unwatchOutput(parsing!.parse.output)
-            finishIfDone()
+        do {
+            try runtime.parse(bytes, file: path) { [unowned self] parse, status in parsed(parse, status, missing: version == nil) }
+        } catch {
+            refuse("\(error)")
         }
     }
 
-    /// A child the agent reaped: true when it was the parsing helper.
-    func helperExited(pid: pid_t, status: Spawn.ExitStatus) -> Bool {
-        guard parsing?.parse.pid == pid else { return false }
-        parsing!.exit = status
-        finishIfDone()
-        return true
-    }
-
-    /// A helper past its 10 s is killed; its exit ends the parse.
-    func enforceTimeout(now: Int64) {
-        guard let pending = parsing, pending.deadline <= now else { return }
-        parsing!.deadline = .max
-        try? Spawn.kill(group: pending.parse.pid, SIGKILL)
-    }
-
-    private func finishIfDone() {
-        guard let pending = parsing, pending.outputDone, let status = pending.exit else { return }
-        parsing = nil
+    /// The helper is done: the user's configuration checked, and handed over.
+    private func parsed(_ parse: ConfigParse, _ status: Spawn.ExitStatus, missing: Bool) {
         nextLook = 0  // a change while it parsed: seen now
-        Syscall.release(pending.parse.output)
         let push: UserPush
         let config: Configuration
         do {
-            let parsed = try pending.parse.userPush(status)
+            let parsed = try parse.userPush(status)
             push = parsed.push
             config = try Configuration.check(parsed.outcome, text: push.text, file: path, keyCodes: .libevdev, scope: .user)
         } catch {
             return refuse("\(error)")
         }
         handed = config
-        logger.info(parsingMissing ? "\(path): none; handing gestured no gestures of this user's"
+        logger.info(missing ? "\(path): none; handing gestured no gestures of this user's"
             : "\(path): \(config.gestures.count) gestures, handed to gestured")
         handOver.hand(push)
     }

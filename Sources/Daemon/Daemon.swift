@@ -50,11 +50,6 @@ public final class Daemon {
         config = try Self.loadConfig(options.configPath, logger: logger)
         seat = Seat(config: config, mode: options.mode, keyCodes: { KeyCodes.libevdev })
         runtime.onSignal = { [unowned self] in take(signal: $0) }
-        runtime.onChildExited = { [unowned self] pid, status in
-            guard pid == reloads.parsing?.parse.pid else { return false }
-            reloadHelperExited(status)
-            return true
-        }
         runtime.afterWakeUp = { [unowned self] in afterWakeUp(now: $0) }
         try apply(config)
     }
@@ -183,8 +178,7 @@ public final class Daemon {
         if let due = seatLog.due, due <= now { seatLog.writeAll(logger) }
         writeDueTouchpadFrames(now: now)
         seatLog.sayUnsaidChanges(now: now, logger)
-        enforceReloadTimeout(now: now)
-        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runtime.runner.isIdle, reloads.parsing == nil {
+        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runtime.runner.isIdle, !runtime.isParsing {
             logger.info("replay finished")
             runtime.stop()
             return nil
@@ -198,7 +192,6 @@ public final class Daemon {
         consider(seat.nextDeadline.map(clock.monotonic))
         consider(seatLog.due)
         consider(virtual?.touchpadDue)
-        consider(reloads.parsing?.deadline)
         return next
     }
 

@@ -18,7 +18,7 @@ extension Daemon {
     /// during a reload reads the file again once that one is done.
     func reload() {
         guard let path = options.configPath else { return logger.info("reload: no configuration file, nothing to do") }
-        guard reloads.parsing == nil else {
+        guard !runtime.isParsing else {
             reloads.again = true
             return logger.info("reload: one is under way; the file is read again when it is done")
         }
@@ -27,43 +27,16 @@ extension Daemon {
         do { bytes = try readDaemonConfiguration(path) } catch {
             return finishReload(path) { throw error }
         }
-        let parse: ConfigParse
-        do { parse = try ConfigParse.start(bytes, file: path) } catch {
-            return finishReload(path) { throw error }
-        }
-        reloads.parsing = PendingReload(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds)
-        runtime.watch(parse.output, "the configuration's parsing helper") { [unowned self] in
-            guard reloads.parsing != nil else { return }
-            if reloads.parsing!.parse.read() {
-                reloads.parsing!.outputDone = true
-                runtime.unwatch(reloads.parsing!.parse.output)
-                completeReload()
+        do {
+            try runtime.parse(bytes, file: path) { [unowned self] parse, status in
+                finishReload(parse.file) { try parse.finish(status) }
+                if reloads.again {
+                    reloads.again = false
+                    reload()
+                }
             }
-        }
-    }
-
-    /// The loop reaped the helper.
-    func reloadHelperExited(_ status: Spawn.ExitStatus) {
-        reloads.parsing?.exit = status
-        completeReload()
-    }
-
-    /// A helper past its time is killed; its end then comes as any other.
-    func enforceReloadTimeout(now: Int64) {
-        guard let pending = reloads.parsing, pending.deadline <= now else { return }
-        try? Spawn.kill(group: pending.parse.pid, SIGKILL)
-        reloads.parsing?.deadline = .max
-    }
-
-    /// Once the helper has both exited and closed its output.
-    private func completeReload() {
-        guard let pending = reloads.parsing, pending.outputDone, let status = pending.exit else { return }
-        Syscall.release(pending.parse.output)
-        reloads.parsing = nil
-        finishReload(pending.parse.file) { try pending.parse.finish(status) }
-        if reloads.again {
-            reloads.again = false
-            reload()
+        } catch {
+            finishReload(path) { throw error }
         }
     }
 
@@ -86,10 +59,9 @@ extension Daemon {
     }
 }
 
-/// The daemon's reloads: the one being parsed, whether another was asked for meanwhile,
-/// and the control interface's Reload calls, answered when it is applied or rejected.
+/// The daemon's reloads: whether another was asked for while one is parsed, and the
+/// control interface's Reload calls, answered when it is applied or rejected.
 struct Reloads {
-    var parsing: PendingReload?
     var again = false
     var callers: [(BusControlError?) -> Void] = []
 }

@@ -1,5 +1,7 @@
 import Bindings
+import Config
 import Effects
+import Input
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +13,7 @@ import SystemPackage
 /// (`EventLoop`), one timerfd set to the earliest deadline, a signalfd (SIGCHLD reaps,
 /// the others are the owner's), the commands the owner starts and their output, the bus
 /// connections and desktops' sockets it follows (each run when ready and at its
-/// deadline), and systemd's watchdog. After every wake-up the owner does its own work
+/// deadline), a configuration parsed by its helper, and systemd's watchdog. After every wake-up the owner does its own work
 /// (`afterWakeUp`) and says its next deadline.
 public final class Runtime {
     public let runner: CommandRunner
@@ -23,11 +25,10 @@ public final class Runtime {
     private var armedAt: Int64?
     /// WATCHDOG_USEC/2 when systemd watches, and when the next ping is due.
     private var watchdog: (interval: Int64, next: Int64)?
+    /// The configuration being parsed, and what its owner does with it.
+    private var parsing: (pending: PendingParse, done: (ConfigParse, Spawn.ExitStatus) -> Void)?
     /// SIGHUP, SIGTERM and SIGINT: the owner's.
     public var onSignal: (Int32) -> Void = { _ in }
-    /// A child that is the owner's own (a configuration's parsing helper): true when it
-    /// was; else it is a command's.
-    public var onChildExited: (pid_t, Spawn.ExitStatus) -> Bool = { _, _ in false }
     /// The owner's work after every wake-up (`now`: the monotonic clock); its next deadline.
     public var afterWakeUp: (Int64) -> Int64? = { _ in nil }
 
@@ -83,6 +84,35 @@ public final class Runtime {
         watch(output, "\(command.binding)'s output") { [unowned self] in runner.readOutput(output, now: monotonicMicroseconds()) }
     }
 
+    /// Whether a configuration is being parsed.
+    public var isParsing: Bool { parsing != nil }
+
+    /// Parses a configuration (`file`'s bytes) in the helper process while the loop goes
+    /// on: a SIGHUP's in the daemon, the user's file in the agent. Its output is read as it
+    /// comes, the helper is killed past `ConfigParse.timeoutMicroseconds`, and `done` gets
+    /// the parse and the helper's exit once it has both exited and closed its output. One
+    /// at a time: false, and nothing started, while one is under way.
+    @discardableResult
+    public func parse(_ bytes: [UInt8], file: String, _ done: @escaping (ConfigParse, Spawn.ExitStatus) -> Void) throws(ConfigErrors) -> Bool {
+        guard parsing == nil else { return false }
+        let parse = try ConfigParse.start(bytes, file: file)
+        parsing = (PendingParse(parse: parse, deadline: monotonicMicroseconds() + ConfigParse.timeoutMicroseconds), done)
+        watch(parse.output, "the configuration's parsing helper") { [unowned self] in
+            guard parsing != nil, parsing!.pending.parse.read() else { return }
+            parsing!.pending.outputDone = true
+            loop.unwatch(parsing!.pending.parse.output)
+            finishParsing()
+        }
+        return true
+    }
+
+    private func finishParsing() {
+        guard let (pending, done) = parsing, pending.outputDone, let status = pending.exit else { return }
+        Syscall.release(pending.parse.output)
+        parsing = nil
+        done(pending.parse, status)
+    }
+
     // MARK: The loop
 
     private func wokeUp() {
@@ -90,6 +120,11 @@ public final class Runtime {
         var next = afterWakeUp(now)
         guard loop.running else { return }
         runner.enforceTimeouts(now: now)
+        if let pending = parsing?.pending, pending.deadline <= now {
+            // Killed; its end then comes as any other.
+            try? Spawn.kill(group: pending.parse.pid, SIGKILL)
+            parsing?.pending.deadline = .max
+        }
         for source in sources {
             if let deadline = source.nextDeadline, deadline <= now { source.process() }
         }
@@ -101,6 +136,7 @@ public final class Runtime {
             if let time, time < next ?? .max { next = time }
         }
         consider(runner.nextDeadline)
+        consider(parsing?.pending.deadline)
         for source in sources { consider(source.nextDeadline) }
         consider(watchdog?.next)
         do { try TimerFD.rearm(timer, at: next, now: now, armedAt: &armedAt) } catch {
@@ -119,7 +155,7 @@ public final class Runtime {
         }
     }
 
-    /// Every exited child: the owner's own, or a command's.
+    /// Every exited child: the parsing helper, or a command's.
     private func reapChildren() {
         while true {
             let exited: (pid: pid_t, status: Spawn.ExitStatus)?
@@ -127,7 +163,21 @@ public final class Runtime {
                 return logger.error("waitpid: \(error)")
             }
             guard let (pid, status) = exited else { return }
-            if !onChildExited(pid, status) { runner.exited(pid: pid, status: status, now: monotonicMicroseconds()) }
+            if pid == parsing?.pending.parse.pid {
+                parsing?.pending.exit = status
+                finishParsing()
+            } else {
+                runner.exited(pid: pid, status: status, now: monotonicMicroseconds())
+            }
         }
     }
+}
+
+/// A configuration being parsed: its helper, and what of its end has come.
+private struct PendingParse {
+    var parse: ConfigParse
+    /// When the helper is killed if it has not finished (monotonic µs).
+    var deadline: Int64
+    var outputDone = false
+    var exit: Spawn.ExitStatus?
 }
