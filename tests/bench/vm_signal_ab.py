@@ -6,7 +6,8 @@ turns in blocks of swipes, so that a drift over the boot (this VM's speed wander
 tens of percent) falls on each alike; vm_bench.py measures each once a round, which a
 drift can tip.
     python3 tests/bench/vm_signal_ab.py OUT.json BLOCKS SWIPES LABEL=GESTURED...
-(run inside scripts/vm-run, as root). Prints each block and the pooled p50 and p99.
+(run inside scripts/vm-run, as root). Prints each block, the pooled p50 and p99, and for
+each build after the first the median of its blocks' differences from the first.
 """
 import json, os, re, shutil, subprocess, sys, tempfile, time
 
@@ -85,6 +86,18 @@ figures = {"blocks": blocks, "swipes": swipes, "per_block_p50_ms": per_block,
 for kind in (f"{label} signal" for label in builds):
     figures["pooled"][kind]["p50_over_floor"] = figures["pooled"][kind]["p50_ms"] / figures["pooled"]["floor"]["p50_ms"]
     figures["pooled"][kind]["p99_over_floor"] = figures["pooled"][kind]["p99_ms"] / figures["pooled"]["floor"]["p99_ms"]
+# Each later build beside the first, block by block: the median of the blocks' differences
+# of their p50s (the drift between blocks falls out of it; pooling keeps it), and in how
+# many blocks it was the faster.
+first, *others = builds
+figures["paired"] = {}
+for label in others:
+    for what in ("signal", "command"):
+        differences = sorted(block[f"{label} {what}"] - block[f"{first} {what}"] for block in per_block)
+        middle = len(differences) // 2
+        median = differences[middle] if len(differences) % 2 else (differences[middle - 1] + differences[middle]) / 2
+        figures["paired"][f"{label} - {first} {what}"] = {"median_difference_ms": median,
+                                                          "blocks_faster": sum(d < 0 for d in differences), "blocks": len(differences)}
 with open(out_path, "w") as f:
     json.dump(figures, f, indent=1)
-print(json.dumps(figures["pooled"], indent=1))
+print(json.dumps({"pooled": figures["pooled"], "paired": figures["paired"]}, indent=1))
