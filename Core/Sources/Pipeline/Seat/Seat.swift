@@ -36,15 +36,13 @@ public final class Seat {
     /// The display's rotation, for panels whose rotation is auto or external: from the
     /// accelerometer, or set on the bus.
     @exclusivity(unchecked) public private(set) var displayRotation = QuarterTurn.upright
-    /// The screens as last said, and those a waking touch was last logged for.
-    @exclusivity(unchecked) public private(set) var screens = Screens([])
+    /// The screens as last said, and what was said of them.
+    @exclusivity(unchecked) var screenKnowledge = SeatScreens()
+    public var screens: Screens { screenKnowledge.now }
     /// What logind has said of the lock (it fails closed).
     @exclusivity(unchecked) public private(set) var lock = LockKnowledge.neverHeard(said: false)
     /// Whether the session served is in front of the seat (a user's own daemon).
     @exclusivity(unchecked) public private(set) var presence = SeatPresence.inFront
-    @exclusivity(unchecked) private var wokeFor: Screens?
-    /// The screens as they were when a panel last said its screen still read dark.
-    @exclusivity(unchecked) private var stillDarkFor: Screens?
     /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
     /// log, and whenever steps are shown.
     @exclusivity(unchecked) public var explaining = false {
@@ -199,8 +197,7 @@ public final class Seat {
             windowsReporter = peer
             setWindows(windows, why: why, at: time)
         case .screens(let screens, let why, let time):
-            guard screens != self.screens else { break }
-            self.screens = screens
+            guard screenKnowledge.set(screens) else { break }
             for panel in panels { panel.pipeline.setScreens(screens) }
             changed([ControlChange(kind: .screens(screens), reason: why)], at: time)
         case .displayRotated(let turn, let why, let time):
@@ -298,8 +295,7 @@ public final class Seat {
         if let near = step.penNear { penMoved(near, on: panel, at: time) }
         if let why = step.wakes { wake(panel, why, at: time) }
         if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) { touched(at: time) }
-        if let why = step.stillDark, stillDarkFor != screens {
-            stillDarkFor = screens
+        if let why = step.stillDark, screenKnowledge.sayStillDark() {
             effects.append(.log(.warning, "\(panel.node): \(why)"))
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
@@ -441,10 +437,7 @@ public final class Seat {
     /// `VirtualInput.appendWake`). A panel read beside applications wakes the desktop
     /// itself. Said once for each change of screens.
     private func wake(_ panel: SeatPanel, _ why: String, at time: Timestamp) {
-        if wokeFor != screens {
-            wokeFor = screens
-            effects.append(.log(.info, "\(panel.node): \(why)"))
-        }
+        if screenKnowledge.sayWoke() { effects.append(.log(.info, "\(panel.node): \(why)")) }
         guard panel.isolated, panel.pipeline.screenDark else { return }
         if let command = config.daemon.wakeCommand {
             return effects.append(.run(CommandAction(binding: "wake_command", command: command, environment: [], maxRunning: 1)))
