@@ -33,7 +33,6 @@ struct Replay: ParsableCommand {
             takes the same recordings and timeline and prints the same lines.
             Exits 1 when a recording or the timeline is malformed (after replaying the other \
             recordings), or a timeline's request is refused (the seat goes on, as the daemon's would).
-
             What a timeline's line may say after its seconds:
             \(Timeline.help)
             """
