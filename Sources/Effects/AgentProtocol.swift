@@ -34,9 +34,7 @@ extension GesturedMessage {
         }
         return message
     }
-}
 
-extension GesturedMessage {
     /// The call of the service's method (to unref); nil when it could not be made.
     func call(on bus: OpaquePointer) -> OpaquePointer? {
         guard let message = SDBus.newCall(bus, BusService.name, BusService.path, BusService.interface, Self.member) else { return nil }
