@@ -1,10 +1,8 @@
-import CSystemd
-
 /// A method call to another service on the bus (dbus-daemon, logind, iio-sensor-proxy,
 /// KWin, GNOME Shell, the notification server, a running gestured's properties), typed
 /// once: where it goes, its arguments, and what its answer says. Every question gestured
 /// asks of a peer is one of those below, and the peers' signals are read below too
-/// (`PeerSignal`): no other file writes or reads their arguments. What a peer answers is
+/// (`PeerMessage`): no other file writes or reads their arguments. What a peer answers is
 /// its word: strings come bounded and printable, numbers are checked by who uses them.
 struct BusQuestion<Answer> {
     let destination: String
