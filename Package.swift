@@ -3,6 +3,16 @@
 // its tests need no system library). Everything here touches the operating system.
 import PackageDescription
 
+/// What the daemon and the session agent both build on: the edge's modules, the loop,
+/// the core's, the system and the log.
+let seatsEdge: [Target.Dependency] = [
+    "SystemIO", "Input", "Effects", "Loop",
+    .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
+    .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"),
+    .product(name: "Pipeline", package: "Core"),
+    .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "gestured",
     products: [
@@ -49,22 +59,10 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
         ]),
         // The seat daemon: its sources (touchscreens, recordings, logind, reloads) → the seat's step → its performer.
-        .target(name: "Daemon", dependencies: [
-            "SystemIO", "Input", "Effects", "Loop", "CLinux",
-            .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
-            .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"),
-            .product(name: "Pipeline", package: "Core"),
-            .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(name: "Daemon", dependencies: ["CLinux"] + seatsEdge),
         // The session agent: its user's configuration handed over, their commands run, the
         // application in front said, the overlay drawn.
-        .target(name: "Agent", dependencies: [
-            "SystemIO", "Input", "Effects", "Loop",
-            .product(name: "TouchCore", package: "Core"), .product(name: "Gestures", package: "Core"),
-            .product(name: "Bindings", package: "Core"), .product(name: "Config", package: "Core"),
-            .product(name: "Pipeline", package: "Core"),
-            .product(name: "SystemPackage", package: "swift-system"), .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(name: "Agent", dependencies: seatsEdge),
         .executableTarget(name: "gestured", dependencies: [
             "SystemIO", "Input", "Loop", "Daemon", "Agent",
             .product(name: "TouchCore", package: "Core"), .product(name: "Config", package: "Core"),
