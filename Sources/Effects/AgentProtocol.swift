@@ -34,15 +34,14 @@ extension GesturedMessage {
         }
         return message
     }
+}
 
-    /// The call of the service's method (to unref); nil when it could not be made.
-    func call(on bus: OpaquePointer) -> OpaquePointer? {
-        guard let message = SDBus.newCall(bus, BusService.name, BusService.path, BusService.interface, Self.member) else { return nil }
-        guard write(into: message) else {
-            SDBus.unref(message)
-            return nil
-        }
-        return message
+extension BusQuestion where Answer == Void {
+    /// One of the service's own methods, asked as a peer's is: its answer says only
+    /// whether it was taken (an error reply says why not).
+    static func gestured(_ message: some GesturedMessage) -> Self {
+        Self(destination: BusService.name, path: BusService.path, interface: BusService.interface, member: type(of: message).member,
+             write: message.write(into:), read: { _ in () })
     }
 }
 

@@ -82,7 +82,7 @@ public final class AppReporter: BusSource {
     private func send(_ latest: Latest, now: Int64) {
         guard let report = latest.report, let connection, let bus = connection.bus else { return latest.pace.sent(at: nil) }
         latest.pace.sent(at: now)
-        latest.call.ask(bus, report()) { [unowned self] reply in
+        latest.call.ask(bus, .gestured(report())) { [unowned self] reply, _ in
             answered(latest, reply)
         }
         connection.updateWatch()

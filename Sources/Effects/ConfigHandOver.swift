@@ -92,7 +92,7 @@ public final class ConfigHandOver: BusSource {
     private func send(now: Int64) {
         guard let current, let connection, let bus = connection.bus, gestured != nil else { return pace.sent(at: nil) }
         pace.sent(at: now)
-        call.ask(bus, current) { [unowned self] reply in
+        call.ask(bus, .gestured(current)) { [unowned self] reply, _ in
             guard let error = SDBus.error(of: reply) else {
                 pace.answered()
                 return onAnswer(nil)

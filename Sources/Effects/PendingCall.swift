@@ -11,26 +11,15 @@ final class PendingCall {
 
     deinit { cancel() }
 
-    /// A peer's method (`BusQuestion`): its answer to `answer` with the reply (an error
-    /// too). False when the call could not be queued.
+    /// A method (`BusQuestion`: a peer's, or the service's own with `.gestured`): its
+    /// answer to `answer` with the reply (an error too). False when the call could not
+    /// be queued.
     @discardableResult
     func ask<Answer>(_ bus: OpaquePointer, _ question: BusQuestion<Answer>, _ answer: @escaping (OpaquePointer, Answer?) -> Void) -> Bool {
         guard let message = question.call(on: bus) else { return false }
         defer { SDBus.unref(message) }
-        return send(message, on: bus) { reply in answer(reply, question.answer(reply)) }
-    }
-
-    /// One of gestured's own methods (`GesturedMessage`), at the service's object.
-    @discardableResult
-    func ask(_ bus: OpaquePointer, _ message: some GesturedMessage, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
-        guard let call = message.call(on: bus) else { return false }
-        defer { SDBus.unref(call) }
-        return send(call, on: bus, answer)
-    }
-
-    private func send(_ message: OpaquePointer, on bus: OpaquePointer, _ answer: @escaping (OpaquePointer) -> Void) -> Bool {
         cancel()
-        guard let slot = SDBus.call(bus, message, answer) else { return false }
+        guard let slot = SDBus.call(bus, message, { reply in answer(reply, question.answer(reply)) }) else { return false }
         self.slot = slot
         return true
     }
