@@ -1,6 +1,12 @@
 """Recordings the daemon tests generate: evemu files of a 13.3" panel (3840x2160, 13 units
 per mm) with touches placed in millimetres, at 100 frames a second."""
-import math, re
+import math, os, re
+
+def suite_config(name):
+    """tests/configs/NAME.toml: a suite's configuration, a file that `gestured check` reads
+    like any other (tests/test_daemon.py checks them all)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs", name + ".toml")) as f:
+        return f.read()
 
 def key_bits(*codes):
     """EV_KEY bitmask lines with these key codes (by default only BTN_TOUCH, 330), as evemu writes them."""

@@ -7,35 +7,10 @@ on a private bus with busctl and dbus-monitor.
 """
 import os, re, signal, subprocess, sys, time, unittest
 import test_daemon
-from fixtures import Recording, pen_checkmark
+from fixtures import Recording, pen_checkmark, suite_config
 from test_daemon import Harness
 
-MODES = """[daemon]
-bus = "session"
-mode_timeout_s = 5
-
-[[gesture]]
-name = "enter"
-type = "tap"
-fingers = 2
-mode = "maintenance"
-
-[[gesture]]
-name = "ordinary"
-type = "tap"
-
-[[gesture]]
-name = "fix"
-type = "tap"
-modes = ["maintenance"]
-
-[[gesture]]
-name = "hold"
-type = "long-press"
-fingers = 3
-modes = ["*"]
-pause_s = 2
-"""
+MODES = suite_config("modes")
 
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 DEVICE = "org.gestured.Gestured1.Device"
@@ -169,22 +144,7 @@ class Modes(Harness):
     def test_a_switch_mid_gesture_cancels_what_it_excludes(self):
         """A held finger enters maintenance at 500 ms while it drags a pan of the default
         mode: the pan is cancelled then, and changes no more; the next drag is maintenance's."""
-        config = """[daemon]
-bus = "none"
-[[gesture]]
-name = "enter"
-type = "long-press"
-mode = "maintenance"
-simultaneous_with = ["drag"]
-[[gesture]]
-name = "drag"
-type = "pan"
-min_distance_mm = 0
-[[gesture]]
-name = "fix"
-type = "pan"
-modes = ["maintenance"]
-"""
+        config = suite_config("mode-switch-mid-gesture")
         rec = Recording()
         for i in range(120):  # still for 800 ms, then 40 mm right
             rec.frame({0: (100 + max(0, i - 80), 100)})
@@ -324,28 +284,7 @@ class GateAtOnce(Harness):
     """Pause and SetMode on the bus while a finger rests or a double tap waits for its
     second tap: no gesture of the old gate fires afterwards (docs/guide.md: "Modes, pauses and
     the lock"). Without the call, the same recording fires (replay says so)."""
-    KIOSK = """[daemon]
-bus = "session"
-modes = ["maintenance"]
-
-[[gesture]]
-name = "menu"
-type = "long-press"
-fingers = 5
-command = "echo menu >> {out}"
-
-[[gesture]]
-name = "twice"
-type = "tap"
-taps = 2
-max_interval_ms = 600000
-
-[[gesture]]
-name = "three"
-type = "swipe"
-fingers = 3
-command = "echo three >> {out}"
-"""
+    KIOSK = suite_config("gate-at-once")
 
     @staticmethod
     def resting():

@@ -38,6 +38,12 @@ class Harness(unittest.TestCase):
         return subprocess.run([GESTURED, "run", "--config", cfg, "--replay", rec, "--speed", str(speed), *extra],
                               capture_output=True, text=True, timeout=timeout, env=self.env)
 
+    def run_checkmark(self, command, **options):
+        """`run_daemon` with one binding, a checkmark running COMMAND (written as it stands
+        between the quotes of a TOML string), over the checkmark recording."""
+        config = f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\ncommand = "{command}"\n'
+        return self.run_daemon(config, checkmark(), **options)
+
     def start_daemon(self, cfg, recording, name="rec.evemu"):
         """`gestured run` in the background on a recording, its log on a pipe."""
         return subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", recording.save(self.path(name))], env=self.env,
@@ -114,8 +120,7 @@ class Daemon(Harness):
 
     def test_a_checkmark_runs_its_command_with_the_gesture_in_the_environment(self):
         out = self.path("env.txt")
-        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
-                            f'command = "env | grep ^GESTURE_ | sort > {out}"\n', checkmark(), speed=2)
+        r = self.run_checkmark(f'env | grep ^GESTURE_ | sort > {out}', speed=2)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             env = dict(line.split("=", 1) for line in f.read().splitlines())
@@ -178,8 +183,7 @@ class Daemon(Harness):
         self.assertIn(bad + ':4: error: gesture[1].keys: no key is named "Rihgt" (did you mean "RIGHT"?)', r.stderr)
 
     def test_a_missing_program_is_logged_and_the_daemon_goes_on(self):
-        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
-                            'command = "no-such-program-here --flag"\n', checkmark())
+        r = self.run_checkmark('no-such-program-here --flag')
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("confirm: cannot start no-such-program-here: ", r.stderr)
 
@@ -187,8 +191,7 @@ class Daemon(Harness):
         # The child writes to a blocking pipe: 600 KB of output is no error for it. The
         # log takes the first 100 lines and 20 a second after them, and counts the rest.
         status = self.path("status")
-        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
-                            f'command = "seq 1 100000; echo $? > {status}"\n', checkmark(), speed=2)
+        r = self.run_checkmark(f'seq 1 100000; echo $? > {status}', speed=2)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         with open(status) as f:
             self.assertEqual(f.read().strip(), "0")
@@ -240,9 +243,8 @@ class Daemon(Harness):
         self.assertIn("stopping (signal 15)", stderr)
 
     def test_output_written_just_before_exit_is_logged_and_long_lines_are_cut(self):
-        r = self.run_daemon('[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
-                            'command = "for i in $(seq 40); do echo hello$i; done; head -c 10000 /dev/zero | tr \'\\\\000\' x; printf tail"\n',
-                            checkmark(), speed=2)
+        r = self.run_checkmark('for i in $(seq 40); do echo hello$i; done; head -c 10000 /dev/zero | tr \'\\\\000\' x; printf tail',
+                               speed=2)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         lines = [line for line in re.findall(r"^info: confirm: (.*)$", r.stderr, re.M)
                  if not re.match(r"started pid \d+$|pid \d+ ended, ", line)]
@@ -327,8 +329,7 @@ class Daemon(Harness):
     def test_commands_run_in_a_session_of_their_own(self):
         # Its own session: no controlling terminal of the daemon's, its own process group.
         out = self.path("session")
-        r = self.run_daemon(f'[daemon]\nbus = "none"\n[[gesture]]\nname = "confirm"\ntype = "checkmark"\n'
-                            f'command = "echo $$ $(ps -o sid= -p $$) $(ps -o pgid= -p $$) > {out}"\n', checkmark(), speed=2)
+        r = self.run_checkmark(f'echo $$ $(ps -o sid= -p $$) $(ps -o pgid= -p $$) > {out}', speed=2)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(out) as f:
             pid, sid, pgid = f.read().split()
@@ -597,6 +598,16 @@ class Daemon(Harness):
             other.close()
             self.assertEqual(daemon.wait(timeout=30), 0, reader)
             self.assertTrue(os.path.exists(ran), reader)
+
+    def test_every_suites_configuration_is_one_check_accepts(self):
+        """tests/configs/: the configurations the suites run are checked here, so a change
+        of the language that breaks one fails in the fast tier, not deep in a VM suite."""
+        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs")
+        names = sorted(os.listdir(folder))
+        self.assertGreater(len(names), 10)
+        for name in names:
+            r = subprocess.run([GESTURED, "check", os.path.join(folder, name)], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, name + ": " + r.stderr)
 
     def test_names_are_one_line_and_commands_not_blank(self):
         cfg = self.write("bad.toml", '[[gesture]]\nname = "x\\ninfo: forged"\ntype = "tap"\n'

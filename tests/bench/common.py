@@ -6,7 +6,21 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from fixtures import Recording  # noqa: E402
 from latency_summary import summary  # noqa: E402,F401
-from uinput_panel import EVENT, EVIOCSCLOCKID, wait_for  # noqa: E402
+from uinput_panel import EVENT, EVIOCSCLOCKID, Panel, wait_for  # noqa: E402
+
+
+def session_bus_with_listener(listen, stamps):
+    """A session bus of its own (the environment names it for what follows), the listener
+    (listen.c) stamping each Gesture signal into STAMPS on it, and a panel to play on:
+    (the listener, the panel)."""
+    address = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+    listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
+    assert listener.stdout.readline().strip() == "listening"
+    panel = Panel(Recording().text())
+    time.sleep(1)
+    return listener, panel
 
 
 def swipe(direction="right"):

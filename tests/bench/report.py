@@ -30,6 +30,16 @@ def ratio(a, b):
     return "—" if a is None or not b else f"{a / b:.2f}"
 
 
+def p50_p99(figures):
+    """A summary's two figures, as one cell of a table: "4.3 ms / 6.1 ms"."""
+    return f"{ms(figures['p50_ms'])} / {ms(figures['p99_ms'])}"
+
+
+def ratios(a, b):
+    """A's p50 and p99 over B's, as one cell: "1.02 / 0.97"."""
+    return f"{ratio(a['p50_ms'], b['p50_ms'])} / {ratio(a['p99_ms'], b['p99_ms'])}"
+
+
 print("# Benchmarks")
 print()
 print(f"Made by `{command}` on {datetime.date.today().isoformat()}: one run, nothing edited.")
@@ -59,9 +69,8 @@ print("| round | gestured direct p50 / p99 | gestured shell p50 / p99 | lisgd p5
 print("|---|---|---|---|---|---|---|")
 for i, r in enumerate(vm["latency_rounds"], 1):
     d, s, l, b = r["direct"], r["shell"], r["lisgd"], r["signal"]
-    print(f"| {i} | {ms(d['p50_ms'])} / {ms(d['p99_ms'])} | {ms(s['p50_ms'])} / {ms(s['p99_ms'])} | "
-          f"{ms(l['p50_ms'])} / {ms(l['p99_ms'])} | {ratio(d['p50_ms'], l['p50_ms'])} / {ratio(d['p99_ms'], l['p99_ms'])} | "
-          f"{ms(b['p50_ms'])} / {ms(b['p99_ms'])} | {d['missed']}, {s['missed']}, {l['missed']}, {b['missed']} |")
+    print(f"| {i} | {p50_p99(d)} | {p50_p99(s)} | {p50_p99(l)} | {ratios(d, l)} | {p50_p99(b)} | "
+          f"{d['missed']}, {s['missed']}, {l['missed']}, {b['missed']} |")
 print()
 floor = vm["signal_floor"]
 print(f"The bus alone (`tests/bench/emit.c`, a signal like gestured's sent from a small sd-bus client "
@@ -82,15 +91,12 @@ print("| round | signal with the command p50 / p99 | signal alone p50 / p99 | th
 print("|---|---|---|---|---|---|")
 for i, r in enumerate(vm["latency_rounds"], 1):
     with_command, alone, bus, relay = r["signal"], r["signal_alone"], r["signal_floor"], r["signal_relay"]
-    print(f"| {i} | {ms(with_command['p50_ms'])} / {ms(with_command['p99_ms'])} | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | "
-          f"{ms(bus['p50_ms'])} / {ms(bus['p99_ms'])} | {ms(relay['p50_ms'])} / {ms(relay['p99_ms'])} | "
-          f"{ratio(alone['p50_ms'], relay['p50_ms'])} / {ratio(alone['p99_ms'], relay['p99_ms'])} |")
+    print(f"| {i} | {p50_p99(with_command)} | {p50_p99(alone)} | {p50_p99(bus)} | {p50_p99(relay)} | {ratios(alone, relay)} |")
 pooled_alone = [x for r in vm["latency_rounds"] for x in r.get("signal_alone_ms", [])]
 pooled_floor = [x for r in vm["latency_rounds"] for x in r.get("signal_relay_ms", [])]
 if pooled_alone and pooled_floor:
     alone, relay = summary(pooled_alone, len(pooled_alone)), summary(pooled_floor, len(pooled_floor))
-    print(f"| both | | {ms(alone['p50_ms'])} / {ms(alone['p99_ms'])} | | {ms(relay['p50_ms'])} / {ms(relay['p99_ms'])} | "
-          f"{ratio(alone['p50_ms'], relay['p50_ms'])} / {ratio(alone['p99_ms'], relay['p99_ms'])} |")
+    print(f"| both | | {p50_p99(alone)} | | {p50_p99(relay)} | {ratios(alone, relay)} |")
 print()
 starts = vm["starts"]
 

@@ -11,8 +11,8 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, summary  # noqa: E402
-from fixtures import Recording  # noqa: E402
+from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, session_bus_with_listener, summary  # noqa: E402
+from fixtures import Recording, suite_config  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
 out_path = sys.argv[2]
@@ -92,24 +92,11 @@ def latencies(lifts, label):
     return common_latencies(lifts, stamps, label)
 
 
-swipe_config = """[daemon]
-bus = "session"
-[[gesture]]
-name = "right"
-type = "swipe"
-direction = "right"
-command = "{command}"
-signal = true
-"""
+swipe_config = suite_config("bench-swipe")
 
 signal_config = swipe_config.replace('command = "{command}"\n', "")  # the signal alone
 
-bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
-os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
-listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
-assert listener.stdout.readline().strip() == "listening"
-panel = Panel(Recording().text())
-time.sleep(1)
+listener, panel = session_bus_with_listener(listen, stamps)
 
 
 def emit_floor():

@@ -13,9 +13,7 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, latencies, play_swipes, summary  # noqa: E402
-from fixtures import Recording  # noqa: E402
-from uinput_panel import Panel  # noqa: E402
+from common import Daemon, latencies, play_swipes, session_bus_with_listener, summary  # noqa: E402
 
 out_path, blocks, swipes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 work = tempfile.mkdtemp()
@@ -39,12 +37,7 @@ for what, action in (("signal", "signal = true"), ("command", f'command = "{stam
     with open(configs[what], "w") as f:
         f.write(f'[daemon]\nbus = "session"\n[[gesture]]\nname = "right"\ntype = "swipe"\ndirection = "right"\n{action}\n')
 
-bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
-os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus
-listener = subprocess.Popen([listen, stamps], stdout=subprocess.PIPE, text=True)
-assert listener.stdout.readline().strip() == "listening"
-panel = Panel(Recording().text())
-time.sleep(1)
+listener, panel = session_bus_with_listener(listen, stamps)
 
 
 def gestured(program, what):

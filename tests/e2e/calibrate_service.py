@@ -11,7 +11,7 @@ import glob, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording  # noqa: E402
+from fixtures import HEADER, Recording, suite_config  # noqa: E402
 from uinput_panel import Panel, Reader, check, failures, twins_in, wait_for  # noqa: E402
 from service_journal import journal  # noqa: E402
 
@@ -21,21 +21,7 @@ K = [[0.90, 0.05, 0.15], [-0.04, 0.92, 0.06]]
 WIDTH_MM, HEIGHT_MM = 3839 / 13, 2159 / 13
 RULES = "/etc/udev/rules.d/99-gestured-calibration-calibrate-bus-input0.rules"
 
-CONFIG = """[daemon]
-bus = "system"
-isolate = true
-
-[[region]]
-name = "corner"
-x = [0, 0.25]
-y = [0, 0.25]
-
-[[gesture]]
-name = "corner-tap"
-type = "tap"
-region = "corner"
-command = "echo corner tapped"
-"""
+CONFIG = suite_config("calibrate")
 
 
 def skewed(point):

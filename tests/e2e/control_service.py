@@ -8,56 +8,11 @@ import os, re, socket, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording, checkmark, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
-from service_journal import journal  # noqa: E402
+from fixtures import HEADER, Recording, checkmark, suite_config, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, isolated_twin, wait_for  # noqa: E402
+from service_journal import journal, start_service  # noqa: E402
 
-CONFIG = """[daemon]
-bus = "system"
-isolate = true
-modes = ["maintenance"]
-
-[[gesture]]
-name = "menu"
-type = "swipe"
-fingers = 3
-direction = "down"
-command = "echo menu opened"
-
-[[gesture]]
-name = "fix"
-type = "swipe"
-fingers = 3
-direction = "right"
-modes = ["maintenance"]
-command = "echo fixed"
-
-[[gesture]]
-name = "emergency"
-type = "long-press"
-fingers = 2
-when_locked = true
-command = "echo emergency"
-
-[[gesture]]
-name = "five"
-type = "long-press"
-fingers = 5
-command = "echo five"
-
-[[gesture]]
-name = "escape"
-type = "checkmark"
-pause_s = 4
-
-[[gesture]]
-name = "for-firefox"
-type = "swipe"
-fingers = 3
-direction = "down"
-apps = ["firefox"]
-command = "echo firefox's own"
-"""
+CONFIG = suite_config("control")
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 
 
@@ -112,15 +67,9 @@ def five_join_a_resting_finger(meanwhile):
     return count("five: five") > before, seen.count("TOUCH_UP"), seen.count("TOUCH_CANCEL")
 
 
-with open("/etc/gestured/gestured.toml", "w") as f:
-    f.write(CONFIG)
-subprocess.run(["systemctl", "reset-failed", "gestured"])
-subprocess.run(["systemctl", "start", "gestured"], check=True)
+start_service(CONFIG)
 panel = Panel(HEADER.replace("gestured test panel", "gestured kiosk panel"))
-check("the service isolates the kiosk's panel", wait_for(30, lambda: twins_in(journal(), panel)))
-if not twins_in(journal(), panel):
-    sys.exit(journal()[-3000:])
-twin = Twin(twins_in(journal(), panel)[-1])
+twin = Twin(isolated_twin(journal, panel))
 
 # monitor beside the service follows its mode, pause and lock.
 monitor_out = open("/tmp/monitor-control.txt", "w")

@@ -5,22 +5,13 @@ swipes and reloads the suites make."""
 import os, subprocess, threading, time
 
 from drm_screenshot import scanout
-from fixtures import Recording
+from fixtures import Recording, suite_config
 from seat_sessions import journal, read, run, session_of
 from uinput_panel import check, failures, wait_for
 
 # The screens seen, where scripts/vm-run-systemd hands them back (VM_KEEP=DIR) to be looked at.
 SHOTS = "/run/job" if os.path.isdir("/run/job") else "/tmp"
-TOUCHPAD = """[daemon]
-bus = "system"
-isolate = true
-
-[[gesture]]
-name = "workspaces"
-type = "pan"
-fingers = 3
-touchpad = true
-"""
+TOUCHPAD = suite_config("desktop-touchpad")
 NOTHING_ON_THREE = '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "two"\ntype = "tap"\nfingers = 2\ncommand = "true"\n'
 # A swipe for the window under the first finger: firefox's, else the other one.
 TOUCHED = ('[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "elsewhere"\ntype = "swipe"\nfingers = 3\ncommand = "true"\n\n'

@@ -14,26 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording  # noqa: E402
 from uinput_panel import Panel, Reader, check, failures, suite, twins_in, wait_for  # noqa: E402
 
-gestured, work, config_path = suite("held", '''[daemon]
-bus = "none"
-isolate = true
-
-[[gesture]]
-name = "switcher"
-type = "pan"
-fingers = 4
-hold = "alt"
-step = 20
-increase = { keys = "Tab" }
-decrease = { keys = "shift+Tab" }
-
-[[gesture]]
-name = "window-drag"
-type = "pan"
-fingers = 3
-min_distance_mm = 0
-hold_button = "left"
-''')
+gestured, work, config_path = suite("held")
 
 # The panel of fixtures.HEADER: 3840 × 2160 units, 13 a millimetre.
 WIDTH_MM, HEIGHT_MM = 3839 / 13, 2159 / 13

@@ -7,22 +7,11 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording, tap  # noqa: E402
+from fixtures import HEADER, Recording, suite_config, tap  # noqa: E402
 from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
 from service_journal import journal  # noqa: E402
 
-CONFIG = """[daemon]
-bus = "system"
-idle_s = 3
-idle_command = "echo the screen goes dark"
-active_command = "echo the screen lights"
-last_touch_interval_s = 1
-
-[[gesture]]
-name = "tap"
-type = "tap"
-command = "echo tapped"
-"""
+CONFIG = suite_config("idle")
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 
 

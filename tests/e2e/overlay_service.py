@@ -15,7 +15,7 @@ import json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import Recording  # noqa: E402
+from fixtures import Recording, suite_config  # noqa: E402
 from gnome_shell import overview_left  # noqa: E402
 from svg_screenshots import png_pixels  # noqa: E402
 from seat_sessions import isolated_panel, journal, read, run, session_of  # noqa: E402
@@ -25,17 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DISPLAY = ":5"
 WIDTH, HEIGHT = 1280, 800
 PANEL_MM = (3839 / 13, 2159 / 13)
-MACHINE = """[daemon]
-bus = "system"
-isolate = true
-overlay = true
-
-[[gesture]]
-name = "drag"
-type = "pan"
-fingers = 3
-command = "true"
-"""
+MACHINE = suite_config("overlay")
 
 
 def coloured(rgb):

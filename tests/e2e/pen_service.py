@@ -11,31 +11,14 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, PEN_HEADER, Recording, pen_checkmark, three_finger_swipe_down  # noqa: E402
+from fixtures import HEADER, PEN_HEADER, Recording, pen_checkmark, suite_config, three_finger_swipe_down  # noqa: E402
 from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
-from service_journal import journal  # noqa: E402
+from service_journal import journal, start_service  # noqa: E402
 
-CONFIG = """[daemon]
-bus = "system"
-
-[[gesture]]
-name = "confirm"
-type = "checkmark"
-tool = "pen"
-command = "echo drawn with a $GESTURE_TOOL"
-
-[[gesture]]
-name = "by-finger"
-type = "checkmark"
-tool = "finger"
-command = "echo drawn with fingers"
-"""
+CONFIG = suite_config("pen")
 
 
-with open("/etc/gestured/gestured.toml", "w") as f:
-    f.write(CONFIG)
-subprocess.run(["systemctl", "reset-failed", "gestured"])
-subprocess.run(["systemctl", "start", "gestured"], check=True)
+start_service(CONFIG)
 pen = Panel(PEN_HEADER)
 graphics_tablet = Panel(PEN_HEADER.replace("gestured test pen", "gestured graphics tablet").replace("P: 02", "P: 00"))
 subprocess.run(["udevadm", "settle"])

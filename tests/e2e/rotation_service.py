@@ -8,32 +8,11 @@ import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording  # noqa: E402
+from fixtures import HEADER, Recording, suite_config  # noqa: E402
 from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
-from service_journal import journal  # noqa: E402
+from service_journal import journal, start_service  # noqa: E402
 
-CONFIG = """[daemon]
-bus = "system"
-rotation = "auto"
-
-[[gesture]]
-name = "up"
-type = "swipe"
-direction = "up"
-command = "echo swiped up"
-
-[[gesture]]
-name = "left"
-type = "swipe"
-direction = "left"
-command = "echo swiped left"
-
-[[gesture]]
-name = "chevron-right"
-type = "chevron"
-direction = "right"
-command = "echo chevron right"
-"""
+CONFIG = suite_config("rotation")
 
 ACCELEROMETER = """N: gestured accelerometer
 I: 0006 1234 5679 0001
@@ -87,10 +66,7 @@ def fired(name, before):
 
 accelerometer = Panel(ACCELEROMETER)
 tilt(accelerometer, "normal")
-with open("/etc/gestured/gestured.toml", "w") as f:
-    f.write(CONFIG)
-subprocess.run(["systemctl", "reset-failed", "gestured"])
-subprocess.run(["systemctl", "start", "gestured"], check=True)
+start_service(CONFIG)
 check("the service claims iio-sensor-proxy's accelerometer",
       wait_for(60, lambda: "rotation: following iio-sensor-proxy's accelerometer" in journal()))
 panel = Panel(HEADER.replace("gestured test panel", "gestured turning panel"))

@@ -10,22 +10,12 @@ import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording, three_finger_swipe_right  # noqa: E402
+from fixtures import HEADER, Recording, suite_config, three_finger_swipe_right  # noqa: E402
 from seat_sessions import journal, read, run, session_of  # noqa: E402
 from uinput_panel import Panel, Reader, Twin, check, failures, twins_in, wait_for  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MACHINE = """[daemon]
-bus = "system"
-isolate = true
-
-[[gesture]]
-name = "menu"
-type = "swipe"
-fingers = 3
-direction = "down"
-command = "echo menu"
-"""
+MACHINE = suite_config("sessions")
 # The command writes who ran it, in which session, and a variable only that session has.
 USER = """[[gesture]]
 name = "switch"

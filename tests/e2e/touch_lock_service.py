@@ -8,33 +8,11 @@ import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording, tap, three_finger_swipe_down  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, twins_in, wait_for  # noqa: E402
-from service_journal import journal  # noqa: E402
+from fixtures import HEADER, Recording, suite_config, tap, three_finger_swipe_down  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, isolated_twin, twins_in, wait_for  # noqa: E402
+from service_journal import journal, start_service  # noqa: E402
 
-CONFIG = """[daemon]
-bus = "system"
-isolate = true
-
-[[gesture]]
-name = "hold-five"
-type = "long-press"
-fingers = 5
-min_duration_ms = 2000
-touch_lock = "toggle"
-
-[[gesture]]
-name = "menu"
-type = "swipe"
-fingers = 3
-direction = "down"
-command = "echo menu opened"
-
-[[gesture]]
-name = "tap"
-type = "tap"
-command = "echo tapped"
-"""
+CONFIG = suite_config("touch-lock")
 OBJECT = ["org.gestured.Gestured1", "/org/gestured/Gestured1", "org.gestured.Gestured1"]
 
 
@@ -66,15 +44,9 @@ def five_held(seconds=2.5):
     return rec
 
 
-with open("/etc/gestured/gestured.toml", "w") as f:
-    f.write(CONFIG)
-subprocess.run(["systemctl", "reset-failed", "gestured"])
-subprocess.run(["systemctl", "start", "gestured"], check=True)
+start_service(CONFIG)
 panel = Panel(HEADER.replace("gestured test panel", "gestured lockable panel"))
-check("the service isolates the panel", wait_for(30, lambda: twins_in(journal(), panel)))
-if not twins_in(journal(), panel):
-    sys.exit(journal()[-3000:])
-twin = Twin(twins_in(journal(), panel)[-1])
+twin = Twin(isolated_twin(journal, panel))
 
 seen, ran = play(three_finger_swipe_down())
 check(f"unlocked: the swipe fires and reaches the twin not at all ({' '.join(seen) or 'nothing'})",

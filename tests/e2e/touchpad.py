@@ -12,26 +12,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, three_finger_swipe_right  # noqa: E402
 from uinput_panel import Panel, Reader, Twin, check, failures, start_daemon, suite, twins_in, wait_for  # noqa: E402
 
-gestured, work, config_path = suite("touchpad", '''[daemon]
-bus = "none"
-isolate = true
-
-[[gesture]]
-name = "workspaces"
-type = "pan"
-fingers = 3
-touchpad = true
-
-[[gesture]]
-name = "zoom"
-type = "pinch"
-touchpad = true
-
-[[gesture]]
-name = "menu"
-type = "long-press"
-click = "right"
-''')
+gestured, work, config_path = suite("touchpad")
 
 
 panel = Panel(HEADER)

@@ -2,6 +2,7 @@
 uinput fd. evemu-play writes to the event node instead, which the kernel ignores while
 another reader holds the grab (EVIOCGRAB): an isolated panel needs this."""
 import fcntl, os, re, struct, subprocess, sys, tempfile, threading, time
+from fixtures import suite_config
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
 UI_SET_MSCBIT = 0x40045568
@@ -190,13 +191,13 @@ class Twin:
 
 
 
-def suite(name, config):
+def suite(name):
     """A VM suite's start: the build it was given (its first argument), a work folder, and
-    the configuration written there: (gestured, work, the configuration's path)."""
+    tests/configs/NAME.toml written there: (gestured, work, the configuration's path)."""
     work = tempfile.mkdtemp(prefix=name + ".")
     path = os.path.join(work, "gestured.toml")
     with open(path, "w") as f:
-        f.write(config)
+        f.write(suite_config(name))
     return os.path.abspath(sys.argv[1]), work, path
 
 

@@ -10,43 +10,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
 from uinput_panel import Panel, Reader, Twin, check, failures, suite, twins_in, wait_for  # noqa: E402
 
-gestured, work, config_path = suite("virtual", '''[daemon]
-bus = "none"
-isolate = true
-
-[[gesture]]
-name = "next-desktop"
-type = "swipe"
-fingers = 3
-direction = "right"
-keys = "ctrl+alt+Right"
-
-[[gesture]]
-name = "context-menu"
-type = "long-press"
-click = "right"
-
-[[gesture]]
-name = "open"
-type = "tap"
-taps = 2
-click = "left"
-double = true
-
-[[gesture]]
-name = "volume"
-type = "rotate"
-min_rotation = 0.05
-step = 15
-increase = { keys = "VolumeUp" }
-decrease = { keys = "VolumeDown" }
-
-[[gesture]]
-name = "scroll"
-type = "pan"
-fingers = 2
-scroll = true
-''')
+gestured, work, config_path = suite("virtual")
 
 
 def keys(lines):
