@@ -38,14 +38,12 @@ public final class BusService {
     }
 
     /// What the loop watches on the bus: its descriptor, and whether output waits for room.
+    /// sd-bus says both (SDBus.swift); a desktop's follower only reads.
     public struct Watch: Equatable, Sendable {
         public var fd: FileDescriptor
         public var writable: Bool
 
-        public init(fd: FileDescriptor, writable: Bool) {
-            self.fd = fd
-            self.writable = writable
-        }
+        public static func reading(_ fd: FileDescriptor) -> Watch { Watch(fd: fd, writable: false) }
     }
 
     public let kind: Kind

@@ -100,7 +100,7 @@ public final class DesktopFollower: BusSource {
             backoff.reset()
             saidDown = false
             logger.info("\(desktop.source): following the application in front")
-            onWatchChange(nil, BusService.Watch(fd: watcher.fd, writable: false))
+            onWatchChange(nil, .reading(watcher.fd))
             rewatchRequest(was: nil)
         } catch {
             down("\(error)")
@@ -122,13 +122,13 @@ public final class DesktopFollower: BusSource {
         do {
             let news = try watcher.read()
             // X11's descriptor is the connecting thread's until the connection is made.
-            if watcher.fd != watched { onWatchChange(BusService.Watch(fd: watched, writable: false), BusService.Watch(fd: watcher.fd, writable: false)) }
+            if watcher.fd != watched { onWatchChange(.reading(watched), .reading(watcher.fd)) }
             rewatchRequest(was: request)
             if let app = news.app { onApp(app, desktop.source) }
             if let windows = news.windows { onWindows(windows, desktop.source) }
         } catch {
-            onWatchChange(BusService.Watch(fd: watched, writable: false), nil)
-            if let request { onWatchChange(BusService.Watch(fd: request, writable: false), nil) }
+            onWatchChange(.reading(watched), nil)
+            if let request { onWatchChange(.reading(request), nil) }
             watcher.close()
             self.watcher = nil
             onApp(nil, "\(desktop.source) went away")
@@ -141,8 +141,8 @@ public final class DesktopFollower: BusSource {
     /// another opened may have the same number, so the old is unwatched and the new
     /// watched even when they look alike.
     private func rewatchRequest(was old: FileDescriptor?) {
-        if let old { onWatchChange(BusService.Watch(fd: old, writable: false), nil) }
-        if let new = watcher?.requestFD { onWatchChange(nil, BusService.Watch(fd: new, writable: false)) }
+        if let old { onWatchChange(.reading(old), nil) }
+        if let new = watcher?.requestFD { onWatchChange(nil, .reading(new)) }
     }
 
     private func down(_ why: String) {

@@ -45,12 +45,8 @@ public struct GestureEvent: Equatable, Sendable {
 }
 
 /// One finger of a gesture, in mm from the panel's top left (x to the right, y downwards).
+/// Made only by the recognizers, so its memberwise initializer stays internal.
 public struct TouchTrack: Equatable, Sendable {
     public var start: Point
     public var now: Point
-
-    public init(start: Point, now: Point) {
-        self.start = start
-        self.now = now
-    }
 }

@@ -1,5 +1,5 @@
 import Bindings
-import Gestures
+@testable import Gestures
 import Testing
 import TouchCore
 

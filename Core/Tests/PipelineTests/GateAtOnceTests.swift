@@ -139,6 +139,17 @@ import TouchCore
         return (before, after)
     }
 
+    /// The kiosk's gestures over `script`: without a gate, what fires passes `firesFreely`;
+    /// with `gate` given at `gateAt`, nothing fires after it.
+    func expectTheGateHolds(_ gate: GestureGate, at gateAt: Double, over script: Script,
+                            sourceLocation: SourceLocation = #_sourceLocation,
+                            firesFreely: ([String]) -> Bool) throws {
+        let free = try play(Self.kiosk, script, gate: nil, at: 0).before
+        #expect(firesFreely(free), "\(free)", sourceLocation: sourceLocation)
+        let gated = try play(Self.kiosk, script, gate: gate, at: gateAt)
+        #expect(gated.after.isEmpty, "\(gated.after)", sourceLocation: sourceLocation)
+    }
+
     static func describe(_ action: Action) -> String {
         switch action {
         case .keys(let binding, let keys): "\(binding): keys \(keys.text)"
@@ -162,19 +173,16 @@ import TouchCore
         fivePress.land(1...4)
         fivePress.at(1.5)
         fivePress.lift(0...4)
-        #expect(try play(Self.kiosk, fivePress, gate: nil, at: 0).before.contains("menu: keys ctrl+alt+F2"))
-        let gated = try play(Self.kiosk, fivePress, gate: gate, at: 0.1)
-        #expect(gated.after.isEmpty, "\(gated.after)")
+        try expectTheGateHolds(gate, at: 0.1, over: fivePress) { $0.contains("menu: keys ctrl+alt+F2") }
 
         var rotation = Script()
         rotation.land(0...0)
         rotation.at(0.2)
         rotation.turn()
         rotation.lift(0...0)
-        let free = try play(Self.kiosk, rotation, gate: nil, at: 0).before
-        #expect(free.filter { $0 == "volume: keys VolumeUp" || $0 == "volume: keys VolumeDown" }.count >= 5, "\(free)")
-        let turned = try play(Self.kiosk, rotation, gate: gate, at: 0.1)
-        #expect(turned.after.isEmpty, "\(turned.after)")
+        try expectTheGateHolds(gate, at: 0.1, over: rotation) { free in
+            free.filter { $0 == "volume: keys VolumeUp" || $0 == "volume: keys VolumeDown" }.count >= 5
+        }
     }
 
     @Test(arguments: gates.keys.sorted())
@@ -185,10 +193,7 @@ import TouchCore
         script.at(3)
         script.swipe(0...2, mm: 30)
         script.tap(at: 5)
-        let free = try play(Self.kiosk, script, gate: nil, at: 0).before
-        #expect(free.contains("three: keys ctrl+alt+Right"), "\(free)")
-        let gated = try play(Self.kiosk, script, gate: gate, at: 1)
-        #expect(gated.after.isEmpty, "\(gated.after)")
+        try expectTheGateHolds(gate, at: 1, over: script) { $0.contains("three: keys ctrl+alt+Right") }
     }
 
     @Test(arguments: gates.keys.sorted())
