@@ -1,11 +1,11 @@
 import Bindings
 import Gestures
 
-/// Modes: which gestures fire when (`modes`, `when_locked`), the gestures that switch mode,
+/// Modes: which gestures fire when (`modes`, `when_locked`, `when_tablet`), the gestures that switch mode,
 /// pause or lock touch (`mode`, `mode_timeout_s`, `pause_s`, `touch_lock`), and
 /// `[daemon]`'s start mode.
 extension Configuration {
-    static let modeKeys = ["modes", "when_locked", "mode", "mode_timeout_s", "pause_s", "touch_lock"]
+    static let modeKeys = ["modes", "when_locked", "when_tablet", "mode", "mode_timeout_s", "pause_s", "touch_lock"]
     /// The longest a mode lasts without a gesture, or a pause, that a setting may ask for;
     /// and the shortest, below which it would end before a finger could lift.
     public static let longestControlSeconds = 86_400.0
@@ -43,6 +43,7 @@ extension Configuration {
             if modes.isEmpty { t.report("modes", "empty; list the modes it fires in, like [\"maintenance\"], or [\"*\"] for all") } else { spec.modes = modes }
         }
         spec.whenLocked = t.bool("when_locked") ?? false
+        spec.whenTablet = t.bool("when_tablet")
         if let mode = t.name("mode") {
             if mode == GestureSpec.everyMode { t.report("mode", "\"*\" is every mode, not one to switch to") } else {
                 actions.mode = ModeSwitch(mode: mode, timeoutSeconds: controlSeconds(t, "mode_timeout_s"))

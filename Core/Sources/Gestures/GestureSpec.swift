@@ -15,6 +15,9 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var modes: [String] = [GestureSpec.defaultMode]
     /// Whether it still fires while the session is locked.
     public var whenLocked = false
+    /// Only in tablet mode (true), only out of it (false), or in both (nil): a 2-in-1's
+    /// SW_TABLET_MODE, the screen folded back or the keyboard taken off.
+    public var whenTablet: Bool?
     /// Whether its binding may end the touch lock (`touch_lock = "unlock"` or
     /// `"toggle"`): such gestures alone fire while it holds.
     public var unlocksTouch = false

@@ -12,6 +12,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case unlocked
         case touchLocked
         case touchUnlocked
+        /// A 2-in-1 in tablet mode (true) or a laptop again (see `when_tablet`).
+        case tablet(Bool)
         /// The seat idle (`idle_s` without a touch), or in use again.
         case idle(Bool)
         /// The display turned.
@@ -53,7 +55,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
             case .touchLocked, .touchUnlocked: .touchLocked
             case .idle: .idle
             case .rotated: .rotation
-            case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .logindSilent: nil
+            case .panelRotated, .windows, .screens, .session, .userGesturesRefused, .logindSilent, .tablet: nil
             case .activeSession, .userGestures, .agentLeft: .session
             case .app: .app
             }
@@ -62,7 +64,7 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         /// Whether what may fire changed (the gate), rather than how a panel is turned.
         public var changesGate: Bool {
             switch self {
-            case .mode, .paused, .resumed, .locked, .unlocked, .touchLocked, .touchUnlocked, .app, .windows: true
+            case .mode, .paused, .resumed, .locked, .unlocked, .touchLocked, .touchUnlocked, .tablet, .app, .windows: true
             case .idle, .rotated, .panelRotated, .screens, .session, .activeSession, .userGestures, .userGesturesRefused, .agentLeft, .logindSilent: false
             }
         }
@@ -91,6 +93,8 @@ public struct ControlChange: Equatable, Sendable, CustomStringConvertible {
         case .unlocked: "session unlocked: every gesture of the mode fires again (\(reason))"
         case .touchLocked: "touch locked: no touch reaches applications, and only the gestures that unlock fire (\(reason))"
         case .touchUnlocked: "touch unlocked: touches reach applications again from the next touch sequence (\(reason))"
+        case .tablet(true): "tablet mode: gestures with when_tablet = false rest (\(reason))"
+        case .tablet(false): "laptop mode: gestures with when_tablet = true rest (\(reason))"
         case .idle(true): "idle (\(reason))"
         case .idle(false): "in use again (\(reason))"
         case .rotated(let turn): "display rotation: \(turn) clockwise for panels whose rotation is auto or external (\(reason))"

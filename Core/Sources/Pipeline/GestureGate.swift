@@ -4,7 +4,8 @@ import TouchCore
 /// Which of the configured gestures may fire: under the touch lock only those that unlock
 /// it (in any mode, paused or not, the session locked or not: whoever holds the panel can
 /// always end it); otherwise those of the mode, none while paused, while
-/// the session is locked only those marked `when_locked`, and those for the application
+/// the session is locked only those marked `when_locked`, those `when_tablet` keeps to
+/// the other posture left out, and those for the application
 /// in front, an application's own gesture in place of the one for every application of
 /// the same trigger (or, for gestures with `apps_window = "touched"`, for the application
 /// of the window under the first touch, where the desktop says where its windows are). A
@@ -17,17 +18,20 @@ public struct GestureGate: Equatable, Sendable {
     /// The touch lock: no touch reaches an isolated panel's twin, and only the gestures
     /// that unlock it fire.
     public var touchLocked = false
+    /// A 2-in-1 in tablet mode (SW_TABLET_MODE): gestures with `when_tablet = false` rest.
+    public var tablet = false
     /// Nil when no desktop says (none watched, or the one that said went away).
     public var app: AppInFront?
     /// Where the desktop's windows are; nil when no desktop says.
     public var windows: WindowLayout?
 
-    public init(mode: String, paused: Bool = false, locked: Bool = false, touchLocked: Bool = false, app: AppInFront? = nil,
-                windows: WindowLayout? = nil) {
+    public init(mode: String, paused: Bool = false, locked: Bool = false, touchLocked: Bool = false, tablet: Bool = false,
+                app: AppInFront? = nil, windows: WindowLayout? = nil) {
         self.mode = mode
         self.paused = paused
         self.locked = locked
         self.touchLocked = touchLocked
+        self.tablet = tablet
         self.app = app
         self.windows = windows
     }
@@ -75,13 +79,14 @@ public struct GestureGate: Equatable, Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// Why the touch lock, the mode, the pause or the lock keep `gesture` from firing; nil
+    /// Why the touch lock, the mode, the pause, the lock or the posture keep `gesture` from firing; nil
     /// when they do not. The application in front is not among them: it decides at a
     /// sequence's start, and one that comes to the front during a sequence leaves it as it is.
     public func exclusion(of gesture: GestureSpec) -> String? {
         if touchLocked { return gesture.unlocksTouch ? nil : "the touch lock is on" }
         if paused { return "gestured is paused" }
         if locked, !gesture.whenLocked { return "the session is locked" }
+        if let whenTablet = gesture.whenTablet, whenTablet != tablet { return tablet ? "in tablet mode" : "not in tablet mode" }
         if !gesture.fires(inMode: mode) { return "not in mode \"\(mode)\"" }
         return nil
     }
@@ -99,5 +104,6 @@ public struct GestureGate: Equatable, Sendable {
     /// The same gate, the application and the windows aside: what a sequence under way answers to.
     func sameApart(fromApp other: GestureGate) -> Bool {
         mode == other.mode && paused == other.paused && locked == other.locked && touchLocked == other.touchLocked
+            && tablet == other.tablet
     }
 }

@@ -72,6 +72,13 @@ public struct ModeController: Sendable {
         return ControlChange(kind: .resumed, reason: why)
     }
 
+    /// Tablet mode on or off (SW_TABLET_MODE); nil when it was already so.
+    public mutating func setTablet(_ tablet: Bool, why: String) -> ControlChange? {
+        guard gate.tablet != tablet else { return nil }
+        gate.tablet = tablet
+        return ControlChange(kind: .tablet(tablet), reason: why)
+    }
+
     /// Nil when it was already so.
     public mutating func setLocked(_ locked: Bool, why: String) -> ControlChange? {
         guard gate.locked != locked else { return nil }

@@ -76,6 +76,7 @@ public struct ReplayPrinter {
         case .unlocked: parts.append(.hidden("control", .string("unlocked")))
         case .touchLocked: parts.append(.hidden("control", .string("touch locked")))
         case .touchUnlocked: parts.append(.hidden("control", .string("touch unlocked")))
+        case .tablet(let tablet): parts.append(.hidden("control", .string(tablet ? "tablet mode" : "laptop mode")))
         case .idle(let idle): parts.append(.hidden("control", .string(idle ? "idle" : "active")))
         case .rotated(let turn):
             parts += [.hidden("control", .string("rotated")), .hidden("degrees", .integer(Int(turn.degrees)))]

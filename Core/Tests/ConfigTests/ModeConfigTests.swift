@@ -4,7 +4,7 @@ import ConfigParsing
 import Gestures
 import Testing
 
-/// modes, when_locked, mode, mode_timeout_s, pause_s and [daemon]'s mode settings.
+/// modes, when_locked, when_tablet, mode, mode_timeout_s, pause_s and [daemon]'s mode settings.
 @Suite struct ModeConfigTests {
     func refusals(_ text: String) -> [String] {
         do {
@@ -49,6 +49,30 @@ import Testing
         #expect(config.gestures[2].whenLocked && config.gestures[2].fires(inMode: "anything"))
         #expect(config.bindings[2].actions.pauseSeconds == 0.5)
         #expect(!config.gestures[1].fires(inMode: "kiosk"))
+    }
+
+    /// when_tablet keeps a gesture to one posture of a 2-in-1; left out, it fires in both.
+    @Test func whenTabletKeepsAGestureToOnePosture() throws {
+        let gestures = try Configuration.parse("""
+            [[gesture]]
+            name = "keyboard"
+            type = "tap"
+            fingers = 3
+            when_tablet = true
+
+            [[gesture]]
+            name = "desk"
+            type = "tap"
+            fingers = 4
+            when_tablet = false
+
+            [[gesture]]
+            name = "both"
+            type = "tap"
+            """, file: "test.toml").gestures
+        #expect(gestures.map(\.whenTablet) == [true, false, nil])
+        #expect(refusals("[[gesture]]\nname = \"a\"\ntype = \"tap\"\nwhen_tablet = \"yes\"\n")
+                    == ["test.toml:4: error: gesture[1].when_tablet: expected true or false, found a string"])
     }
 
     @Test func theShippedModeExamplesAreValidOnceUncommented() throws {

@@ -35,6 +35,18 @@ import TouchCore
         pause_s = 10
         """
 
+    /// A 2-in-1's posture: a gesture with when_tablet rests in the other one.
+    @Test func theGateKeepsAWhenTabletGestureToItsPosture() {
+        var keyboard = GestureSpec(name: "keyboard", type: .tap), desk = GestureSpec(name: "desk", type: .tap)
+        keyboard.whenTablet = true
+        desk.whenTablet = false
+        let both = GestureSpec(name: "both", type: .tap)
+        let laptop = GestureGate(mode: "default"), tablet = GestureGate(mode: "default", tablet: true)
+        #expect([keyboard, desk, both].map { laptop.exclusion(of: $0) } == ["not in tablet mode", nil, nil])
+        #expect([keyboard, desk, both].map { tablet.exclusion(of: $0) } == [nil, "in tablet mode", nil])
+        #expect(laptop.admitted([keyboard, desk, both]).map(\.name) == ["desk", "both"])
+    }
+
     /// A tap of `fingers` fingers at `t` seconds, 50 ms long.
     static func tap(at t: Double, fingers: Int = 1, id: inout Int) -> String {
         var text = ""
