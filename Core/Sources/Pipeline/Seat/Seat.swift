@@ -206,6 +206,8 @@ public final class Seat {
             guard asleep else { return effects.append(.log(.info, "awake (\(why))")) }
             effects.append(.log(.info, "going to sleep (\(why)): touches under way cancelled, what gestured holds let go"))
             letGoOfEverything(at: time)
+        case .tabletMode(let tablet, let why, let time):
+            changed(control.setTablet(tablet, why: why).map { [$0] } ?? [], at: time)
         case .followed(let heard, let time):
             changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, touchLocked: heard.touchLocked,
                                    why: "the service"), at: time)

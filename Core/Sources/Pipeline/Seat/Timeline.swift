@@ -47,6 +47,8 @@ public struct Timeline: Sendable {
         Word(word: "back", arguments: "", example: "back", meaning: "this session in front again", gives: .sessionInFront),
         Word(word: "orientation", arguments: "normal|left-up|bottom-up|right-up", example: "orientation left-up",
              meaning: "the accelerometer turned the display (iio-sensor-proxy's AccelerometerOrientation)", gives: .displayRotated),
+        Word(word: "tablet", arguments: "on|off", example: "tablet on",
+             meaning: "a 2-in-1 folded into a tablet, or a laptop again (the kernel's SW_TABLET_MODE)", gives: .tabletMode),
         Word(word: "app", arguments: "APP_ID|none", example: "app firefox", meaning: "the application in front, as a desktop says it",
              gives: .appInFront),
         Word(word: "windows", arguments: "WxH APP@X,Y,WxH ...|none", example: "windows 1920x1080 firefox@0,0,960x1080",
@@ -190,6 +192,10 @@ public struct Timeline: Sendable {
                 throw fail("orientation takes normal, left-up, bottom-up or right-up, as iio-sensor-proxy says it")
             }
             return .input(.displayRotated(turn, why: why, at: time))
+        case "tablet":
+            try count(1...1, "on or off")
+            guard let tablet = ["off": false, "on": true][arguments[0]] else { throw fail("tablet takes on or off") }
+            return .input(.tabletMode(tablet, why: why, at: time))
         case "app":
             try count(1...1, "an app id, as in \"8 app firefox\", or none")
             return .input(.appInFront(try app(arguments[0], fail), why: why, at: time))
@@ -367,6 +373,7 @@ public struct Timeline: Sendable {
         case .logindSilent: return "silent"
         case .sessionInFront(let inFront, _, _): return inFront ? "back" : "away"
         case .displayRotated(let turn, _, _): return "orientation \(turn.sensorOrientation)"
+        case .tabletMode(let tablet, _, _): return tablet ? "tablet on" : "tablet off"
         case .appInFront(let app, _, _): return "app \(name(of: app))"
         case .windows(let layout, _, _): return "windows \(words(of: layout))"
         case .screens(let screens, _, _):
