@@ -47,6 +47,15 @@ A: 36 0 2159 0 0 13
 A: 39 0 65535 0 0 0
 """
 
+# EV_SYN and EV_SW; SW_TABLET_MODE: what an ACPI tablet-mode switch says it has.
+TABLET_SWITCH = """# EVEMU 1.3
+N: gestured tablet switch
+I: 0019 0000 0006 0000
+P: 00 00 00 00 00 00 00 00
+B: 00 21 00 00 00 00 00 00 00
+B: 05 02 00 00 00 00 00 00 00
+"""
+
 class Recording:
     def __init__(self, name="gestured test panel"):
         self.lines = [HEADER.rstrip("\n").replace("gestured test panel", name)]

@@ -7,7 +7,8 @@ import TouchCore
 
 /// The loop's live source: udev's touchscreens, those present at start, then those
 /// plugged in later (one unplugged mid-gesture cancels its touches and the daemon goes
-/// on), each given to the seat, which decides how it is used.
+/// on), each given to the seat, which decides how it is used; and the tablet-mode
+/// switches (TabletSwitches.swift).
 extension Daemon {
     func startLive(only node: String?) {
         touchscreens.onlyNode = node
@@ -29,6 +30,7 @@ extension Daemon {
             logger.warning("udev: cannot follow hotplug (\(error)); only the touchscreens present now are used")
         }
         enumerate()
+        openTabletSwitches()
     }
 
     /// Opens every touchscreen present now that is not open yet.
@@ -53,9 +55,11 @@ extension Daemon {
             guard !event.node.isEmpty else { continue }
             switch event.action {
             case "add" where touchscreens.onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)
+            case "add" where event.isTabletSwitch: addTabletSwitch(event.node)
             case "change" where touchscreens.open[event.node] != nil:
                 step(.calibrated(node: event.node, Udev.calibration(of: event.node), at: now))
             case "remove":
+                removeTabletSwitch(event.node)
                 touchscreens.unopened.remove(event.node)
                 if touchscreens.open[event.node] != nil { step(.gone(node: event.node, why: "removed", at: now)) }
             default: break

@@ -29,10 +29,13 @@ struct SeatClock {
     func seatTime(_ monotonic: Int64) -> Timestamp { Timestamp(microseconds: Int64(0).addingSaturated(Double(monotonic - origin) * speed)) }
 }
 
-/// The panels the daemon reads, and what it knows of those it could not open.
+/// The panels the daemon reads, and what it knows of those it could not open; the
+/// tablet-mode switches it reads beside them.
 struct Touchscreens {
     /// By node: their devices and twins. A replay's is its path, with neither.
     var open: [String: OpenPanel] = [:]
+    /// By node: the switches that say tablet mode (see TabletSwitches.swift).
+    var switches: [String: EvdevDevice] = [:]
     /// udev's monitor, while hotplug is followed.
     var udev: Udev?
     /// The node `--device` names: the only one read.

@@ -70,6 +70,13 @@ public final class EvdevDevice {
             tool: isPen ? .pen : .finger)
     }
 
+    /// A switch's position as the kernel holds it (1 on, 0 off); nil when the device has
+    /// no such switch.
+    public func switchState(_ code: UInt16) -> Int32? {
+        guard libevdev_has_event_code(device, UInt32(EventType.sw), UInt32(code)) == 1 else { return nil }
+        return libevdev_get_event_value(device, UInt32(EventType.sw), UInt32(code))
+    }
+
     /// The whole description, for a recording that `evemu-device` can make a device from.
     public var evemuDevice: EvemuDevice {
         let properties = (0...UInt16(INPUT_PROP_MAX)).filter { libevdev_has_property(device, UInt32($0)) == 1 }

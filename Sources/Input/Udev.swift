@@ -2,14 +2,17 @@ import CUdev
 import SystemPackage
 import TouchCore
 
-/// Touchscreens and their pens as udev sees them: the ones present at start, then add
-/// and remove events from a monitor whose descriptor joins the event loop.
+/// Touchscreens and their pens as udev sees them, and the switches that say a 2-in-1 is
+/// a tablet: the ones present at start, then add and remove events from a monitor whose
+/// descriptor joins the event loop.
 public final class Udev {
     public struct Event {
         public var action: String
         public var node: String
         /// A touchscreen, or a touchscreen's pen (see `isGestureSource`).
         public var isGestureSource: Bool
+        /// A switch with SW_TABLET_MODE (see `isTabletSwitch`).
+        public var isTabletSwitch: Bool
     }
 
     private let udev: OpaquePointer
@@ -42,6 +45,11 @@ public final class Udev {
     /// The event nodes of the touchscreens, and of their pens, present now.
     public static func touchscreenNodes() throws(Errno) -> [String] {
         try inputDevices(touchscreensOnly: true).map(\.node)
+    }
+
+    /// The event nodes of the switches that say tablet mode, present now.
+    public static func tabletSwitchNodes() throws(Errno) -> [String] {
+        try inputDevices(matching: ["ID_INPUT_SWITCH"], where: isTabletSwitch).map(\.node)
     }
 
     /// What pairs a pen with its touchscreen, as libinput pairs them: udev's
@@ -100,18 +108,33 @@ public final class Udev {
         return sysfsBitmaskCodes(properties).contains(1)  // INPUT_PROP_DIRECT
     }
 
+    /// udev's switches that have SW_TABLET_MODE (in the parent's `capabilities/sw`): an
+    /// ACPI or embedded controller's switch, a detachable keyboard's.
+    private static func isTabletSwitch(_ device: OpaquePointer) -> Bool {
+        guard udev_device_get_property_value(device, "ID_INPUT_SWITCH").map({ String(cString: $0) }) == "1",
+              let parent = udev_device_get_parent(device),
+              let switches = udev_device_get_sysattr_value(parent, "capabilities/sw").map({ String(cString: $0) }) else { return false }
+        return sysfsBitmaskCodes(switches).contains(SwitchCode.tabletMode)
+    }
+
     /// Every event node of the input subsystem (or only udev's touchscreens, which udev
     /// picks out by their property), with what udev and sysfs say of it: readable without
     /// opening the device (`gestured devices` opens it after).
     public static func inputDevices(touchscreensOnly: Bool = false) throws(Errno) -> [InputDeviceFacts] {
+        // Matches on properties are or'ed: touchscreens and tablets, the tablets sorted below.
+        guard touchscreensOnly else { return try inputDevices(matching: [], where: nil) }
+        return try inputDevices(matching: ["ID_INPUT_TOUCHSCREEN", "ID_INPUT_TABLET"], where: isGestureSource)
+    }
+
+    /// The input subsystem's event nodes with one of `properties` set to 1 (all of them,
+    /// for none) that `keep` keeps.
+    private static func inputDevices(matching properties: [String], where keep: ((OpaquePointer) -> Bool)?) throws(Errno) -> [InputDeviceFacts] {
         guard let udev = udev_new() else { throw .noMemory }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw .noMemory }
         defer { udev_enumerate_unref(enumerate) }
         var rc = udev_enumerate_add_match_subsystem(enumerate, "input")
-        // Matches on properties are or'ed: touchscreens and tablets, the tablets sorted below.
-        if rc >= 0, touchscreensOnly { rc = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1") }
-        if rc >= 0, touchscreensOnly { rc = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TABLET", "1") }
+        for property in properties where rc >= 0 { rc = udev_enumerate_add_match_property(enumerate, property, "1") }
         if rc >= 0 { rc = udev_enumerate_scan_devices(enumerate) }
         if rc < 0 { throw Errno(rawValue: -rc) }
         var devices: [InputDeviceFacts] = []
@@ -123,7 +146,7 @@ public final class Udev {
             defer { udev_device_unref(device) }
             // The inputN parent holds the name, phys and capabilities of its eventN node.
             guard let node = Self.eventNode(device), let parent = udev_device_get_parent(device),
-                  !touchscreensOnly || isGestureSource(device) else { continue }
+                  keep?(device) ?? true else { continue }
             func attribute(_ name: String) -> String { udev_device_get_sysattr_value(parent, name).map { String(cString: $0) } ?? "" }
             let kinds = Self.inputKinds.filter { udev_device_get_property_value(device, "ID_INPUT_" + $0.uppercased()).map { String(cString: $0) } == "1" }
             devices.append(InputDeviceFacts(node: node, name: attribute("name"), phys: attribute("phys"), udevKinds: kinds,
@@ -140,9 +163,9 @@ public final class Udev {
     public func receive() -> Event? {
         guard let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
-        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isGestureSource: false) }
+        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isGestureSource: false, isTabletSwitch: false) }
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
-        return Event(action: action, node: node, isGestureSource: Self.isGestureSource(device))
+        return Event(action: action, node: node, isGestureSource: Self.isGestureSource(device), isTabletSwitch: Self.isTabletSwitch(device))
     }
 
     /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.

@@ -3,13 +3,14 @@
 iio-sensor-proxy reads an accelerometer made through uinput (INPUT_PROP_ACCELEROMETER,
 ABS_X/Y/Z, 1 g = 256, read by its input-accel driver), and the service turns what the
 panel measures with it, from the next touch sequence; with the proxy stopped the last
-rotation stays, and it is followed again when the proxy restarts."""
+rotation stays, and it is followed again when the proxy restarts. A 2-in-1's tablet-mode
+switch is readable by the service's user and followed."""
 import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, Recording, suite_config  # noqa: E402
-from uinput_panel import Panel, check, failures, wait_for  # noqa: E402
+from fixtures import HEADER, TABLET_SWITCH, Recording, suite_config  # noqa: E402
+from uinput_panel import Panel, check, failures, flip_tablet_switch, wait_for  # noqa: E402
 from service_journal import journal, start_service  # noqa: E402
 
 CONFIG = suite_config("rotation")
@@ -71,6 +72,17 @@ check("the service claims iio-sensor-proxy's accelerometer",
       wait_for(60, lambda: "rotation: following iio-sensor-proxy's accelerometer" in journal()))
 panel = Panel(HEADER.replace("gestured test panel", "gestured turning panel"))
 check("and reads the panel", wait_for(30, lambda: "'gestured turning panel'" in journal()))
+
+# A 2-in-1's tablet-mode switch: 70-gestured.rules lets the service's user read it, and
+# it is followed (tests/e2e/tablet_mode.py plays the gestures it keeps to a posture).
+switch = Panel(TABLET_SWITCH)
+subprocess.run(["udevadm", "settle"])
+acl = subprocess.run(["getfacl", "-p", switch.node], capture_output=True, text=True).stdout
+check(f"udev lets the service read the tablet-mode switch ({' '.join(l for l in acl.split() if 'gestured' in l)})", "user:gestured:r--" in acl)
+check("and the service reads it", wait_for(20, lambda: f"{switch.node}: 'gestured tablet switch': the tablet-mode switch, a laptop now" in journal()))
+flip_tablet_switch(switch, True)
+check("and follows it", wait_for(10, lambda: "tablet mode: gestures with when_tablet = false rest" in journal()))
+switch.destroy()
 
 before = count("left (swipe)")
 panel.play(toward_the_panels_left().text())

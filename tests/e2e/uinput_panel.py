@@ -5,11 +5,11 @@ import fcntl, os, re, struct, subprocess, sys, tempfile, threading, time
 from fixtures import suite_config
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
-UI_SET_MSCBIT = 0x40045568
+UI_SET_MSCBIT, UI_SET_SWBIT = 0x40045568, 0x4004556D
 UI_SET_PHYS = 0x4008556C  # _IOW("U", 108, char *)
 UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE, UI_DEV_DESTROY = 0x405C5503, 0x401C5504, 0x5501, 0x5502
 EVIOCSCLOCKID = 0x400445A0
-SETBITS = {1: UI_SET_KEYBIT, 3: UI_SET_ABSBIT, 4: UI_SET_MSCBIT}
+SETBITS = {1: UI_SET_KEYBIT, 3: UI_SET_ABSBIT, 4: UI_SET_MSCBIT, 5: UI_SET_SWBIT}
 EVENT = struct.Struct("llHHi")
 
 
@@ -93,6 +93,12 @@ class Panel:
         fd, self.fd = self.fd, -1
         fcntl.ioctl(fd, UI_DEV_DESTROY)
         os.close(fd)
+
+
+def flip_tablet_switch(switch, tablet):
+    """A switch made from fixtures.TABLET_SWITCH says tablet mode (True) or a laptop."""
+    switch.write(5, 1, 1 if tablet else 0)  # EV_SW, SW_TABLET_MODE
+    switch.write(0, 0, 0)
 
 
 def read_events(node, stop, out, clock=True):

@@ -3,6 +3,12 @@ public enum EventType {
     public static let syn: UInt16 = 0x00
     public static let key: UInt16 = 0x01
     public static let abs: UInt16 = 0x03
+    public static let sw: UInt16 = 0x05
+}
+
+public enum SwitchCode {
+    /// A 2-in-1 folded into a tablet, or its keyboard taken off.
+    public static let tabletMode: UInt16 = 0x01
 }
 
 public enum SynCode {
