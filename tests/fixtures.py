@@ -8,53 +8,39 @@ def suite_config(name):
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs", name + ".toml")) as f:
         return f.read()
 
-def key_bits(*codes):
-    """EV_KEY bitmask lines with these key codes (by default only BTN_TOUCH, 330), as evemu writes them."""
-    data = [0] * 96
-    for code in codes or (0x14a,):
-        data[code // 8] |= 1 << (code % 8)
-    return "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
+def description(name, ids, direct, masks, axes=()):
+    """A device as evemu-record describes it: its NAME, IDS (bus, vendor, product and
+    version in hex), INPUT_PROP_DIRECT or not, MASKS {event type: (codes, bytes)} (each
+    type's bitmask over that many bytes, 8 a line) and AXES (code, minimum, maximum,
+    fuzz, flat, resolution)."""
+    lines = ["# EVEMU 1.3", "N: " + name, "I: " + ids, "P: %02x" % (2 if direct else 0) + " 00" * 7]
+    for event_type, (codes, size) in masks.items():
+        data = [0] * size
+        for code in codes:
+            data[code // 8] |= 1 << (code % 8)
+        lines += ["B: %02x " % event_type + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, size, 8)]
+    return "\n".join(lines + ["A: %02x %d %d %d %d %d" % axis for axis in axes]) + "\n"
+
+EV_SYN, EV_KEY, EV_ABS, EV_SW = 0, 1, 3, 5
+KEYS = 96  # bytes of an EV_KEY bitmask, as evemu writes them
 
 def keyboard():
     """A keyboard's description: EV_KEY with KEY_ESC to KEY_S (udev's test for a keyboard)."""
-    data = [0] * 96
-    data[0:4] = [0xfe, 0xff, 0xff, 0xff]
-    keys = "\n".join("B: 01 " + " ".join("%02x" % b for b in data[i:i + 8]) for i in range(0, 96, 8))
-    return "# EVEMU 1.3\nN: gestured test keyboard\nI: 0003 1234 5680 0001\nP: 00 00 00 00 00 00 00 00\n" \
-           "B: 00 03 00 00 00 00 00 00 00\n" + keys + "\n"
+    return description("gestured test keyboard", "0003 1234 5680 0001", False,
+                       {EV_SYN: ([EV_SYN, EV_KEY], 8), EV_KEY: (range(1, 32), KEYS)})
 
-# INPUT_PROP_DIRECT; EV_SYN, EV_KEY, EV_ABS; ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X/Y,
-# ABS_MT_TRACKING_ID: what the kernel needs to see a touchscreen (evemu-device builds it from this).
-HEADER = """# EVEMU 1.3
-N: gestured test panel
-I: 0003 1234 5678 0001
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-""" + key_bits() + """
-B: 02 00 00 00 00 00 00 00 00
-B: 03 03 00 00 00 00 80 60 02
-B: 04 00 00 00 00 00 00 00 00
-B: 05 00 00 00 00 00 00 00 00
-B: 11 00 00 00 00 00 00 00 00
-B: 12 00 00 00 00 00 00 00 00
-B: 14 00 00 00 00 00 00 00 00
-B: 15 00 00 00 00 00 00 00 00
-A: 00 0 3839 0 0 13
-A: 01 0 2159 0 0 13
-A: 2f 0 9 0 0 0
-A: 35 0 3839 0 0 13
-A: 36 0 2159 0 0 13
-A: 39 0 65535 0 0 0
-"""
+# INPUT_PROP_DIRECT; EV_SYN, EV_KEY, EV_ABS; BTN_TOUCH; ABS_X, ABS_Y, ABS_MT_SLOT,
+# ABS_MT_POSITION_X/Y, ABS_MT_TRACKING_ID: what the kernel needs to see a touchscreen
+# (evemu-device builds it from this), the other types' masks empty as evemu-record writes them.
+HEADER = description("gestured test panel", "0003 1234 5678 0001", True,
+                     {EV_SYN: ([EV_SYN, EV_KEY, EV_ABS], 8), EV_KEY: ([0x14a], KEYS), 2: ([], 8),
+                      EV_ABS: ([0x00, 0x01, 0x2f, 0x35, 0x36, 0x39], 8),
+                      **{event_type: ([], 8) for event_type in (4, EV_SW, 0x11, 0x12, 0x14, 0x15)}},
+                     [(0x00, 0, 3839, 0, 0, 13), (0x01, 0, 2159, 0, 0, 13), (0x2f, 0, 9, 0, 0, 0),
+                      (0x35, 0, 3839, 0, 0, 13), (0x36, 0, 2159, 0, 0, 13), (0x39, 0, 65535, 0, 0, 0)])
 
 # EV_SYN and EV_SW; SW_TABLET_MODE: what an ACPI tablet-mode switch says it has.
-TABLET_SWITCH = """# EVEMU 1.3
-N: gestured tablet switch
-I: 0019 0000 0006 0000
-P: 00 00 00 00 00 00 00 00
-B: 00 21 00 00 00 00 00 00 00
-B: 05 02 00 00 00 00 00 00 00
-"""
+TABLET_SWITCH = description("gestured tablet switch", "0019 0000 0006 0000", False, {EV_SYN: ([EV_SYN, EV_SW], 8), EV_SW: ([1], 8)})
 
 class Recording:
     def __init__(self, name="gestured test panel"):
@@ -114,19 +100,11 @@ class Recording:
             f.write(self.text())
         return path
 
-# A touchscreen's pen node: INPUT_PROP_DIRECT, BTN_TOOL_PEN, BTN_TOUCH, ABS_X/ABS_Y over the
-# same 295 x 166 mm, ABS_PRESSURE.
-PEN_HEADER = """# EVEMU 1.3
-N: gestured test pen
-I: 0003 1234 5679 0001
-P: 02 00 00 00 00 00 00 00
-B: 00 0b 00 00 00 00 00 00 00
-""" + key_bits(0x140, 0x141, 0x14a) + """
-B: 03 03 00 00 01 00 00 00 00
-A: 00 0 3839 0 0 13
-A: 01 0 2159 0 0 13
-A: 18 0 4095 0 0 0
-"""
+# A touchscreen's pen node: INPUT_PROP_DIRECT, BTN_TOOL_PEN, BTN_TOOL_RUBBER, BTN_TOUCH,
+# ABS_X/ABS_Y over the same 295 x 166 mm, ABS_PRESSURE.
+PEN_HEADER = description("gestured test pen", "0003 1234 5679 0001", True,
+                         {EV_SYN: ([EV_SYN, EV_KEY, EV_ABS], 8), EV_KEY: ([0x140, 0x141, 0x14a], KEYS), EV_ABS: ([0x00, 0x01, 0x18], 8)},
+                         [(0x00, 0, 3839, 0, 0, 13), (0x01, 0, 2159, 0, 0, 13), (0x18, 0, 4095, 0, 0, 0)])
 
 class PenRecording(Recording):
     """The pen: near (BTN_TOOL_PEN), hovering, then its tip drawing (BTN_TOUCH), lifted, gone."""
