@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Config", targets: ["Config"]),
         .library(name: "ConfigSyntax", targets: ["ConfigSyntax"]),
         .library(name: "ConfigParsing", targets: ["ConfigParsing"]),
+        .library(name: "ConfigEdit", targets: ["ConfigEdit"]),
         .library(name: "Bindings", targets: ["Bindings"]),
         .library(name: "Delivery", targets: ["Delivery"]),
         .library(name: "Pipeline", targets: ["Pipeline"]),
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "ConfigSyntax", dependencies: ["ConfigDocument", .product(name: "TOMLKit", package: "TOMLKit")]),
         // Both in one process: for the tests, the fuzzers and the benchmarks.
         .target(name: "ConfigParsing", dependencies: ["ConfigSyntax", "ConfigDocument", "Config", "Bindings"]),
+        // A file's text edited a gesture at a time, the rest as written: the studio's saving.
+        .target(name: "ConfigEdit", dependencies: ["ConfigDocument"]),
         // What the uinput twin of an isolated panel gets: UIKit's touch delivery.
         .target(name: "Delivery", dependencies: ["TouchCore", "Gestures"]),
         // The one step: a touchscreen's input → what happened and what to do.
@@ -47,7 +50,7 @@ let package = Package(
 
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Pipeline", "Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "Bindings", "TouchCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "Gestures", "Bindings"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "ConfigDocument", "ConfigSyntax", "ConfigParsing", "ConfigEdit", "Gestures", "Bindings"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Gestures", "TouchCore"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "Gestures", "TouchCore"]),
         // Also runs every recording in Tests/Fixtures (see scripts/make-fixtures).
