@@ -40,7 +40,7 @@ let package = Package(
         // Both in one process: for the tests, the fuzzers and the benchmarks.
         .target(name: "ConfigParsing", dependencies: ["ConfigSyntax", "ConfigDocument", "Config", "Bindings"]),
         // A file's text edited a gesture at a time, the rest as written: the studio's saving.
-        .target(name: "ConfigEdit", dependencies: ["ConfigDocument"]),
+        .target(name: "ConfigEdit", dependencies: ["ConfigDocument", "TouchCore"]),
         // What the uinput twin of an isolated panel gets: UIKit's touch delivery.
         .target(name: "Delivery", dependencies: ["TouchCore", "Gestures"]),
         // The one step: a touchscreen's input → what happened and what to do.

@@ -1,4 +1,5 @@
 import ConfigDocument
+import TouchCore
 
 /// A key as TOML writes it: bare when it can be, quoted otherwise.
 struct TOMLKey {
@@ -8,7 +9,7 @@ struct TOMLKey {
         let bare = !key.isEmpty && key.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
         }
-        text = bare ? key : TOMLValue.quoted(key)
+        text = bare ? key : doubleQuoted(key)
     }
 }
 
@@ -18,7 +19,7 @@ struct TOMLValue {
 
     init(_ value: ConfigValue) throws(ConfigEditError) {
         switch value {
-        case .string(let string): text = Self.quoted(string)
+        case .string(let string): text = doubleQuoted(string)
         case .integer(let integer): text = String(integer)
         case .float(let float):
             text = float.isNaN ? "nan" : float.isInfinite ? (float < 0 ? "-inf" : "inf") : "\(float)"
@@ -33,24 +34,5 @@ struct TOMLValue {
             for (key, value) in table.entries { items.append("\(TOMLKey(key).text) = \(try TOMLValue(value).text)") }
             text = items.isEmpty ? "{}" : "{ " + items.joined(separator: ", ") + " }"
         }
-    }
-
-    /// A basic string: quotes and backslashes escaped, control characters as \uXXXX.
-    static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

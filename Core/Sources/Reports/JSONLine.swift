@@ -10,7 +10,7 @@ public struct JSONLine {
 
     public mutating func add(_ key: String, _ value: String) {
         separate(key)
-        Self.appendQuoted(value, to: &text)
+        text += doubleQuoted(value)
     }
 
     public mutating func add(_ key: String, _ value: Int) {
@@ -29,25 +29,7 @@ public struct JSONLine {
     private mutating func separate(_ key: String) {
         if !isEmpty { text += "," }
         isEmpty = false
-        Self.appendQuoted(key, to: &text)
+        text += doubleQuoted(key)
         text += ":"
-    }
-
-    private static func appendQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

@@ -22,6 +22,25 @@ public func hex(_ value: UInt16, digits: Int) -> String {
     return String(repeating: "0", count: max(0, digits - text.count)) + text
 }
 
+/// A string in double quotes as JSON and TOML both read it: quotes and backslashes
+/// escaped, newlines, tabs and returns as \n, \t and \r, every other control character
+/// (DEL too, which TOML requires) as \uXXXX.
+public func doubleQuoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7f: out += "\\u" + hex(UInt16(scalar.value), digits: 4)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
 /// Text from outside (a bus peer, a device's name) as one printable line: control
 /// characters (escapes, newlines) written as `\u{1b}`, at most `limit` characters, cut
 /// with "…". What a terminal or a log shows of it cannot be anything but text.
