@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
         .executable(name: "gestured-parse-config", targets: ["gestured-parse-config"]),
+        .executable(name: "gestured-studio", targets: ["gestured-studio"]),
     ],
     dependencies: [
         .package(path: "Core"),
@@ -30,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // GTK 4, for the studio alone (gestured-studio, a package of its own).
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // Linux system calls Glibc's module leaves out (epoll, timerfd, signalfd).
         .target(name: "CLinux"),
         // libxcb, opened only when an X display is followed (see its header).
@@ -72,6 +75,15 @@ let package = Package(
         // The TOML parser's process (see Input/ConfigParse.swift): gestured links no parser.
         .executableTarget(name: "gestured-parse-config", dependencies: [
             "SystemIO", .product(name: "ConfigDocument", package: "Core"), .product(name: "ConfigSyntax", package: "Core"),
+        ]),
+
+        // The studio: the user's gestures made and edited on the screen (GTK 4).
+        .executableTarget(name: "gestured-studio", dependencies: [
+            "CGtk", "Input", "SystemIO",
+            .product(name: "Config", package: "Core"), .product(name: "ConfigDocument", package: "Core"),
+            .product(name: "ConfigEdit", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
+            .product(name: "ConfigSyntax", package: "Core"), .product(name: "Gestures", package: "Core"),
+            .product(name: "TouchCore", package: "Core"), .product(name: "Bindings", package: "Core"),
         ]),
 
         .testTarget(name: "InputTests", dependencies: [

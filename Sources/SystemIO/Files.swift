@@ -167,6 +167,23 @@ public enum Files {
         do { try Syscall.close(fd) } catch { throw .system(error) }
     }
 
+    /// `path` replaced whole by a file with `text` in it, at once (written beside it,
+    /// then renamed over it: a reader sees the old file or the new one, never a part),
+    /// its folders made first when they are not there yet.
+    public static func replace(_ path: String, with text: String, permissions: FilePermissions) throws(CreateError) {
+        var folder = "", missing: [String] = []
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/" + part
+            if !exists(folder) { missing.append(folder) }
+        }
+        for folder in missing {
+            do { try Syscall.call { mkdir(folder, 0o755) } } catch .fileExists {} catch { throw .system(error) }
+        }
+        let beside = path + ".new"
+        try write(text, toFile: beside, permissions: permissions)
+        do { try Syscall.call { rename(beside, path) } } catch { throw .system(error) }
+    }
+
     /// Writes all of `text`, or says why it could not (a full disk).
     public static func write(_ text: String, to fd: FileDescriptor) throws(Errno) {
         do { _ = try fd.writeAll(text.utf8) } catch { throw Self.errno(error) }

@@ -131,4 +131,14 @@ import Testing
         var file = ConfigText("gesture = [{ name = \"a\", type = \"tap\" }]\n")
         #expect(throws: ConfigEditError.gesturesNotTables) { try file.removeGesture(0) }
     }
+
+    @Test func aSketchSaysWhatDrawsAGestureAndWhatItDoes() throws {
+        let sketches = try gestures(Self.handWritten).map(GestureSketch.init)
+        #expect(sketches.map(\.summary) == ["swipe, 3 fingers, left: nothing yet", "stroke, 1 finger: runs echo [[gesture]]\nname = \"fake\"",
+                                            "rotate, 2 fingers: steps"])
+        let keys = GestureSketch(ConfigTable([("name", .string("next")), ("type", .string("edge-swipe")), ("edge", .string("top")),
+                                              ("keys", .string("super")), ("command", .string("true"))]))
+        #expect(keys.summary == "edge-swipe, 1 finger, top: keys super" && keys.name == "next")
+        #expect(GestureSketch(ConfigTable()).summary == "(no type), 1 finger: nothing yet")
+    }
 }

@@ -1,0 +1,18 @@
+#pragma once
+#include <gtk/gtk.h>
+
+// What Swift cannot call itself: GLib's and GTK's macros and variadic functions.
+
+// g_signal_connect is a macro.
+static inline gulong gestured_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
+    return g_signal_connect_data(instance, signal, handler, data, NULL, 0);
+}
+
+// gtk_accessible_update_property is variadic: the name a screen reader says (AT-SPI's).
+static inline void gestured_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+static inline void gestured_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}

@@ -1,0 +1,55 @@
+import Bindings
+import Config
+import ConfigDocument
+import ConfigEdit
+import ConfigParsing
+import ConfigSyntax
+import Input
+import SystemIO
+
+/// The files the studio shows: the user's, edited and saved a gesture at a time, and
+/// the machine's, shown beside it and never written.
+struct StudioFiles {
+    let userPath: String
+    private(set) var user: ConfigText
+    /// What the user's file says, as the parser reads it (nil: not TOML yet).
+    private(set) var userGestures: [ConfigTable] = []
+    let machineGestures: [GestureSketch]?
+
+    init(userPath: String, machinePath: String) {
+        self.userPath = userPath
+        user = ConfigText((try? Files.read(userPath, atMost: Configuration.maximumFileSize)).map { String(decoding: $0, as: UTF8.self) } ?? "")
+        machineGestures = (try? Files.read(machinePath, atMost: Configuration.maximumFileSize))
+            .map { Self.gestures(String(decoding: $0, as: UTF8.self)).map(GestureSketch.init) }
+        userGestures = Self.gestures(user.text)
+    }
+
+    static func gestures(_ text: String) -> [ConfigTable] {
+        guard case .document(let root) = ParseOutcome(parsing: text) else { return [] }
+        return root["gesture"]?.array?.compactMap(\.table) ?? []
+    }
+
+    /// The errors `gestured check --user` would give the text, the file's name theirs.
+    func problems(of text: ConfigText) -> [ConfigError] {
+        do {
+            _ = try Configuration.parse(text.text, file: userPath, keyCodes: KeyCodes.libevdev, scope: .user)
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+
+    /// Written over the user's file, at once, if the checker takes it; else its errors.
+    mutating func save(_ text: ConfigText) -> [ConfigError] {
+        let problems = problems(of: text)
+        guard problems.isEmpty else { return problems }
+        do {
+            try Files.replace(userPath, with: text.text, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            return [ConfigError(file: userPath, message: "cannot write it: \(error)")]
+        }
+        user = text
+        userGestures = Self.gestures(text.text)
+        return []
+    }
+}

@@ -1,0 +1,218 @@
+import CGtk
+import Config
+import ConfigDocument
+import ConfigEdit
+import ConfigSyntax
+import Gestures
+
+/// The studio's window: the user's gestures, each with its picture, Edit and Remove;
+/// the machine's below them, shown only; and the gesture being made or edited, saved
+/// only once `gestured check --user` would take the file, each error under its field.
+@MainActor
+final class StudioWindow {
+    private var files: StudioFiles
+    private let window: Widget
+    private let list = Make.box(vertical: true)
+    private let editor = Make.box(vertical: true)
+    private let status = Make.label("", wrap: true)
+    private let heading = Make.label("")
+    /// The user's gesture in the editor (its place among the file's), nil for a new one.
+    private var editing: Int?
+    /// The editor's entries and choices, by setting.
+    private var fields: [String: Widget] = [:]
+    private var choices: [String: Choice] = [:]
+    private var fieldErrors: [String: Widget] = [:]
+
+    /// The settings the editor has a field for, in its order; the others are reached
+    /// by name with "Another setting".
+    static let fieldKeys = ["name", "type", "fingers", "direction", "edge", "command", "keys", "apps"]
+    static let types = GestureType.allCases.map(\.rawValue)
+    static let fingerCounts = (1...5).map(String.init)
+    static let directions = Direction.allCases.map(\.rawValue)
+    static let edges = ["top", "bottom", "left", "right"]
+
+    init(application: UnsafeMutablePointer<GtkApplication>, files: StudioFiles) {
+        self.files = files
+        window = gtk_application_window_new(application)!.named("gestured studio")
+        gtk_window_set_title(window.as(GtkWindow.self), "gestured studio")
+        gtk_window_set_default_size(window.as(GtkWindow.self), 900, 700)
+        let columns = Make.box(vertical: false, spacing: 18)
+        let left = Make.box(vertical: true)
+        left.append(Make.row(Make.label("Your gestures (\(files.userPath))", wrap: true),
+                             Make.button("Add gesture") { [unowned self] in open(nil) }.named("Add gesture")))
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_set_size_request(scrolled, 420, -1)
+        gtk_scrolled_window_set_child(scrolled.opaque, list)
+        left.append(scrolled)
+        columns.append(left)
+        let editorScrolled = gtk_scrolled_window_new()!
+        gtk_widget_set_hexpand(editorScrolled, 1)
+        gtk_scrolled_window_set_child(editorScrolled.opaque, editor)
+        columns.append(editorScrolled)
+        gtk_widget_set_vexpand(columns, 1)
+        let page = Make.box(vertical: true, spacing: 12)
+        gtk_widget_set_margin_start(page, 12)
+        gtk_widget_set_margin_end(page, 12)
+        gtk_widget_set_margin_top(page, 12)
+        page.append(columns)
+        page.append(Make.row(status).named("status"))
+        gtk_window_set_child(window.as(GtkWindow.self), page)
+        makeEditor()
+        showList()
+        open(nil)
+        gtk_window_present(window.as(GtkWindow.self))
+    }
+
+    // MARK: The list
+
+    private func showList() {
+        list.removeAllChildren()
+        let sketches = files.userGestures.map(GestureSketch.init)
+        if sketches.isEmpty { list.append(Make.label("None yet: add one.")) }
+        for (index, sketch) in sketches.enumerated() {
+            let row = Make.row(GesturePicture.make(sketch), Make.label("\(sketch.name)\n\(sketch.summary)", wrap: true),
+                               Make.button("Edit") { [unowned self] in open(index) }.named("Edit \(sketch.name)"),
+                               Make.button("Remove") { [unowned self] in remove(index) }.named("Remove \(sketch.name)"))
+            list.append(row.named("gesture \(sketch.name)"))
+        }
+        list.append(Make.label("The machine's gestures (yours take their place where both take the same touches):", wrap: true))
+        guard let machine = files.machineGestures else {
+            return list.append(Make.label("(not readable here)"))
+        }
+        for sketch in machine {
+            list.append(Make.row(GesturePicture.make(sketch), Make.label("\(sketch.name)\n\(sketch.summary)", wrap: true))
+                .named("machine's gesture \(sketch.name)"))
+        }
+    }
+
+    private func remove(_ index: Int) {
+        var text = files.user
+        do { try text.removeGesture(index) } catch { return say("\(error)") }
+        save(text, done: "removed")
+    }
+
+    // MARK: The editor
+
+    /// The editor's fields, made once (a screen reader keeps its place in them), each
+    /// with the line its error is said on.
+    private func makeEditor() {
+        editor.append(Make.row(heading, Make.button("Save") { [unowned self] in saveEditor() }.named("Save"),
+                               Make.button("Duplicate") { [unowned self] in duplicate() }.named("Duplicate")))
+        func field(_ key: String, _ widget: Widget) {
+            let error = Make.label("", wrap: true)
+            fieldErrors[key] = error
+            editor.append(Make.row(Make.label(key), widget))
+            editor.append(Make.row(error).named("\(key) error"))
+        }
+        for key in Self.fieldKeys {
+            if let among = Self.choicesOf[key] {
+                choices[key] = Choice(key, among)
+                field(key, choices[key]!.widget)
+            } else {
+                fields[key] = Make.entry("", named: key)
+                field(key, fields[key]!)
+            }
+        }
+        editor.append(Make.label("Another setting (see gestured.toml(5)), and its value as TOML writes it:", wrap: true))
+        fields["(other)"] = Make.entry("", named: "another setting")
+        fields["(value)"] = Make.entry("", named: "its value")
+        editor.append(Make.row(fields["(other)"]!, fields["(value)"]!))
+    }
+
+    static let choicesOf = ["type": types, "fingers": fingerCounts, "direction": directions, "edge": edges]
+
+    /// The editor showing the user's gesture `index`, or empty for a new one.
+    private func open(_ index: Int?) {
+        editing = index
+        let gesture = index.map { files.userGestures[$0] } ?? ConfigTable()
+        gtk_label_set_text(heading.opaque, index == nil ? "A new gesture" : "Editing \(gesture["name"]?.string ?? "")")
+        fieldErrors.values.forEach { gtk_label_set_text($0.opaque, "") }
+        for key in ["name", "command", "keys"] { gtk_editable_set_text(fields[key]!.opaque, gesture[key]?.string ?? "") }
+        gtk_editable_set_text(fields["apps"]!.opaque, gesture["apps"]?.array?.compactMap(\.string).joined(separator: ", ") ?? "")
+        for key in ["(other)", "(value)"] { gtk_editable_set_text(fields[key]!.opaque, "") }
+        choices["type"]!.select(gesture["type"]?.string ?? "swipe")
+        choices["fingers"]!.select(String(gesture["fingers"]?.int ?? 1))
+        choices["direction"]!.select(gesture["direction"]?.string)
+        choices["edge"]!.select(gesture["edge"]?.string)
+    }
+
+    /// Every setting a [[gesture]] takes.
+    static let gestureKeys = Set(Configuration.acceptedKeys["gesture"] ?? [])
+
+    /// What the fields say, as settings: nil where a field is empty (the setting left out).
+    private func fieldValues() -> [(key: String, value: ConfigValue?)] {
+        func text(_ key: String) -> String? { fields[key].map(\.text).flatMap { $0.isEmpty ? nil : $0 } }
+        func choice(_ key: String) -> String? { choices[key]?.selected }
+        let fingers = Int(choice("fingers") ?? "1") ?? 1
+        let apps = text("apps")?.split(separator: ",").map { ConfigValue.string($0.split(separator: " ").joined(separator: " ")) }
+        return [("name", text("name").map(ConfigValue.string)), ("type", choice("type").map(ConfigValue.string)),
+                ("fingers", fingers == 1 ? nil : .integer(fingers)),
+                ("direction", choice("direction").map(ConfigValue.string)),
+                ("edge", choice("edge").map(ConfigValue.string)),
+                ("command", text("command").map(ConfigValue.string)), ("keys", text("keys").map(ConfigValue.string)),
+                ("apps", apps.map(ConfigValue.array))]
+    }
+
+    private func saveEditor() {
+        var text = files.user
+        var values = fieldValues()
+        if let key = fields["(other)"]?.text, !key.isEmpty {
+            guard Self.gestureKeys.contains(key), !Self.fieldKeys.contains(key) else {
+                return say("\(key): not a setting of a gesture that has no field above (gestured.toml(5) lists them)")
+            }
+            let written = fields["(value)"]?.text ?? ""
+            guard case .document(let parsed) = ParseOutcome(parsing: "value = \(written)\n"), let value = parsed["value"] else {
+                return say("\(key): \"\(written)\" is not a TOML value (a string is written in quotes: \"like this\")")
+            }
+            values.append((key, value))
+        }
+        do {
+            if let index = editing {
+                let gesture = files.userGestures[index]
+                // A field left as it shows what the file says changes nothing (fingers = 1 written out).
+                for (key, value) in values where gesture[key] != value && !(key == "fingers" && value == nil && gesture[key] == .integer(1)) {
+                    try text.set(key, value, inGesture: index)
+                }
+            } else {
+                try text.appendGesture(values.compactMap { key, value in value.map { (key, $0) } })
+            }
+        } catch {
+            return say("\(error)")
+        }
+        let index = editing ?? text.gestureCount - 1
+        if save(text, done: "saved", gesture: index) { open(index) }
+    }
+
+    private func duplicate() {
+        guard let index = editing, let name = files.userGestures[index]["name"]?.string else { return say("save the gesture first") }
+        var text = files.user
+        do { try text.duplicateGesture(index, as: name + "-copy") } catch { return say("\(error)") }
+        if save(text, done: "duplicated", gesture: text.gestureCount - 1) { open(text.gestureCount - 1) }
+    }
+
+    /// The file saved, or each error said under its field (or below, for the file's).
+    @discardableResult
+    private func save(_ text: ConfigText, done: String, gesture index: Int? = nil) -> Bool {
+        fieldErrors.values.forEach { gtk_label_set_text($0.opaque, "") }
+        let problems = files.save(text)
+        guard !problems.isEmpty else {
+            say("\(done): \(files.userPath) (your session's agent takes it at once)")
+            showList()
+            return true
+        }
+        var elsewhere: [String] = []
+        for problem in problems {
+            let prefix = index.map { "gesture[\($0 + 1)]." }
+            if let prefix, let path = problem.keyPath, path.hasPrefix(prefix), let label = fieldErrors[String(path.dropFirst(prefix.count))] {
+                gtk_label_set_text(label.opaque, problem.message)
+            } else {
+                elsewhere.append(problem.description)
+            }
+        }
+        say("not saved: " + (elsewhere.isEmpty ? "see the fields above" : elsewhere.joined(separator: "\n")))
+        return false
+    }
+
+    private func say(_ text: String) { gtk_label_set_text(status.opaque, text) }
+}

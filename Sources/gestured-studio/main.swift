@@ -1,0 +1,30 @@
+import CGtk
+import SystemIO
+
+/// gestured-studio [--config FILE] [--machine FILE]: the user's gestures made and edited
+/// on the screen (`gestured studio` starts it). FILE: the user's configuration (default:
+/// $XDG_CONFIG_HOME/gestured/gestured.toml, else ~/.config/gestured/gestured.toml) and
+/// the machine's (default /etc/gestured/gestured.toml), shown only.
+var arguments = Array(CommandLine.arguments.dropFirst())
+/// The value after `name`, taken out of the arguments.
+func option(_ name: String, in arguments: inout [String]) -> String? {
+    guard let at = arguments.firstIndex(of: name), at + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(at...at + 1) }
+    return arguments[at + 1]
+}
+let home = Environment.value("HOME").map { $0 + "/.config" }
+guard let userPath = option("--config", in: &arguments) ?? (Environment.value("XDG_CONFIG_HOME") ?? home).map({ $0 + "/gestured/gestured.toml" }) else {
+    printError("gestured-studio: neither XDG_CONFIG_HOME nor HOME is set: say where your configuration is with --config FILE")
+    exit(2)
+}
+let files = StudioFiles(userPath: userPath, machinePath: option("--machine", in: &arguments) ?? "/etc/gestured/gestured.toml")
+guard arguments.isEmpty else {
+    printError("gestured-studio: \(arguments.joined(separator: " ")): expected --config FILE or --machine FILE")
+    exit(2)
+}
+
+let application = gtk_application_new("org.gestured.Studio", G_APPLICATION_NON_UNIQUE)!
+var studio: StudioWindow?
+SignalHandler.connect(application, "activate") { studio = StudioWindow(application: application, files: files) }
+let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
+exit(status)
