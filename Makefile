@@ -15,7 +15,7 @@ LEAN = .build/lean
 RELEASE = -c release --static-swift-stdlib -Xswiftc -I -Xswiftc $(LEAN) \
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 
-.PHONY: FORCE deps build docs deb run check test check-data install install-user install-user-unit install-own-daemon install-isolation install-common uninstall check-units
+.PHONY: FORCE deps build docs deb run check test check-data install install-user install-user-unit install-own-daemon install-isolation install-common install-studio uninstall check-units
 
 deps:
 	scripts/install-deps
@@ -88,6 +88,7 @@ test: check
 	python3 tests/test_daemon.py .build/debug/gestured
 	python3 tests/test_control.py .build/debug/gestured
 	python3 tests/test_apps.py .build/debug/gestured
+	python3 tests/studio.py .build/debug/gestured-studio .build/debug/gestured
 	python3 tests/svg_screenshots.py .build/debug/gestured
 	scripts/check-units
 
@@ -147,6 +148,14 @@ MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 # The GNOME Shell extension: an ES module for GNOME 45 and later, the legacy form for 43 and 44.
 GNOME_EXTENSIONS = gestured@gestured.github.io gestured-43@gestured.github.io
+# The studio (gestured studio): its binary, its .desktop entry and icon; the Debian
+# package gestured-studio, so that a kiosk pulls in no toolkit.
+STUDIO = .build/release/gestured-studio
+install-studio: build
+	install -D -m 755 $(STUDIO) $(DESTDIR)$(BINDIR)/gestured-studio
+	install -D -m 644 desktop/studio/org.gestured.Studio.desktop $(DESTDIR)$(DATADIR)/applications/org.gestured.Studio.desktop
+	install -D -m 644 desktop/studio/org.gestured.Studio.svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/org.gestured.Studio.svg
+
 install-common: build docs
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gestured
 	install -d $(DESTDIR)$(UDEVRULESDIR)
@@ -170,7 +179,7 @@ install-common: build docs
 # Removes what the install targets put there; the configuration only if it is
 # still the example.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels $(DESTDIR)$(HELPERDIR)/gestured-overlay \
+	rm -f $(DESTDIR)$(BINDIR)/gestured $(DESTDIR)$(BINDIR)/gestured-studio $(DESTDIR)$(HELPERDIR)/gestured-parse-config $(DESTDIR)$(HELPERDIR)/gestured-toplevels $(DESTDIR)$(HELPERDIR)/gestured-overlay \
 	      $(DESTDIR)$(UNITDIR)/gestured.service \
 	      $(DESTDIR)$(USERUNITDIR)/gestured.service $(DESTDIR)$(USERUNITDIR)/gestured-agent.service $(DESTDIR)$(SYSUSERSDIR)/gestured.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/70-gestured.rules $(DESTDIR)$(UDEVRULESDIR)/71-gestured-seat.rules \
@@ -180,6 +189,7 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
 	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish \
+	      $(DESTDIR)$(DATADIR)/applications/org.gestured.Studio.desktop $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/org.gestured.Studio.svg \
 	      $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/metadata.json $(DESTDIR)$(DATADIR)/kwin/scripts/gestured/contents/code/main.js \
 	      $(foreach uuid,$(GNOME_EXTENSIONS),$(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(uuid)/metadata.json \
 	        $(DESTDIR)$(DATADIR)/gnome-shell/extensions/$(uuid)/extension.js)

@@ -3,9 +3,11 @@
 
 // What Swift cannot call itself: GLib's and GTK's macros and variadic functions.
 
-// g_signal_connect is a macro.
-static inline gulong gestured_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
-    return g_signal_connect_data(instance, signal, handler, data, NULL, 0);
+// g_signal_connect is a macro. `release` lets go of `data` when the handler goes (with
+// its widget).
+static inline gulong gestured_connect(gpointer instance, const char *signal, GCallback handler, gpointer data,
+                                      GClosureNotify release) {
+    return g_signal_connect_data(instance, signal, handler, data, release, 0);
 }
 
 // gtk_accessible_update_property is variadic: the name a screen reader says (AT-SPI's).

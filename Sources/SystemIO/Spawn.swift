@@ -30,6 +30,15 @@ public enum Spawn {
         }
     }
 
+    /// This process becomes `argv` (execv: argv[0] a path), keeping its environment and
+    /// its terminal; returns only with why it could not.
+    public static func become(_ argv: [String]) -> Errno {
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        execv(argv[0], &cArguments)
+        return Errno(rawValue: errno)
+    }
+
     private static func spawn(_ argv: [String], environment: [String], input: FileDescriptor?, output: FileDescriptor,
                               searchPath: Bool) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()

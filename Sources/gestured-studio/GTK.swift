@@ -29,13 +29,11 @@ extension UnsafeMutablePointer where Pointee == GtkWidget {
     }
 }
 
-/// A Swift closure behind a GLib signal. Kept for the application's life: widgets are
-/// made again as the file changes, their closures few and small.
+/// A Swift closure behind a GLib signal, held by the signal's handler and let go of
+/// with it (the widget destroyed when the list is made again).
 final class SignalHandler: Sendable {
     let action: @MainActor @Sendable () -> Void
     init(_ action: @escaping @MainActor @Sendable () -> Void) { self.action = action }
-
-    nonisolated(unsafe) static var kept: [SignalHandler] = []
 
     private static let call: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         guard let data else { return }
@@ -44,12 +42,16 @@ final class SignalHandler: Sendable {
         MainActor.assumeIsolated { handler.action() }
     }
 
+    private static let release: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
+        guard let data else { return }
+        Unmanaged<SignalHandler>.fromOpaque(data).release()
+    }
+
     /// `signal` (one whose handler takes only the instance, like "clicked" or "activate")
     /// on `instance` runs `action`.
     static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ action: @escaping @MainActor @Sendable () -> Void) {
-        let handler = SignalHandler(action)
-        kept.append(handler)
-        gestured_connect(instance, signal, unsafeBitCast(call, to: GCallback.self), Unmanaged.passUnretained(handler).toOpaque())
+        gestured_connect(instance, signal, unsafeBitCast(call, to: GCallback.self), Unmanaged.passRetained(SignalHandler(action)).toOpaque(),
+                         release)
     }
 }
 

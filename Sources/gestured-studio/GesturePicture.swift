@@ -7,22 +7,28 @@ import TouchCore
 /// an arrow that way (toward its edge, for an edge swipe). Seen, and said to a screen
 /// reader as the sketch's summary.
 enum GesturePicture {
-    /// The sketches drawn, for the draw function's data: kept with the picture's widget.
-    nonisolated(unsafe) private static var drawn: [GestureSketch] = []
+    /// The sketch a picture draws, held by its widget and let go of with it.
+    private final class Drawn {
+        let sketch: GestureSketch
+        init(_ sketch: GestureSketch) { self.sketch = sketch }
+    }
 
     static func make(_ sketch: GestureSketch, side: Int32 = 56) -> Widget {
         let area = gtk_drawing_area_new()!.named("picture: \(sketch.summary)")
         gtk_drawing_area_set_content_width(area.as(GtkDrawingArea.self), side)
         gtk_drawing_area_set_content_height(area.as(GtkDrawingArea.self), side)
-        drawn.append(sketch)
-        let index = UnsafeMutableRawPointer(bitPattern: drawn.count)  // 1-based: never null
-        gtk_drawing_area_set_draw_func(area.as(GtkDrawingArea.self), draw, index, nil)
+        gtk_drawing_area_set_draw_func(area.as(GtkDrawingArea.self), draw, Unmanaged.passRetained(Drawn(sketch)).toOpaque(), release)
         return area
+    }
+
+    private static let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+        guard let data else { return }
+        Unmanaged<Drawn>.fromOpaque(data).release()
     }
 
     private static let draw: @convention(c) (UnsafeMutablePointer<GtkDrawingArea>?, OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, cairo, width, height, data in
         guard let cairo, let data else { return }
-        let sketch = drawn[Int(bitPattern: data) - 1]
+        let sketch = Unmanaged<Drawn>.fromOpaque(data).takeUnretainedValue().sketch
         let w = Double(width), h = Double(height)
         let way = sketch.direction.flatMap { Direction(rawValue: $0)?.unit ?? edgeUnit($0) }
         let fingers = max(1, min(sketch.fingers, 5))

@@ -1,4 +1,5 @@
 import CGtk
+import Bindings
 import Config
 import ConfigDocument
 import ConfigEdit
@@ -25,7 +26,7 @@ final class StudioWindow {
 
     /// The settings the editor has a field for, in its order; the others are reached
     /// by name with "Another setting".
-    static let fieldKeys = ["name", "type", "fingers", "direction", "edge", "command", "keys", "apps"]
+    static let fieldKeys = ["name", "type", "fingers", "direction", "edge", "command", "keys", "click", "apps"]
     static let types = GestureType.allCases.map(\.rawValue)
     static let fingerCounts = (1...5).map(String.init)
     static let directions = Direction.allCases.map(\.rawValue)
@@ -120,7 +121,8 @@ final class StudioWindow {
         editor.append(Make.row(fields["(other)"]!, fields["(value)"]!))
     }
 
-    static let choicesOf = ["type": types, "fingers": fingerCounts, "direction": directions, "edge": edges]
+    static let choicesOf = ["type": types, "fingers": fingerCounts, "direction": directions, "edge": edges,
+                            "click": MouseButton.allCases.map(\.rawValue)]
 
     /// The editor showing the user's gesture `index`, or empty for a new one.
     private func open(_ index: Int?) {
@@ -135,6 +137,7 @@ final class StudioWindow {
         choices["fingers"]!.select(String(gesture["fingers"]?.int ?? 1))
         choices["direction"]!.select(gesture["direction"]?.string)
         choices["edge"]!.select(gesture["edge"]?.string)
+        choices["click"]!.select(gesture["click"]?.string)
     }
 
     /// Every setting a [[gesture]] takes.
@@ -151,6 +154,7 @@ final class StudioWindow {
                 ("direction", choice("direction").map(ConfigValue.string)),
                 ("edge", choice("edge").map(ConfigValue.string)),
                 ("command", text("command").map(ConfigValue.string)), ("keys", text("keys").map(ConfigValue.string)),
+                ("click", choice("click").map(ConfigValue.string)),
                 ("apps", apps.map(ConfigValue.array))]
     }
 

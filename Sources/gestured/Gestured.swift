@@ -37,7 +37,7 @@ struct Gestured: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Run.self, Agent.self, Status.self, Replay.self, Eval.self, Learn.self, Check.self, Devices.self, Record.self, Calibrate.self, Monitor.self,
-                      TwinIdentityCommand.self]
+                      Studio.self, TwinIdentityCommand.self]
     )
 
     /// A reader that went away (`gestured replay | head`, a closed log pipe) is a write

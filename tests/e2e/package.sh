@@ -180,6 +180,14 @@ loginctl disable-linger dave
 python3 "$(dirname "$0")/sessions_service.py"
 check "two users' sessions on seat0, each with its agent: their gestures, their commands, their keys (sessions_service.py)" test $? = 0
 
+phase "(d) gestured-studio: the studio beside the others"
+dpkg -i "$dir/gestured-studio.deb" > /tmp/install-studio.log 2>&1
+check "dpkg -i gestured-studio_${version}_amd64.deb succeeds (its dependencies are there)" test $? = 0
+check "every library it links is there (ldd)" bash -c "ldd /usr/bin/gestured-studio && ! ldd /usr/bin/gestured-studio | grep -q 'not found'"
+check "its .desktop entry starts gestured-studio (lintian checks the rest at make deb)" grep -q '^Exec=gestured-studio$' /usr/share/applications/org.gestured.Studio.desktop
+env -u DISPLAY -u WAYLAND_DISPLAY gestured studio > /tmp/studio.log 2>&1
+check "gestured studio starts it (GTK, with no display here, says so)" grep -q "cannot open display" /tmp/studio.log
+
 # Removing and purging each package leaves nothing of it behind; gestured last, as the
 # others depend on it.
 purge() {  # purge PACKAGE [PATH...]: what else it may have made
@@ -195,6 +203,7 @@ purge() {  # purge PACKAGE [PATH...]: what else it may have made
   check "and leaves no file of it behind${left:+ (left: $left)}" test -z "$left"
 }
 phase "removal and purge"
+purge gestured-studio
 purge gestured-uinput
 purge gestured-user /etc/systemd/user/graphical-session.target.wants/gestured-agent.service
 purge gestured /etc/gestured /etc/systemd/system/multi-user.target.wants/gestured.service \
