@@ -116,6 +116,14 @@ class Studio(unittest.TestCase):
         self.assertEqual(self.file(), HAND_WRITTEN)
 
     def test_editing_changes_the_lines_it_changes_alone(self):
+        self.do("click Edit back", "type command notify-send back", "click Save")
+        self.file(becomes=lambda text: "notify-send" in text)
+        with open(self.config, "w") as f:  # another program writes it; then a value no button offers is kept through an edit
+            f.write(HAND_WRITTEN.replace("fingers = 3", "fingers = 7"))
+        self.do("click Save")
+        self.assertIn("another program changed", self.ask("text status"))
+        self.do("click Edit back", "type command ", "click Save")
+        self.assertEqual(self.file(becomes=lambda text: "notify-send" not in text), HAND_WRITTEN.replace("fingers = 3", "fingers = 7"))
         self.do("click Edit back", "click fingers 4", "click Save")
         self.assertEqual(self.file(becomes=lambda text: "fingers = 4" in text), HAND_WRITTEN.replace("fingers = 3", "fingers = 4"))
         self.do("click Remove back")

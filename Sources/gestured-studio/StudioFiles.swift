@@ -18,10 +18,24 @@ struct StudioFiles {
 
     init(userPath: String, machinePath: String) {
         self.userPath = userPath
-        user = ConfigText((try? Files.read(userPath, atMost: Configuration.maximumFileSize)).map { String(decoding: $0, as: UTF8.self) } ?? "")
+        user = ConfigText(Self.read(userPath))
         machineGestures = (try? Files.read(machinePath, atMost: Configuration.maximumFileSize))
             .map { Self.gestures(String(decoding: $0, as: UTF8.self)).map(GestureSketch.init) }
         userGestures = Self.gestures(user.text)
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? Files.read(path, atMost: Configuration.maximumFileSize)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// Whether the file on disk is no longer the one shown (written by another program
+    /// meanwhile); then it is read again.
+    mutating func changedOnDisk() -> Bool {
+        let now = Self.read(userPath)
+        guard now != user.text else { return false }
+        user = ConfigText(now)
+        userGestures = Self.gestures(now)
+        return true
     }
 
     static func gestures(_ text: String) -> [ConfigTable] {

@@ -126,6 +126,8 @@ final class StudioWindow {
 
     /// The editor showing the user's gesture `index`, or empty for a new one.
     private func open(_ index: Int?) {
+        if files.changedOnDisk() { showList() }
+        let index = index.flatMap { files.userGestures.indices.contains($0) ? $0 : nil }
         editing = index
         let gesture = index.map { files.userGestures[$0] } ?? ConfigTable()
         gtk_label_set_text(heading.opaque, index == nil ? "A new gesture" : "Editing \(gesture["name"]?.string ?? "")")
@@ -174,8 +176,7 @@ final class StudioWindow {
         do {
             if let index = editing {
                 let gesture = files.userGestures[index]
-                // A field left as it shows what the file says changes nothing (fingers = 1 written out).
-                for (key, value) in values where gesture[key] != value && !(key == "fingers" && value == nil && gesture[key] == .integer(1)) {
+                for (key, value) in values where gesture[key] != value && !keepsWhatTheFileSays(key, value, gesture[key]) {
                     try text.set(key, value, inGesture: index)
                 }
             } else {
@@ -195,10 +196,25 @@ final class StudioWindow {
         if save(text, done: "duplicated", gesture: text.gestureCount - 1) { open(text.gestureCount - 1) }
     }
 
+    /// Whether a field left alone stands for what the file says: `fingers = 1` written
+    /// out, or a value its buttons do not offer (fingers = 7, a direction a learned
+    /// stroke's file spells otherwise), which no button shows and none may erase.
+    private func keepsWhatTheFileSays(_ key: String, _ value: ConfigValue?, _ written: ConfigValue?) -> Bool {
+        guard value == nil, let written, let among = Self.choicesOf[key] else { return false }
+        if key == "fingers", written == .integer(1) { return true }
+        let shown = written.string ?? written.int.map(String.init)
+        return shown.map { !among.contains($0) } ?? true
+    }
+
     /// The file saved, or each error said under its field (or below, for the file's).
     @discardableResult
     private func save(_ text: ConfigText, done: String, gesture index: Int? = nil) -> Bool {
         fieldErrors.values.forEach { gtk_label_set_text($0.opaque, "") }
+        if files.changedOnDisk() {
+            showList()
+            say("not saved: another program changed \(files.userPath) meanwhile; it is shown as it is now, make the change again")
+            return false
+        }
         let problems = files.save(text)
         guard !problems.isEmpty else {
             say("\(done): \(files.userPath) (your session's agent takes it at once)")
