@@ -153,6 +153,7 @@ GNOME_EXTENSIONS = gestured@gestured.github.io gestured-43@gestured.github.io
 STUDIO = .build/release/gestured-studio
 install-studio: build
 	install -D -m 755 $(STUDIO) $(DESTDIR)$(BINDIR)/gestured-studio
+	install -D -m 644 man/gestured-studio.1 $(DESTDIR)$(MANDIR)/man1/gestured-studio.1
 	install -D -m 644 desktop/studio/org.gestured.Studio.desktop $(DESTDIR)$(DATADIR)/applications/org.gestured.Studio.desktop
 	install -D -m 644 desktop/studio/org.gestured.Studio.svg $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/org.gestured.Studio.svg
 
@@ -186,7 +187,7 @@ uninstall:
 	      $(DESTDIR)$(UDEVRULESDIR)/72-gestured-isolate.rules $(DESTDIR)$(MODULESLOADDIR)/gestured-uinput.conf \
 	      $(DESTDIR)$(UDEVRULESDIR)/90-gestured-twin.rules \
 	      $(DESTDIR)$(DBUSPOLICYDIR)/org.gestured.Gestured1.conf \
-	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 \
+	      $(DESTDIR)$(MANDIR)/man8/gestured.8 $(DESTDIR)$(MANDIR)/man5/gestured.toml.5 $(DESTDIR)$(MANDIR)/man1/gestured-studio.1 \
 	      $(DESTDIR)$(DATADIR)/bash-completion/completions/gestured $(DESTDIR)$(DATADIR)/zsh/vendor-completions/_gestured \
 	      $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/gestured.fish \
 	      $(DESTDIR)$(DATADIR)/applications/org.gestured.Studio.desktop $(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/org.gestured.Studio.svg \
