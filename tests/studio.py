@@ -48,9 +48,14 @@ class Studio(unittest.TestCase):
         self.env = dict(self.sway.env, WAYLAND_DISPLAY="wayland-1", DBUS_SESSION_BUS_ADDRESS=address[0], GDK_BACKEND="wayland")
         self.studio = subprocess.Popen(self.sway.user + [STUDIO, "--machine", machine], env=self.env,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.addCleanup(self.studio.stdout.close)
+        self.addCleanup(self.studio.wait)
         self.addCleanup(self.studio.kill)
         self.driver = subprocess.Popen(self.sway.user + ["/usr/bin/python3", os.path.join(HERE, "atspi_driver.py")], env=self.env,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for pipe in (self.driver.stdin, self.driver.stdout):
+            self.addCleanup(pipe.close)
+        self.addCleanup(self.driver.wait)
         self.addCleanup(self.driver.kill)
         self.assertEqual(self.ask("app gestured-studio"), "ok")
 
