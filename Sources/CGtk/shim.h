@@ -14,7 +14,3 @@ static inline gulong gestured_connect(gpointer instance, const char *signal, GCa
 static inline void gestured_accessible_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
-
-static inline void gestured_accessible_description(GtkWidget *widget, const char *description) {
-    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
-}

@@ -74,20 +74,18 @@ enum Make {
         return button
     }
 
-    static func entry(_ text: String, named name: String) -> Widget {
+    /// An empty entry, a finger's height (its text is set where it is shown).
+    static func entry(named name: String) -> Widget {
         let entry = gtk_entry_new()!.named(name)
-        gtk_editable_set_text(entry.opaque, text)
         gtk_widget_set_size_request(entry, -1, 34)
         return entry
     }
 
-    static func row(_ children: [Widget]) -> Widget {
+    static func row(_ children: Widget...) -> Widget {
         let row = box(vertical: false)
         for child in children { row.append(child) }
         return row
     }
-
-    static func row(_ children: Widget...) -> Widget { row(children) }
 }
 
 extension UnsafeMutablePointer where Pointee == GtkWidget {

@@ -72,7 +72,7 @@ final class StudioWindow {
         let sketches = files.userGestures.map(GestureSketch.init)
         if sketches.isEmpty { list.append(Make.label("None yet: add one.")) }
         for (index, sketch) in sketches.enumerated() {
-            let row = Make.row(GesturePicture.make(sketch), Make.label("\(sketch.name)\n\(sketch.summary)", wrap: true),
+            let row = Make.row(GesturePicture.make(sketch), Self.caption(sketch),
                                Make.button("Edit") { [unowned self] in open(index) }.named("Edit \(sketch.name)"),
                                Make.button("Remove") { [unowned self] in remove(index) }.named("Remove \(sketch.name)"))
             list.append(row.named("gesture \(sketch.name)"))
@@ -82,10 +82,12 @@ final class StudioWindow {
             return list.append(Make.label("(not readable here)"))
         }
         for sketch in machine {
-            list.append(Make.row(GesturePicture.make(sketch), Make.label("\(sketch.name)\n\(sketch.summary)", wrap: true))
-                .named("machine's gesture \(sketch.name)"))
+            list.append(Make.row(GesturePicture.make(sketch), Self.caption(sketch)).named("machine's gesture \(sketch.name)"))
         }
     }
+
+    /// A gesture's name, and what draws it and what it does, beside its picture.
+    private static func caption(_ sketch: GestureSketch) -> Widget { Make.label("\(sketch.name)\n\(sketch.summary)", wrap: true) }
 
     private func remove(_ index: Int) {
         var text = files.user
@@ -111,13 +113,13 @@ final class StudioWindow {
                 choices[key] = Choice(key, among)
                 field(key, choices[key]!.widget)
             } else {
-                fields[key] = Make.entry("", named: key)
+                fields[key] = Make.entry(named: key)
                 field(key, fields[key]!)
             }
         }
         editor.append(Make.label("Another setting (see gestured.toml(5)), and its value as TOML writes it:", wrap: true))
-        fields["(other)"] = Make.entry("", named: "another setting")
-        fields["(value)"] = Make.entry("", named: "its value")
+        fields["(other)"] = Make.entry(named: "another setting")
+        fields["(value)"] = Make.entry(named: "its value")
         editor.append(Make.row(fields["(other)"]!, fields["(value)"]!))
     }
 

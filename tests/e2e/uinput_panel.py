@@ -2,7 +2,7 @@
 uinput fd. evemu-play writes to the event node instead, which the kernel ignores while
 another reader holds the grab (EVIOCGRAB): an isolated panel needs this."""
 import fcntl, os, re, struct, subprocess, sys, tempfile, threading, time
-from fixtures import suite_config
+from fixtures import EV_SW, EV_SYN, suite_config
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
 UI_SET_MSCBIT, UI_SET_SWBIT = 0x40045568, 0x4004556D
@@ -97,8 +97,8 @@ class Panel:
 
 def flip_tablet_switch(switch, tablet):
     """A switch made from fixtures.TABLET_SWITCH says tablet mode (True) or a laptop."""
-    switch.write(5, 1, 1 if tablet else 0)  # EV_SW, SW_TABLET_MODE
-    switch.write(0, 0, 0)
+    switch.write(EV_SW, 1, 1 if tablet else 0)  # SW_TABLET_MODE
+    switch.write(EV_SYN, 0, 0)
 
 
 def read_events(node, stop, out, clock=True):
