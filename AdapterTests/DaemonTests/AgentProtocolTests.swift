@@ -21,7 +21,7 @@ import TouchCore
 
     @Test func eachMessageIsDeclaredInCAsItIsWritten() {
         let messages: [any GesturedMessage.Type] = [GestureSignal.self, AppWanted.self, Act.self, FeedbackFrame.self, AppReport.self,
-                                                    WindowsReport.self, UserPush.self]
+                                                    WindowsReport.self, UserPush.self, InspectCall.self, Inspection.self]
         for message in messages {
             #expect(declared(Self.service, message.member) == message.signature, "\(message.member)")
         }
@@ -53,6 +53,18 @@ import TouchCore
         #expect(windows.layout?.windows.first?.app.appID == "foot")
         let push = try #require(try bus.readBack(UserPush(file: "gestured.toml", text: "[[gesture]]\n", document: [1, 2, 3])))
         #expect(push.file == "gestured.toml" && push.text == "[[gesture]]\n" && push.document == [1, 2, 3] && push.oversize == nil)
+        #expect(try bus.readBack(InspectCall(request: .dry)) == InspectCall(request: .dry))
+        let inspection = Self.inspection(fingerAt: Point(x: 0.5, y: 0.25), state: .failed)
+        #expect(try bus.readBack(inspection) == inspection)
+    }
+
+    /// An inspector's update: one finger, a swipe that failed and why, the application.
+    static func inspection(fingerAt point: Point, state: RecognizerState) -> Inspection {
+        let detail = InspectionDetail(touches: [7], gestures: [.init(name: "back", state: state, progress: 0.5, why: "moved 10 mm, a swipe needs 20 mm")],
+                                      over: true, app: "firefox")
+        return Inspection(frame: FeedbackFrame(panel: "/dev/input/event5", output: nil, fingers: [point],
+                                               lead: FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches), detail: detail),
+                          detail: detail)
     }
 
     @Test func whatBreaksAMessagesBoundsIsNotRead() throws {
@@ -62,6 +74,7 @@ import TouchCore
         // Feedback past the panel, or of a verdict not known.
         let outside = FeedbackFrame(panel: "p", output: nil, fingers: [Point(x: 1.5, y: 0)], lead: FeedbackLead(gesture: nil, progress: 0, verdict: .deciding))
         #expect(try bus.readBack(outside) == nil)
+        #expect(try bus.readBack(Self.inspection(fingerAt: Point(x: 0, y: -0.5), state: .failed)) == nil)
         // A report's field longer than any name: read as too long, none of it kept.
         let long = String(repeating: "x", count: AppInFront.longestName + 1)
         let report = try #require(try bus.readBack(AppReport(source: "s", appID: long, windowClass: "", instance: "")))

@@ -10,7 +10,7 @@
 // otherwise ask for CAP_SYS_ADMIN on the system bus.
 static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                                            sd_bus_property_set_t set) {
-    static sd_bus_vtable vtable[27];
+    static sd_bus_vtable vtable[29];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -20,6 +20,9 @@ static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handle
         SD_BUS_SIGNAL_WITH_NAMES("Act", "ssas", SD_BUS_PARAM(binding) SD_BUS_PARAM(kind) SD_BUS_PARAM(environment), 0),
         SD_BUS_SIGNAL_WITH_NAMES("Feedback", "sssdsad", SD_BUS_PARAM(panel) SD_BUS_PARAM(output) SD_BUS_PARAM(gesture)
                                  SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(fingers), 0),
+        SD_BUS_SIGNAL_WITH_NAMES("Inspection", "sbssdsa(idd)a(ssds)", SD_BUS_PARAM(panel) SD_BUS_PARAM(over) SD_BUS_PARAM(app)
+                                 SD_BUS_PARAM(gesture) SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(touches)
+                                 SD_BUS_PARAM(gestures), 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("Pause", "u", SD_BUS_PARAM(seconds), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Resume", "", "", method, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -32,6 +35,7 @@ static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handle
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetUserConfiguration", "ssay", SD_BUS_PARAM(file) SD_BUS_PARAM(text) SD_BUS_PARAM(document),
                                  "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Inspect", "s", SD_BUS_PARAM(request), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Mode", "s", property, 0, changes),
         SD_BUS_PROPERTY("Modes", "as", property, 0, changes),
         SD_BUS_PROPERTY("Paused", "b", property, 0, changes),

@@ -106,6 +106,14 @@ extension Daemon: BusControl {
         }
     }
 
+    /// Inspect: on the system bus the seat judges the caller; on the session bus it is the user's.
+    public func inspect(_ request: InspectRequest, caller: BusCaller?, sender: String) throws(BusControlError) {
+        let peer = bus?.kind == .system ? peer(sender, caller) : BusPeer(onTheSessionBus: sender)
+        do { try take(.inspect(request, by: peer, at: now)) } catch {
+            throw BusControlError(Self.errorName(error), "\(error)")
+        }
+    }
+
     /// A caller as the seat judges it; one the bus did not say is nobody's (uid nobody, no session).
     private func peer(_ sender: String, _ caller: BusCaller?) -> BusPeer {
         BusPeer(name: sender, uid: caller?.uid ?? UInt32.max, session: caller.map { $0.session } ?? "unknown")

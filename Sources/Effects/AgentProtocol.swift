@@ -128,6 +128,82 @@ extension FeedbackFrame: ReadableGesturedMessage {
     }
 }
 
+/// Inspect (on, dry or off): a process of the user in front asks to watch the gestures
+/// being decided, with its user's actions held back (dry), or no more (see `Inspector`).
+struct InspectCall: ReadableGesturedMessage, Equatable {
+    static let member = "Inspect"
+    static let signature = "s"
+    var request: InspectRequest
+
+    func write(into message: OpaquePointer) -> Bool { SDBus.append(message, request.rawValue) }
+
+    static func read(from message: OpaquePointer) -> InspectCall? {
+        SDBus.readString(message, limit: 8).flatMap(InspectRequest.init(rawValue:)).map(InspectCall.init)
+    }
+}
+
+/// Inspection (panel, whether the fingers lifted, the application, the lead gesture, its
+/// progress and verdict, the fingers as (touch id, x, y), the gestures as (name, state,
+/// progress, why)): the service's to the inspector alone. Read only within the panel, at
+/// most ten fingers and `InspectionDetail.mostGestures` gestures, states the reader knows.
+public struct Inspection: ReadableGesturedMessage, Equatable {
+    static let member = "Inspection"
+    static let signature = "sbssdsa(idd)a(ssds)"
+    public var frame: FeedbackFrame
+    public var detail: InspectionDetail
+
+    func write(into message: OpaquePointer) -> Bool {
+        SDBus.append(message, frame.panel) && SDBus.append(message, detail.over) && SDBus.append(message, detail.app ?? "")
+            && SDBus.append(message, frame.lead.gesture ?? "") && SDBus.append(message, frame.lead.progress)
+            && SDBus.append(message, frame.lead.verdict.rawValue)
+            && SDBus.container(message, "a", "(idd)") {
+                zip(detail.touches, frame.fingers).allSatisfy { id, point in
+                    SDBus.container(message, "r", "idd") {
+                        SDBus.append(message, Int32(truncatingIfNeeded: id)) && SDBus.append(message, point.x) && SDBus.append(message, point.y)
+                    }
+                }
+            }
+            && SDBus.container(message, "a", "(ssds)") {
+                detail.gestures.allSatisfy { gesture in
+                    SDBus.container(message, "r", "ssds") {
+                        SDBus.append(message, gesture.name) && SDBus.append(message, gesture.state.rawValue)
+                            && SDBus.append(message, gesture.progress) && SDBus.append(message, gesture.why ?? "")
+                    }
+                }
+            }
+    }
+
+    static func read(from message: OpaquePointer) -> Inspection? {
+        guard let panel = SDBus.readString(message, limit: 256), let over = SDBus.readBool(message),
+              let app = SDBus.readString(message, limit: 256), let gesture = SDBus.readString(message, limit: 256),
+              let progress = SDBus.readDouble(message), (0...1).contains(progress),
+              let verdict = SDBus.readString(message).flatMap(FeedbackLead.Verdict.init(rawValue:)),
+              SDBus.enter(message, "a", "(idd)") else { return nil }
+        var ids: [Int] = [], fingers: [Point] = []
+        while SDBus.enter(message, "r", "idd") {
+            guard ids.count < 10, let id = SDBus.readInt32(message), let x = SDBus.readDouble(message), let y = SDBus.readDouble(message),
+                  (0...1).contains(x), (0...1).contains(y), SDBus.exit(message) else { return nil }
+            ids.append(Int(id))
+            fingers.append(Point(x: x, y: y))
+        }
+        guard SDBus.exit(message), SDBus.enter(message, "a", "(ssds)") else { return nil }
+        var gestures: [InspectionDetail.Gesture] = []
+        while SDBus.enter(message, "r", "ssds") {
+            guard gestures.count < InspectionDetail.mostGestures, let name = SDBus.readString(message, limit: 256),
+                  let state = SDBus.readString(message, limit: 16).flatMap(RecognizerState.init(rawValue:)),
+                  let progress = SDBus.readDouble(message), (0...1).contains(progress), let why = SDBus.readString(message, limit: 1024),
+                  SDBus.exit(message) else { return nil }
+            gestures.append(InspectionDetail.Gesture(name: name, state: state, progress: progress, why: why.isEmpty ? nil : why))
+        }
+        guard SDBus.exit(message) else { return nil }
+        let detail = InspectionDetail(touches: ids, gestures: gestures, over: over, app: app.isEmpty ? nil : app)
+        return Inspection(frame: FeedbackFrame(panel: panel, output: nil, fingers: fingers,
+                                               lead: FeedbackLead(gesture: gesture.isEmpty ? nil : gesture, progress: progress, verdict: verdict),
+                                               detail: detail),
+                          detail: detail)
+    }
+}
+
 /// ReportApp's arguments as they came: the reporter's name for itself, the app id, the
 /// WM_CLASS class and instance; empty for what it has not (all empty: none in front).
 public struct AppReport: Equatable, Sendable {

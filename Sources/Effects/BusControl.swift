@@ -39,6 +39,8 @@ public protocol BusControl: AnyObject {
     /// A user's configuration from their session's agent (SetUserConfiguration, the
     /// system bus): `caller` as the bus and logind say who called.
     func setUserConfiguration(_ push: UserPush, caller: BusCaller?, sender: String) throws(BusControlError)
+    /// A process of the user in front asks to watch the gestures being decided (Inspect).
+    func inspect(_ request: InspectRequest, caller: BusCaller?, sender: String) throws(BusControlError)
     /// Whether this caller's reports are taken on the system bus (the user and session
     /// in front of the seat): others are refused, within a ration of their own.
     func mayReport(_ caller: BusCaller) -> Bool
@@ -181,6 +183,10 @@ extension BusService {
                 }
                 guard let push = UserPush.read(from: message) else { return -EINVAL }
                 try control.setUserConfiguration(push, caller: caller, sender: sender)
+            case "Inspect":
+                guard let call = InspectCall.read(from: message) else { return -EINVAL }
+                let sender = SDBus.sender(message)
+                try control.inspect(call.request, caller: callers.caller(sender), sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this
@@ -223,7 +229,7 @@ extension BusService {
         return values.write(property, idle: control.idle, lastTouch: control.lastTouch, into: reply) ? 1 : -ENOMEM
     }
 
-    /// A caller's Get, GetAll or Set, ReportApp, ReportWindows and SetUserConfiguration, within the callers' ration (see
+    /// A caller's Get, GetAll or Set, ReportApp, ReportWindows, SetUserConfiguration and Inspect, within the callers' ration (see
     /// `ReadAllowance`; reports have rations of their own, so that readers cannot crowd
     /// out a desktop's report, nor others the seat's session's); beyond it the call is
     /// dropped unanswered, which costs nothing here, and on the system bus holds the
@@ -231,7 +237,7 @@ extension BusService {
     /// caller not yet known is held (its sender and serial alone) until dbus-daemon says who it is (`BusCallers`).
     func admitsRead(_ call: OpaquePointer) -> Bool {
         let sender = SDBus.sender(call)
-        if ["ReportApp", "ReportWindows", "SetUserConfiguration"].contains(where: { SDBus.isCall(call, Self.interface, $0) }) {
+        if ["ReportApp", "ReportWindows", "SetUserConfiguration", "Inspect"].contains(where: { SDBus.isCall(call, Self.interface, $0) }) {
             guard kind == .system else { return admitsReport(from: sender, ofTheSeat: true) }
             if let caller = callers.caller(sender) { return admitsReport(from: sender, ofTheSeat: control?.mayReport(caller) == true) }
             if let bus, callers.hold(call, from: sender, on: bus, judge: { [unowned self] call, caller in judged(call, caller) }) { return false }

@@ -6,7 +6,7 @@ import Pipeline
 import SystemIO
 import SystemPackage
 
-/// What the system service says to one agent (Act, Feedback): the seat decides to whom.
+/// What the system service says to one agent (Act, Feedback) or inspector (Inspection): the seat decides to whom.
 extension BusService {
     /// Tells one agent (by its unique name, never every listener) which of its user's
     /// bindings fired, whether for its command or its signal, with the gesture's variables: a signal addressed to it, which only
@@ -31,7 +31,17 @@ extension BusService {
     /// fingers are is no other client's business). Dropped while the bus is full: the
     /// next one draws the fingers where they are then.
     public func feedback(_ frame: FeedbackFrame, to agent: String) {
-        guard let bus, hasRoom(bus), let message = frame.signal(on: bus, to: agent) else { return }
+        send(frame, to: agent)
+    }
+
+    /// An inspector's update, to it alone, on the same terms as the overlay's.
+    public func inspection(_ frame: FeedbackFrame, to inspector: String) {
+        guard let detail = frame.detail else { return }
+        send(Inspection(frame: frame, detail: detail), to: inspector)
+    }
+
+    private func send(_ update: some GesturedMessage, to destination: String) {
+        guard let bus, hasRoom(bus), let message = update.signal(on: bus, to: destination) else { return }
         defer { SDBus.unref(message) }
         _ = SDBus.send(bus, message)
         updateWatch()

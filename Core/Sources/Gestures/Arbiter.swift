@@ -80,12 +80,19 @@ public final class Arbiter {
             return FeedbackLead(gesture: fired.spec.name, progress: 1, verdict: .fired)
         }
         var best: (name: String, progress: Double)?
-        for r in recognizers where r.state == .possible && !r.excluded {
-            let progress = min(max(r.progress.isFinite ? r.progress : 0, 0), 1)
-            if progress > best?.progress ?? -1 { best = (r.spec.name, progress) }
+        inPlay { name, state, progress in
+            if state == .possible, progress > best?.progress ?? -1 { best = (name, progress) }
         }
         guard let best else { return FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches) }
         return FeedbackLead(gesture: best.name, progress: best.progress, verdict: best.progress >= 1 ? .willFire : .deciding)
+    }
+
+    /// Each gesture still in the running (none excluded it), its state and how far it is
+    /// toward its threshold, from 0 to 1: the overlay's lead, and the studio's inspector.
+    public func inPlay(_ body: (_ gesture: String, _ state: RecognizerState, _ progress: Double) -> Void) {
+        for r in recognizers where !r.excluded {
+            body(r.spec.name, r.state, min(max(r.progress.isFinite ? r.progress : 0, 0), 1))
+        }
     }
 
     /// The earliest time `advance(to:)` must be called if no frame comes before it.

@@ -356,6 +356,13 @@ public final class TouchscreenPipeline {
 
     /// The gesture furthest toward firing in the sequence under way (the overlay's).
     public var lead: FeedbackLead { current.arbiter.lead() }
+    /// Each gesture in the running for the sequence under way (see `Arbiter.inPlay`).
+    public func gesturesInPlay(_ body: (_ gesture: String, _ state: RecognizerState, _ progress: Double) -> Void) {
+        current.arbiter.inPlay(body)
+    }
+    /// The application the sequence under way is for: the one under its first touch where
+    /// the desktop says where its windows are, else the one in front.
+    public var touchedApp: AppInFront? { gate.windows == nil ? gate.app : current.touched }
     /// The output its rule puts it on, if any.
     public var ruleOutput: String? { applied.rule?.output }
 

@@ -129,6 +129,8 @@ public struct ReplayPrinter {
             printByTheService(event.name, .signal)
         case .feedback(let frame, let agent) where showActions:
             print(frame, to: agent)
+        case .inspection(let frame, let inspector) where showActions:
+            print(inspection: frame, to: inspector)
         case .dropped(let action, let session, _) where showActions:
             print(dropped: action, session: session)
         case .write(.keyboard, let events) where showTwin:
@@ -153,6 +155,21 @@ public struct ReplayPrinter {
         write(OutputLine(file: file, [.word("overlay"), .field("panel", .string(frame.panel), after: ":"),
                                       .named("fingers", .integer(frame.fingers.count)), .named("lead", .string(frame.lead.gesture ?? "-")),
                                       .named("verdict", .string(frame.lead.verdict.rawValue)), .word("to"), .field("to", .string(agent))]))
+    }
+
+    /// An inspector's update: its fingers, each gesture in the running with its state and
+    /// progress, and once the fingers lifted, why each ended as it did.
+    public func print(inspection frame: FeedbackFrame, to inspector: String) {
+        guard let detail = frame.detail else { return }
+        let gestures = detail.gestures.map { gesture in
+            "\(gesture.name) \(gesture.state.rawValue) \(fixed(gesture.progress, decimals: 2))"
+                + (detail.over ? gesture.why.map { " (\($0))" } ?? "" : "")
+        }
+        write(OutputLine(file: file, [.word("inspection"), .field("panel", .string(frame.panel), after: ":"),
+                                      .named("fingers", .integer(frame.fingers.count)), .named("app", .string(detail.app ?? "-")),
+                                      .field("over", .string(detail.over ? "over" : "under way")),
+                                      .field("gestures", .string(gestures.joined(separator: "; ")), before: "[", after: "]"),
+                                      .word("to"), .field("to", .string(inspector))]))
     }
 
     /// A session's action dropped: that session is not in front.

@@ -9,12 +9,15 @@ public struct FeedbackFrame: Equatable, Sendable {
     public var output: String?
     public var fingers: [Point]
     public var lead: FeedbackLead
+    /// For the inspector, when one watches: the rest of what the sequence decided so far.
+    public var detail: InspectionDetail?
 
-    public init(panel: String, output: String?, fingers: [Point], lead: FeedbackLead) {
+    public init(panel: String, output: String?, fingers: [Point], lead: FeedbackLead, detail: InspectionDetail? = nil) {
         self.panel = panel
         self.output = output
         self.fingers = fingers
         self.lead = lead
+        self.detail = detail
     }
 }
 

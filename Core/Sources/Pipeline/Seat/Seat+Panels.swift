@@ -31,7 +31,7 @@ extension Seat {
         guard let pipeline = try? TouchscreenPipeline(device.description, config: config, kernelState: device.live?.kernelState,
                                                       isolated: isolated, gate: control.gate, displayRotation: displayRotation)
         else { return nil }
-        pipeline.explaining = explaining
+        pipeline.explaining = pipelinesExplain
         pipeline.setScreens(screens)
         return pipeline
     }
@@ -74,6 +74,7 @@ extension Seat {
         feed(.cancel(time), to: panel)
         release(panel)
         feedback.forget(panel.node)
+        inspection.forget(panel.node)
         if panel.pipeline.device.tool == .pen { penMoved(false, on: panel, at: time) }
         drop(panel)
         effects.append(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))

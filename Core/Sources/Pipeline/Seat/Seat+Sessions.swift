@@ -51,6 +51,7 @@ extension Seat {
         let before = sessions.active?.user
         sessions.setActive(session, at: time)
         abandonPending("another session is in front", at: time)
+        endInspection("another session is in front")
         if let second = secondClick, !sessions.inFront(second.owner) { secondClick = nil }
         if let before, let after = session?.user, before != after {
             changed(control.setTouchLocked(false, why: "another user's session is in front").map { [$0] } ?? [], at: time)
@@ -78,6 +79,7 @@ extension Seat {
             feed(.abandon(why: why, at: time), to: panel)
         }
         feedback.forgetAll()
+        inspection.forgetAll()
     }
 
     /// The machine's configuration with the session in front's user's gestures.

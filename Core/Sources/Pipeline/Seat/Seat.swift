@@ -46,8 +46,12 @@ public final class Seat {
     /// Whether the pipelines say why, and the seat logs its debug lines: for the debug
     /// log, and whenever steps are shown.
     @exclusivity(unchecked) public var explaining = false {
-        didSet { for panel in panels { panel.pipeline.explaining = explaining } }
+        didSet { for panel in panels { panel.pipeline.explaining = pipelinesExplain } }
     }
+    /// Who watches the gestures being decided (the studio), and what each panel's
+    /// sequence decided so far for it.
+    @exclusivity(unchecked) public internal(set) var inspector: Inspector?
+    @exclusivity(unchecked) var inspection = InspectionMemory()
     /// In node order, so that what happens at one time happens in one order everywhere.
     @exclusivity(unchecked) public private(set) var panels: [SeatPanel] = []
     @exclusivity(unchecked) private var byNode: [String: SeatPanel] = [:]
@@ -167,7 +171,10 @@ public final class Seat {
             guard next != presence else { break }
             presence = next
             changed([ControlChange(kind: .session(inFront: inFront), reason: why)], at: time)
-            if inFront { effects.append(.rescan) } else { leavePanels(at: time) }
+            if inFront { effects.append(.rescan) } else {
+                endInspection("another session is in front")
+                leavePanels(at: time)
+            }
         case .appInFront(let app, let why, let time):
             setApp(app, why: why, at: time)
         case .reportedApp(let app, let peer, let why, let time):
@@ -187,6 +194,7 @@ public final class Seat {
                 windowsReporter = nil
                 setWindows(nil, why: "their reporter left the bus", at: time)
             }
+            if inspector?.name == name { endInspection("it left the bus") }
             if sessions.peerLeft(name), let active = sessions.active {
                 changed([ControlChange(kind: .agentLeft(active), reason: "the system bus")], at: time)
             }
@@ -208,6 +216,8 @@ public final class Seat {
             letGoOfEverything(at: time)
         case .tabletMode(let tablet, let why, let time):
             changed(control.setTablet(tablet, why: why).map { [$0] } ?? [], at: time)
+        case .inspect(let request, let peer, let time):
+            try inspect(request, by: peer, at: time)
         case .followed(let heard, let time):
             changed(control.follow(mode: heard.mode, paused: heard.paused, locked: heard.locked, touchLocked: heard.touchLocked,
                                    why: "the service"), at: time)
@@ -255,9 +265,8 @@ public final class Seat {
             if let controlDue = control.nextDeadline, controlDue <= due { changed(control.advance(to: due), at: due) }
             if let idleDue = nextIdleDeadline, idleDue <= due { advanceIdleness(to: due) }
             if let update = feedback.due, update <= due {
-                // Taken even with no agent to send them to (it left): else they stay due.
-                let frames = feedback.take(by: due)
-                if let agent = sessions.activeGiven?.agent { for frame in frames { effects.append(.feedback(frame, agent: agent)) } }
+                // Taken even with no one to send them to (the agent left): else they stay due.
+                for frame in feedback.take(by: due) { send(frame) }
             }
             if let frame = touchpad.due, frame <= due {
                 virtualEvents.removeAll(keepingCapacity: true)
@@ -301,17 +310,19 @@ public final class Seat {
             effects.append(.log(.warning, "\(panel.node): \(why)"))
         }
         if !step.events.isEmpty { control.gestureFired(at: time) }
-        for owned in step.actions where mayPerform(owned) { render(owned.action, of: owned.owner, panel, at: time) }
+        let performed = step.actions.filter { mayPerform($0) && !heldBack($0) }
+        for owned in performed { render(owned.action, of: owned.owner, panel, at: time) }
         // An abandoned sequence's last frame is the leaving owner's: the next one's overlay
         // is not told of it.
-        if config.daemon.overlay, step.frame != nil || !step.events.isEmpty, !step.input.abandons, let agent = sessions.activeGiven?.agent {
-            let frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step,
+        if updates(step) {
+            var frame = feedback.frame(panel: panel.node, output: panel.pipeline.screenName, step: step,
                                        touchLocked: control.gate.touchLocked) { panel.pipeline.lead }
-            let startsCommand = step.actions.contains { if case .run = $0.action { true } else { false } }
-            if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { effects.append(.feedback(now, agent: agent)) }
+            if inspector != nil { frame.detail = inspection.detail(of: step, on: panel.node, panel.pipeline) }
+            let startsCommand = performed.contains { if case .run = $0.action { true } else { false } }
+            if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { send(now) }
         }
         if !step.twin.isEmpty { effects.write(twinOf: panel.node, step.twin) }
-        changed(step.actions.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time)
+        changed(performed.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time)
     }
 
     /// Whether an action is performed: one of the machine's, or of the session in front's

@@ -34,6 +34,8 @@ public enum SeatEffect {
     case dropped(Action, session: String, firstSinceSwitch: Bool)
     /// An update of the overlay, for the session in front's agent alone (its bus name).
     case feedback(FeedbackFrame, agent: String)
+    /// An update for the inspector (its bus name): the overlay's frame with its detail.
+    case inspection(FeedbackFrame, to: String)
     /// Ask every session's agent to say itself again (its application in front, its
     /// configuration): another session is in front.
     case wantAgents

@@ -92,7 +92,7 @@ extension SeatEffect {
         case .control, .announce, .keepTouchLock, .wantAgents: .control
         case .ignored, .isolate, .letGo, .rescan, .virtualDevices: .devices
         case .run: .commands
-        case .feedback, .step, .dropped, .log: .shows
+        case .feedback, .inspection, .step, .dropped, .log: .shows
         }
     }
 }

@@ -70,12 +70,15 @@ public enum SeatInput: Sendable {
     /// A 2-in-1 folded into a tablet (true) or a laptop again: the kernel's SW_TABLET_MODE
     /// (see `when_tablet`).
     indirect case tabletMode(Bool, why: String, at: Timestamp)
+    /// A process of the user in front asks to watch the gestures being decided, with its
+    /// user's actions held back (`dry`), or no more (see `Inspector`).
+    indirect case inspect(InspectRequest, by: BusPeer, at: Timestamp)
 
     /// Each input's kind: what a timeline's words give (`Timeline.Word.gives`).
     public enum Kind: CaseIterable, Sendable {
         case event, deadline, appeared, isolationFailed, calibrated, gone, ended, stopping, reload, request, locked, logindSilent,
              sessionInFront, appInFront, reportedApp, activeSession, push, peerLeft, windows, reportedWindows, screens,
-             displayRotated, followed, sleeping, tabletMode
+             displayRotated, followed, sleeping, tabletMode, inspect
 
         /// A replay's recordings give these (a panel's events, its appearing at the
         /// start, its end) and its clock the deadlines: no timeline line says them.
@@ -109,6 +112,7 @@ public enum SeatInput: Sendable {
         case .followed: .followed
         case .sleeping: .sleeping
         case .tabletMode: .tabletMode
+        case .inspect: .inspect
         }
     }
 
@@ -121,7 +125,7 @@ public enum SeatInput: Sendable {
              .appInFront(_, _, let time), .reportedApp(_, _, _, let time), .activeSession(_, _, let time),
              .push(_, _, let time), .peerLeft(_, let time), .windows(_, _, let time), .reportedWindows(_, _, _, let time),
              .screens(_, _, let time), .displayRotated(_, _, let time),
-             .followed(_, let time), .sleeping(_, _, let time), .tabletMode(_, _, let time):
+             .followed(_, let time), .sleeping(_, _, let time), .tabletMode(_, _, let time), .inspect(_, _, let time):
             time
         }
     }

@@ -69,6 +69,8 @@ public struct Timeline: Sendable {
         Word(word: "report-windows", arguments: "ID|- UID WxH APP@X,Y,WxH ...|none",
              example: "report-windows c2 1001 1920x1080 firefox@0,0,960x1080",
              meaning: "that agent reports where the windows are (ReportWindows), on the same terms", gives: .reportedWindows),
+        Word(word: "inspect", arguments: "ID|- UID on|dry|off", example: "inspect c2 1001 dry",
+             meaning: "that user's studio watches the gestures being decided (Inspect); dry: their actions held back", gives: .inspect),
         Word(word: "twin-failed", arguments: "RECORDING [WHY]", example: "twin-failed panel.evemu uinput refused",
              meaning: "the panel's twin could not be made: it is read beside applications", gives: .isolationFailed),
         Word(word: "calibrate", arguments: "RECORDING A B C D E F|none", example: "calibrate panel.evemu 0 1 0 -1 0 1",
@@ -230,6 +232,11 @@ public struct Timeline: Sendable {
             let usage = "the agent's session (- for none), its uid and the windows, as in \"13.6 report-windows c2 1001 1920x1080 firefox@0,0,960x1080\""
             guard arguments.count >= 3 else { throw fail("\(what) takes \(usage)") }
             return .input(.reportedWindows(try windows(Array(arguments.dropFirst(2)), fail), by: try agent(usage), why: why, at: time))
+        case "inspect":
+            let usage = "the agent's session (- for none), its uid and on, dry or off, as in \"14 inspect c2 1001 dry\""
+            try count(3...3, usage)
+            guard let request = InspectRequest(rawValue: arguments[2]) else { throw fail("inspect takes \(usage)") }
+            return .input(.inspect(request, by: try agent(usage), at: time))
         case "twin-failed":
             guard let node = arguments.first else { throw fail("twin-failed takes a panel's recording and why, as in \"1 twin-failed panel.evemu uinput refused\"") }
             let error = arguments.count > 1 ? arguments.dropFirst().joined(separator: " ") : "refused by the timeline"
@@ -385,6 +392,7 @@ public struct Timeline: Sendable {
             return "leave \(parts[1]) \(uid)"
         case .reportedApp(let app, let peer, _, _): return caller(peer).map { "report \($0) \(name(of: app))" }
         case .reportedWindows(let layout, let peer, _, _): return caller(peer).map { "report-windows \($0) \(words(of: layout))" }
+        case .inspect(let request, let peer, _): return caller(peer).map { "inspect \($0) \(request.rawValue)" }
         case .isolationFailed(let node, let error, _): return "twin-failed \(node) \(error)"
         case .calibrated(let node, let matrix, _):
             return "calibrate \(node) " + (matrix.map { [$0.a, $0.b, $0.c, $0.d, $0.e, $0.f].map(number).joined(separator: " ") } ?? "none")
