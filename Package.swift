@@ -79,8 +79,8 @@ let package = Package(
 
         // The studio: the user's gestures made and edited on the screen (GTK 4).
         .executableTarget(name: "gestured-studio", dependencies: [
-            "CGtk", "Input", "SystemIO",
-            .product(name: "Config", package: "Core"), .product(name: "ConfigDocument", package: "Core"),
+            "CGtk", "Effects", "Input", "SystemIO",
+            .product(name: "Config", package: "Core"), .product(name: "Pipeline", package: "Core"), .product(name: "ConfigDocument", package: "Core"),
             .product(name: "ConfigEdit", package: "Core"), .product(name: "ConfigParsing", package: "Core"),
             .product(name: "ConfigSyntax", package: "Core"), .product(name: "Gestures", package: "Core"),
             .product(name: "TouchCore", package: "Core"), .product(name: "Bindings", package: "Core"),

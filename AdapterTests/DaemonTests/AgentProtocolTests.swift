@@ -61,7 +61,7 @@ import TouchCore
     /// An inspector's update: one finger, a swipe that failed and why, the application.
     static func inspection(fingerAt point: Point, state: RecognizerState) -> Inspection {
         let detail = InspectionDetail(touches: [7], gestures: [.init(name: "back", state: state, progress: 0.5, why: "moved 10 mm, a swipe needs 20 mm")],
-                                      over: true, app: "firefox")
+                                      over: true, app: "firefox", widthMM: 295, heightMM: 166)
         return Inspection(frame: FeedbackFrame(panel: "/dev/input/event5", output: nil, fingers: [point],
                                                lead: FeedbackLead(gesture: nil, progress: 0, verdict: .nothingMatches), detail: detail),
                           detail: detail)

@@ -20,7 +20,8 @@ static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handle
         SD_BUS_SIGNAL_WITH_NAMES("Act", "ssas", SD_BUS_PARAM(binding) SD_BUS_PARAM(kind) SD_BUS_PARAM(environment), 0),
         SD_BUS_SIGNAL_WITH_NAMES("Feedback", "sssdsad", SD_BUS_PARAM(panel) SD_BUS_PARAM(output) SD_BUS_PARAM(gesture)
                                  SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(fingers), 0),
-        SD_BUS_SIGNAL_WITH_NAMES("Inspection", "sbssdsa(idd)a(ssds)", SD_BUS_PARAM(panel) SD_BUS_PARAM(over) SD_BUS_PARAM(app)
+        SD_BUS_SIGNAL_WITH_NAMES("Inspection", "sddbssdsa(idd)a(ssds)", SD_BUS_PARAM(panel) SD_BUS_PARAM(width_mm)
+                                 SD_BUS_PARAM(height_mm) SD_BUS_PARAM(over) SD_BUS_PARAM(app)
                                  SD_BUS_PARAM(gesture) SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(touches)
                                  SD_BUS_PARAM(gestures), 0),
         SD_BUS_METHOD_WITH_NAMES("SetMode", "s", SD_BUS_PARAM(mode), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),

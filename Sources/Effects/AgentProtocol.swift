@@ -142,18 +142,19 @@ struct InspectCall: ReadableGesturedMessage, Equatable {
     }
 }
 
-/// Inspection (panel, whether the fingers lifted, the application, the lead gesture, its
+/// Inspection (panel, its width and height in mm, whether the fingers lifted, the application, the lead gesture, its
 /// progress and verdict, the fingers as (touch id, x, y), the gestures as (name, state,
 /// progress, why)): the service's to the inspector alone. Read only within the panel, at
 /// most ten fingers and `InspectionDetail.mostGestures` gestures, states the reader knows.
 public struct Inspection: ReadableGesturedMessage, Equatable {
     static let member = "Inspection"
-    static let signature = "sbssdsa(idd)a(ssds)"
+    static let signature = "sddbssdsa(idd)a(ssds)"
     public var frame: FeedbackFrame
     public var detail: InspectionDetail
 
     func write(into message: OpaquePointer) -> Bool {
-        SDBus.append(message, frame.panel) && SDBus.append(message, detail.over) && SDBus.append(message, detail.app ?? "")
+        SDBus.append(message, frame.panel) && SDBus.append(message, detail.widthMM) && SDBus.append(message, detail.heightMM)
+            && SDBus.append(message, detail.over) && SDBus.append(message, detail.app ?? "")
             && SDBus.append(message, frame.lead.gesture ?? "") && SDBus.append(message, frame.lead.progress)
             && SDBus.append(message, frame.lead.verdict.rawValue)
             && SDBus.container(message, "a", "(idd)") {
@@ -174,7 +175,8 @@ public struct Inspection: ReadableGesturedMessage, Equatable {
     }
 
     static func read(from message: OpaquePointer) -> Inspection? {
-        guard let panel = SDBus.readString(message, limit: 256), let over = SDBus.readBool(message),
+        guard let panel = SDBus.readString(message, limit: 256), let width = SDBus.readDouble(message), let height = SDBus.readDouble(message),
+              (1...10_000).contains(width), (1...10_000).contains(height), let over = SDBus.readBool(message),
               let app = SDBus.readString(message, limit: 256), let gesture = SDBus.readString(message, limit: 256),
               let progress = SDBus.readDouble(message), (0...1).contains(progress),
               let verdict = SDBus.readString(message).flatMap(FeedbackLead.Verdict.init(rawValue:)),
@@ -196,7 +198,7 @@ public struct Inspection: ReadableGesturedMessage, Equatable {
             gestures.append(InspectionDetail.Gesture(name: name, state: state, progress: progress, why: why.isEmpty ? nil : why))
         }
         guard SDBus.exit(message) else { return nil }
-        let detail = InspectionDetail(touches: ids, gestures: gestures, over: over, app: app.isEmpty ? nil : app)
+        let detail = InspectionDetail(touches: ids, gestures: gestures, over: over, app: app.isEmpty ? nil : app, widthMM: width, heightMM: height)
         return Inspection(frame: FeedbackFrame(panel: panel, output: nil, fingers: fingers,
                                                lead: FeedbackLead(gesture: gesture.isEmpty ? nil : gesture, progress: progress, verdict: verdict),
                                                detail: detail),

@@ -1,5 +1,6 @@
 import Bindings
 import Config
+import Gestures
 import ConfigDocument
 import ConfigEdit
 import ConfigParsing
@@ -15,13 +16,24 @@ struct StudioFiles {
     /// What the user's file says, as the parser reads it (nil: not TOML yet).
     private(set) var userGestures: [ConfigTable] = []
     let machineGestures: [GestureSketch]?
+    /// The machine's file, nil when it cannot be read here.
+    private let machine: String?
+    private let machinePath: String
 
     init(userPath: String, machinePath: String) {
         self.userPath = userPath
+        self.machinePath = machinePath
         user = ConfigText(Self.read(userPath))
-        machineGestures = (try? Files.read(machinePath, atMost: Configuration.maximumFileSize))
-            .map { Self.gestures(String(decoding: $0, as: UTF8.self)).map(GestureSketch.init) }
+        machine = (try? Files.read(machinePath, atMost: Configuration.maximumFileSize)).map { String(decoding: $0, as: UTF8.self) }
+        machineGestures = machine.map { Self.gestures($0).map(GestureSketch.init) }
         userGestures = Self.gestures(user.text)
+    }
+
+    /// The learned shapes of the user's file and the machine's, as the recognizers take them.
+    var learnedShapes: [GestureSpec] {
+        let user = try? Configuration.parse(user.text, file: userPath, keyCodes: KeyCodes.libevdev, scope: .user)
+        let machine = machine.flatMap { try? Configuration.parse($0, file: machinePath, keyCodes: KeyCodes.libevdev) }
+        return ((user?.gestures ?? []) + (machine?.gestures ?? [])).filter { $0.type == .stroke }
     }
 
     private static func read(_ path: String) -> String {

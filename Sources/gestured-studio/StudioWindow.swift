@@ -5,13 +5,29 @@ import ConfigDocument
 import ConfigEdit
 import ConfigSyntax
 import Gestures
+import TouchCore
 
 /// The studio's window: the user's gestures, each with its picture, Edit and Remove;
-/// the machine's below them, shown only; and the gesture being made or edited, saved
-/// only once `gestured check --user` would take the file, each error under its field.
+/// the machine's below them, shown only; the gesture being made or edited, saved only
+/// once `gestured check --user` would take the file, each error under its field; and
+/// below, the live inspector, whose touch sequences also teach a shape or pick an app.
 @MainActor
 final class StudioWindow {
     private var files: StudioFiles
+    private let inspector: Inspector
+    /// What the next touch sequences on the panel are taken for, beside being shown.
+    private enum Taking {
+        case nothing
+        case shape(Teacher)
+        case app
+    }
+    private var taking = Taking.nothing {
+        didSet {
+            if case .nothing = taking { inspector.holdsBack = false } else { inspector.holdsBack = true }
+        }
+    }
+    /// The examples of the shape taught, saved with the gesture being made.
+    private var learned: [StrokeTemplate] = []
     private let window: Widget
     private let list = Make.box(vertical: true)
     private let editor = Make.box(vertical: true)
@@ -32,15 +48,17 @@ final class StudioWindow {
     static let directions = Direction.allCases.map(\.rawValue)
     static let edges = ["top", "bottom", "left", "right"]
 
-    init(application: UnsafeMutablePointer<GtkApplication>, files: StudioFiles) {
+    init(application: UnsafeMutablePointer<GtkApplication>, files: StudioFiles, trace: Bool) {
         self.files = files
+        inspector = Inspector(trace: trace)
         window = gtk_application_window_new(application)!.named("gestured studio")
         gtk_window_set_title(window.as(GtkWindow.self), "gestured studio")
-        gtk_window_set_default_size(window.as(GtkWindow.self), 900, 700)
+        gtk_window_set_default_size(window.as(GtkWindow.self), 1000, 860)
         let columns = Make.box(vertical: false, spacing: 18)
         let left = Make.box(vertical: true)
         left.append(Make.row(Make.label("Your gestures (\(files.userPath))", wrap: true),
-                             Make.button("Add gesture") { [unowned self] in open(nil) }.named("Add gesture")))
+                             Make.button("Add gesture") { [unowned self] in open(nil) }.named("Add gesture"),
+                             Make.button("Teach a shape") { [unowned self] in teach() }.named("Teach a shape")))
         let scrolled = gtk_scrolled_window_new()!
         gtk_widget_set_vexpand(scrolled, 1)
         gtk_widget_set_size_request(scrolled, 420, -1)
@@ -58,6 +76,8 @@ final class StudioWindow {
         gtk_widget_set_margin_top(page, 12)
         page.append(columns)
         page.append(Make.row(status).named("status"))
+        page.append(inspector.widget)
+        inspector.onSequence = { [unowned self] path, app in took(path, app) }
         gtk_window_set_child(window.as(GtkWindow.self), page)
         makeEditor()
         showList()
@@ -112,6 +132,10 @@ final class StudioWindow {
             if let among = Self.choicesOf[key] {
                 choices[key] = Choice(key, among)
                 field(key, choices[key]!.widget)
+            } else if key == "apps" {
+                fields[key] = Make.entry(named: key)
+                field(key, Make.row(fields[key]!, Make.button("Pick by touching its window") { [unowned self] in pickApp() }
+                    .named("Pick app by touch")))
             } else {
                 fields[key] = Make.entry(named: key)
                 field(key, fields[key]!)
@@ -129,6 +153,7 @@ final class StudioWindow {
     /// The editor showing the user's gesture `index`, or empty for a new one.
     private func open(_ index: Int?) {
         if files.changedOnDisk() { showList() }
+        learned = []
         let index = index.flatMap { files.userGestures.indices.contains($0) ? $0 : nil }
         editing = index
         let gesture = index.map { files.userGestures[$0] } ?? ConfigTable()
@@ -182,7 +207,11 @@ final class StudioWindow {
                     try text.set(key, value, inGesture: index)
                 }
             } else {
-                try text.appendGesture(values.compactMap { key, value in value.map { (key, $0) } })
+                var settings = values.compactMap { key, value in value.map { (key, $0) } }
+                if !learned.isEmpty, choices["type"]?.selected == GestureType.stroke.rawValue {
+                    settings.append(("templates", .array(learned.map { .string($0.text) })))
+                }
+                try text.appendGesture(settings)
             }
         } catch {
             return say("\(error)")
@@ -237,4 +266,51 @@ final class StudioWindow {
     }
 
     private func say(_ text: String) { gtk_label_set_text(status.opaque, text) }
+
+    // MARK: Taken from the panel
+
+    /// The next strokes drawn on the panel teach a shape; the user's actions are held
+    /// back meanwhile, so that drawing it fires nothing.
+    private func teach() {
+        taking = .shape(Teacher())
+        say("Draw the shape on the touchscreen with one finger, as you will use it: \(Teacher.strokes) times.")
+    }
+
+    /// The next touch names the application of the window under it.
+    private func pickApp() {
+        taking = .app
+        say("Touch the window of the application on the touchscreen.")
+    }
+
+    private func took(_ path: [Point], _ app: String?) {
+        switch taking {
+        case .nothing:
+            return
+        case .app:
+            taking = .nothing
+            guard let app else {
+                return say("gestured does not know which application is there (the desktop does not say where its windows are): type its name")
+            }
+            gtk_editable_set_text(fields["apps"]!.opaque, app)
+            say("Picked \(app).")
+        case .shape(var teacher):
+            switch teacher.take(path) {
+            case .tooSmall:
+                taking = .shape(teacher)
+                say("Too small (at least \(Int(Teacher.smallestMM)) mm across): draw it again.")
+            case .again(let drawn):
+                taking = .shape(teacher)
+                say("Stroke \(drawn) of \(Teacher.strokes): again.")
+            case .learned(let examples):
+                taking = .nothing
+                open(nil)
+                learned = examples
+                choices["type"]!.select(GestureType.stroke.rawValue)
+                let confusions = Teacher.confusions(examples, beside: files.learnedShapes)
+                say("Learned from \(examples.count) strokes. " + (confusions.isEmpty ? "It cannot be taken for another of your shapes. "
+                    : "It could be taken for another: \(confusions.joined(separator: "; ")). Draw it otherwise, or teach it again. ")
+                    + "Name it and Save; then draw it to see it fire.")
+            }
+        }
+    }
 }

@@ -1,10 +1,11 @@
 import CGtk
 import SystemIO
 
-/// gestured-studio [--config FILE] [--machine FILE]: the user's gestures made and edited
-/// on the screen (`gestured studio` starts it). FILE: the user's configuration (default:
-/// $XDG_CONFIG_HOME/gestured/gestured.toml, else ~/.config/gestured/gestured.toml) and
-/// the machine's (default /etc/gestured/gestured.toml), shown only.
+/// gestured-studio [--config FILE] [--machine FILE] [--trace]: the user's gestures made and
+/// edited on the screen (`gestured studio` starts it). FILE: the user's configuration
+/// (default: $XDG_CONFIG_HOME/gestured/gestured.toml, else ~/.config/gestured/gestured.toml)
+/// and the machine's (default /etc/gestured/gestured.toml), shown only. --trace: prints
+/// when the inspector draws each verdict, on the monotonic clock.
 var arguments = Array(CommandLine.arguments.dropFirst())
 /// The value after `name`, taken out of the arguments.
 func option(_ name: String, in arguments: inout [String]) -> String? {
@@ -17,14 +18,16 @@ guard let userPath = option("--config", in: &arguments) ?? (Environment.value("X
     printError("gestured-studio: neither XDG_CONFIG_HOME nor HOME is set: say where your configuration is with --config FILE")
     exit(2)
 }
+let trace = arguments.contains("--trace")
+arguments.removeAll { $0 == "--trace" }
 let files = StudioFiles(userPath: userPath, machinePath: option("--machine", in: &arguments) ?? "/etc/gestured/gestured.toml")
 guard arguments.isEmpty else {
-    printError("gestured-studio: \(arguments.joined(separator: " ")): expected --config FILE or --machine FILE")
+    printError("gestured-studio: \(arguments.joined(separator: " ")): expected --config FILE, --machine FILE or --trace")
     exit(2)
 }
 
 let application = gtk_application_new("org.gestured.Studio", G_APPLICATION_NON_UNIQUE)!
 var studio: StudioWindow?
-SignalHandler.connect(application, "activate") { studio = StudioWindow(application: application, files: files) }
+SignalHandler.connect(application, "activate") { studio = StudioWindow(application: application, files: files, trace: trace) }
 let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
 exit(status)

@@ -55,15 +55,21 @@ public struct InspectionDetail: Equatable, Sendable {
     public var over: Bool
     /// The application the sequence's gestures are for (see `TouchscreenPipeline.touchedApp`).
     public var app: String?
+    /// The panel's size, in millimetres: a shape drawn is learned as drawn, not stretched
+    /// to the panel's proportions.
+    public var widthMM: Double
+    public var heightMM: Double
 
     /// A screen holds a dozen bars; a configuration may hold thousands of gestures.
     public static let mostGestures = 12
 
-    public init(touches: [Int], gestures: [Gesture], over: Bool, app: String?) {
+    public init(touches: [Int], gestures: [Gesture], over: Bool, app: String?, widthMM: Double, heightMM: Double) {
         self.touches = touches
         self.gestures = gestures
         self.over = over
         self.app = app
+        self.widthMM = widthMM
+        self.heightMM = heightMM
     }
 }
 
@@ -105,8 +111,9 @@ struct InspectionMemory {
         let ranked = sequence.gestures.values.sorted {
             (Self.firedFirst($0.state), -$0.progress, $0.name) < (Self.firedFirst($1.state), -$1.progress, $1.name)
         }
+        let size = pipeline.geometry.size
         return InspectionDetail(touches: down.map(\.id), gestures: Array(ranked.prefix(InspectionDetail.mostGestures)),
-                                over: sequence.over, app: sequence.app)
+                                over: sequence.over, app: sequence.app, widthMM: size.width, heightMM: size.height)
     }
 
     private static func firedFirst(_ state: RecognizerState) -> Int {
