@@ -45,7 +45,9 @@ class Studio(unittest.TestCase):
         address = subprocess.run(self.sway.user + ["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
                                  capture_output=True, text=True, check=True, env=self.sway.env).stdout.split()
         self.addCleanup(subprocess.run, ["kill", address[1]])
-        self.env = dict(self.sway.env, WAYLAND_DISPLAY="wayland-1", DBUS_SESSION_BUS_ADDRESS=address[0], GDK_BACKEND="wayland")
+        # As if on GNOME: the studio lists its own touch gestures to take over.
+        self.env = dict(self.sway.env, WAYLAND_DISPLAY="wayland-1", DBUS_SESSION_BUS_ADDRESS=address[0], GDK_BACKEND="wayland",
+                        XDG_CURRENT_DESKTOP="GNOME")
         self.studio = subprocess.Popen(self.sway.user + [STUDIO, "--machine", machine], env=self.env,
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.addCleanup(self.studio.stdout.close)
@@ -112,6 +114,15 @@ class Studio(unittest.TestCase):
         self.assertIn('name = "pull-down"\ntype = "edge-swipe"\nedge = "top"\ncommand = "notify-send pulled"\n', text)
         self.assertIn('name = "right-click"\ntype = "long-press"\nclick = "right"\n', text)
         self.assertEqual(self.check().returncode, 0, self.check().stderr)
+
+    def test_the_desktops_own_gesture_is_taken_over_with_its_touches(self):
+        self.assertIn("Take over Three fingers left: the next workspace", self.ask("names"))
+        self.do("click Take over Three fingers left: the next workspace")
+        # The machine's file here isolates: the desktop will not see the touches.
+        self.assertIn("the desktop no longer sees these touches", self.ask("text status"))
+        self.do("type keys super+ctrl+PageDown", "click Save")
+        text = self.file(becomes=lambda text: "workspace-next" in text)
+        self.assertIn('name = "workspace-next"\ntype = "swipe"\nfingers = 3\ndirection = "left"\nkeys = "super+ctrl+PageDown"\n', text)
 
     def test_an_error_is_said_at_its_field_and_nothing_is_written(self):
         self.do("click Add gesture", "type name bad", "click type swipe", "click direction up", "type keys ctrl+Nothing", "click Save")

@@ -29,6 +29,11 @@ struct StudioFiles {
         userGestures = Self.gestures(user.text)
     }
 
+    /// Whether the machine's file isolates the panels (`[daemon] isolate`).
+    var machineIsolates: Bool {
+        machine.flatMap { try? Configuration.parse($0, file: machinePath, keyCodes: KeyCodes.libevdev) }?.daemon.isolate ?? false
+    }
+
     /// The learned shapes of the user's file and the machine's, as the recognizers take them.
     var learnedShapes: [GestureSpec] {
         let user = try? Configuration.parse(user.text, file: userPath, keyCodes: KeyCodes.libevdev, scope: .user)

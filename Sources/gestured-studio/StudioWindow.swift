@@ -104,6 +104,27 @@ final class StudioWindow {
         for sketch in machine {
             list.append(Make.row(GesturePicture.make(sketch), Self.caption(sketch)).named("machine's gesture \(sketch.name)"))
         }
+        showDesktopGestures()
+    }
+
+    /// The desktop's own touch gestures, each with Take over.
+    private func showDesktopGestures() {
+        guard let (desktop, own) = DesktopGestures.current() else { return }
+        list.append(Make.label("\(desktop)'s own touch gestures" + (own.isEmpty ? ": none (it leaves touches to applications)." : ":"), wrap: true))
+        for gesture in own {
+            list.append(Make.row(Make.label(gesture.what, wrap: true),
+                                 Make.button("Take over") { [unowned self] in takeOver(gesture, of: desktop) }.named("Take over \(gesture.what)")))
+        }
+    }
+
+    /// The editor opened on a new gesture with the same touches as the desktop's.
+    private func takeOver(_ gesture: DesktopGestures.Own, of desktop: String) {
+        open(nil)
+        gtk_editable_set_text(fields["name"]!.opaque, gesture.name)
+        for (key, value) in gesture.settings { choices[key]?.select(value.string ?? value.int.map(String.init)) }
+        say("This takes over \(desktop)'s \"\(gesture.what)\": give it what it does (a command, keys) and Save. "
+            + (files.machineIsolates ? "The machine isolates the panel: once saved, the desktop no longer sees these touches."
+               : "The desktop still sees these touches unless the machine isolates the panel ([daemon] isolate = true in /etc/gestured/gestured.toml, an administrator's)."))
     }
 
     /// A gesture's name, and what draws it and what it does, beside its picture.
