@@ -184,9 +184,13 @@ extension BusService {
                 guard let push = UserPush.read(from: message) else { return -EINVAL }
                 try control.setUserConfiguration(push, caller: caller, sender: sender)
             case "Inspect":
-                guard let call = InspectCall.read(from: message) else { return -EINVAL }
                 let sender = SDBus.sender(message)
-                try control.inspect(call.request, caller: callers.caller(sender), sender: sender)
+                let caller = callers.caller(sender)
+                // On the system bus, a caller the seat refuses has its argument unread
+                // (a held call has none left): the seat refuses its "off" as it would any.
+                let refused = kind == .system && !(caller.map(control.mayReport) ?? false)
+                guard let call = refused ? InspectCall(request: .off) : InspectCall.read(from: message) else { return -EINVAL }
+                try control.inspect(call.request, caller: caller, sender: sender)
             case "Reload":
                 // Answered once the reload is applied or rejected; the loop goes on meanwhile.
                 // The call's reference is let go with the answer, whatever became of this

@@ -15,6 +15,7 @@ public final class InspectionWatch: BusSource {
     /// The unique name that owns org.gestured.Gestured1 on the bus, as last heard.
     private var gestured: String?
     private var request = InspectRequest.off
+    private var askedAgain = false
     public var onUpdate: (Inspection) -> Void = { _ in }
     /// nil: gestured does as asked; else why not, in words.
     public var onAnswer: (_ refusal: String?) -> Void = { _ in }
@@ -64,6 +65,13 @@ public final class InspectionWatch: BusSource {
     private func send() {
         guard let connection, let bus = connection.bus, gestured != nil else { return }
         call.ask(bus, .gestured(InspectCall(request: request))) { [unowned self] reply, _ in
+            // The service asks a caller it did not know yet to call again, once it knows
+            // who calls: once, not for ever.
+            if let name = SDBus.errorName(of: reply), BusService.asksAgain(name), !askedAgain {
+                askedAgain = true
+                return send()
+            }
+            askedAgain = false
             onAnswer(SDBus.error(of: reply))
         }
         connection.updateWatch()

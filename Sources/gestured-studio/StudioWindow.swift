@@ -293,6 +293,8 @@ final class StudioWindow {
     /// The next strokes drawn on the panel teach a shape; the user's actions are held
     /// back meanwhile, so that drawing it fires nothing.
     private func teach() {
+        open(nil)
+        choices["type"]!.select(GestureType.stroke.rawValue)
         taking = .shape(Teacher())
         say("Draw the shape on the touchscreen with one finger, as you will use it: \(Teacher.strokes) times.")
     }
@@ -324,9 +326,7 @@ final class StudioWindow {
                 say("Stroke \(drawn) of \(Teacher.strokes): again.")
             case .learned(let examples):
                 taking = .nothing
-                open(nil)
                 learned = examples
-                choices["type"]!.select(GestureType.stroke.rawValue)
                 let confusions = Teacher.confusions(examples, beside: files.learnedShapes)
                 say("Learned from \(examples.count) strokes. " + (confusions.isEmpty ? "It cannot be taken for another of your shapes. "
                     : "It could be taken for another: \(confusions.joined(separator: "; ")). Draw it otherwise, or teach it again. ")

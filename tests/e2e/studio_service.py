@@ -76,7 +76,8 @@ for app_id in ("notes", "browser"):
     wait_for(30, lambda: f'"app_id": "{app_id}"' in swaymsg("-t", "get_tree"))
 check("two foot windows side by side, browser on the right and focused",
       wait_for(10, lambda: '"focused": true' in swaymsg("-t", "get_tree")))
-check("his agent follows sway (the app in front, where the windows are)", wait_for(30, lambda: "browser" in journal()))
+check("his agent follows sway (the app in front, where the windows are)",
+      wait_for(30, lambda: "app in front: browser" in read("/tmp/agent-sam.txt")))
 
 # The studio, its output read as it comes: --trace says when each verdict is drawn.
 studio = subprocess.Popen(as_sam + [STUDIO, "--trace"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -254,13 +255,14 @@ if delays:
     print(f"figure: lift's frame to the studio's draw of the reason: p50 {delays[len(delays) // 2]:.1f} ms, "
           f"most {delays[-1]:.1f} ms over {len(delays)} (aim: within 100 ms)")
 
+if failures():
+    print("--- the inspector says: " + ask("text inspector status"))
+    print("--- studio\n" + "".join(studio_log)[-2000:])
+    print("--- agent\n" + read("/tmp/agent-sam.txt")[-2000:])
+    print("--- journal\n" + journal()[-3000:])
 driver.stdin.close()
 driver.kill()
 studio.kill()
 for window in windows:
     window.kill()
-if failures():
-    print("--- studio\n" + "".join(studio_log)[-2000:])
-    print("--- agent\n" + read("/tmp/agent-sam.txt")[-2000:])
-    print("--- journal\n" + journal()[-3000:])
 sys.exit(1 if failures() else 0)
