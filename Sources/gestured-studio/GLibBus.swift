@@ -9,6 +9,10 @@ final class GLibBus {
     private let source: BusSource
     private var watch: guint = 0
     private var timer: guint = 0
+    /// sd-bus cannot be processed from within its own processing (a signal's handler
+    /// that asks again): a run asked for meanwhile happens once the current one ends.
+    private var running = false
+    private var runAgain = false
 
     init(_ source: BusSource) {
         self.source = source
@@ -30,7 +34,13 @@ final class GLibBus {
 
     /// What arrived, then the timer set for the next deadline.
     func run() {
-        source.process()
+        guard !running else { return runAgain = true }
+        running = true
+        repeat {
+            runAgain = false
+            source.process()
+        } while runAgain
+        running = false
         if timer != 0 { g_source_remove(timer) }
         timer = 0
         guard let due = source.nextDeadline else { return }

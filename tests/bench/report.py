@@ -1,7 +1,7 @@
 """BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
-markdown) and the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py,
-tests/bench/vm_overlay.py).
-    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY [LEARN.txt]
+markdown), the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py,
+tests/bench/vm_overlay.py) and the studio's (tests/bench/studio_start.py).
+    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY [LEARN.txt [STUDIO.json]]
 """
 import datetime, json, os, platform, re, statistics, subprocess, sys
 
@@ -10,6 +10,7 @@ from latency_summary import summary  # noqa: E402
 
 core_path, vm_path, keys_path, overlay_path, command, binary = sys.argv[1:7]
 learn_path = sys.argv[7] if len(sys.argv) > 7 else None
+studio = json.load(open(sys.argv[8])) if len(sys.argv) > 8 else None
 vm = json.load(open(vm_path))
 keys = json.load(open(keys_path))
 overlay = json.load(open(overlay_path))
@@ -168,6 +169,24 @@ if t:
           "fingers 80 mm to the right): from each frame of the panel to the first frame gestured's touchpad makes "
           f"of it, both kernel time stamps: {ms(t['p50_ms'])} p50, {ms(t['p99_ms'])} p99 over {t['n']} of "
           f"{t['panel_frames']} panel frames (the frames before the pan begins make none).")
+    print()
+if studio:
+    s, i = studio["start_s"], studio["idle"]
+    print("## The studio")
+    print()
+    print(f"gestured-studio (release) beside a GTK 4 window with a button and an entry in C (`tests/bench/gtk_window.c`), "
+          f"in one headless sway on this machine, taking turns, {studio['rounds']} starts each: from exec to the window in "
+          "sway's tree; then each started and left alone (12 s, for GTK's cursor blink to stop; no gestured running), "
+          "over 10 s: its CPU ticks (100 a second) and wake-ups (the context switches of all its threads) "
+          "(`tests/bench/studio_start.py`).")
+    print()
+    print("| | start p50 | start, slowest | idle 10 s: CPU ticks | idle 10 s: wake-ups | threads |")
+    print("|---|---|---|---|---|---|")
+    for name in ("studio", "GTK 4 window"):
+        print(f"| {name} | {s[name]['p50'] * 1000:.0f} ms | {s[name]['most'] * 1000:.0f} ms | {i[name]['ticks']} | "
+              f"{i[name]['wakeups']} | {i[name]['threads']} |")
+    print(f"| studio ÷ GTK 4 window | {ratio(s['studio']['p50'], s['GTK 4 window']['p50'])} | "
+          f"{ratio(s['studio']['most'], s['GTK 4 window']['most'])} | | | |")
     print()
 print("## The overlay")
 print()

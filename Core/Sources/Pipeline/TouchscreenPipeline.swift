@@ -360,9 +360,12 @@ public final class TouchscreenPipeline {
     public func gesturesInPlay(_ body: (_ gesture: String, _ state: RecognizerState, _ progress: Double) -> Void) {
         current.arbiter.inPlay(body)
     }
-    /// The application the sequence under way is for: the one under its first touch where
-    /// the desktop says where its windows are, else the one in front.
-    public var touchedApp: AppInFront? { gate.windows == nil ? gate.app : current.touched }
+    /// The application of the window at `point` (normalized, as touches are) where the
+    /// desktop says where its windows are, else the one in front.
+    public func app(at point: Point) -> AppInFront? {
+        guard let windows = gate.windows else { return gate.app }
+        return windows.app(atFraction: point.x, point.y)
+    }
     /// The output its rule puts it on, if any.
     public var ruleOutput: String? { applied.rule?.output }
 

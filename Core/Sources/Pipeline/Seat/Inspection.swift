@@ -53,7 +53,7 @@ public struct InspectionDetail: Equatable, Sendable {
     public var gestures: [Gesture]
     /// The fingers lifted: the verdicts are what the sequence decided.
     public var over: Bool
-    /// The application the sequence's gestures are for (see `TouchscreenPipeline.touchedApp`).
+    /// The application of the window under the sequence's first touch (see `TouchscreenPipeline.app(at:)`).
     public var app: String?
     /// The panel's size, in millimetres: a shape drawn is learned as drawn, not stretched
     /// to the panel's proportions.
@@ -88,7 +88,7 @@ struct InspectionMemory {
     mutating func detail(of step: Step, on panel: String, _ pipeline: TouchscreenPipeline) -> InspectionDetail {
         let down = step.frame?.touches.filter { $0.phase.isDown } ?? []
         if let touches = step.frame?.touches, !touches.isEmpty, touches.allSatisfy({ $0.phase == .began }) {
-            sequences[panel] = Sequence(app: pipeline.touchedApp?.names.first)
+            sequences[panel] = Sequence(app: touches.first.flatMap { pipeline.app(at: $0.location) }?.names.first)
         }
         var sequence = sequences[panel] ?? Sequence()
         if !down.isEmpty {
