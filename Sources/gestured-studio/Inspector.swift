@@ -51,6 +51,9 @@ final class Inspector {
         column.append(Make.label("What gestured decides as you touch:"))
         for _ in 0..<InspectionDetail.mostGestures {
             let label = Make.label("")
+            // One width for every name, so that the bars line up.
+            gtk_label_set_width_chars(label.opaque, 24)
+            gtk_label_set_ellipsize(label.opaque, PANGO_ELLIPSIZE_END)
             let bar = gtk_progress_bar_new()!
             gtk_widget_set_hexpand(bar, 1)
             let row = Make.row(label, bar)
@@ -78,7 +81,10 @@ final class Inspector {
 
     private func show(_ update: Inspection) {
         let detail = update.detail
-        if wasOver, !detail.over { trails = [:] }
+        if wasOver, !detail.over {
+            trails = [:]
+            gtk_label_set_text(why.opaque, "Your fingers are down: what fired, and why the others did not, shows when they lift.")
+        }
         wasOver = detail.over
         aspect = detail.widthMM / detail.heightMM
         for (id, point) in zip(detail.touches, update.frame.fingers) where (trails[id]?.count ?? 0) < Self.longestTrail {

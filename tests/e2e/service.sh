@@ -124,6 +124,9 @@ python3 "$(dirname "$0")/sessions_service.py" || failures=$((failures + 1))
 OWNERSHIP_ROUNDS=20 python3 "$(dirname "$0")/ownership_service.py" || failures=$((failures + 1))
 # The overlay in an X11 session: the trail on the screen, clicks through it, updates for the agent alone.
 python3 "$(dirname "$0")/overlay_service.py" || failures=$((failures + 1))
+# The studio as a first-time user meets it: five gestures made through its accessibility
+# names and the panel, each fired; the inspector's trails, bars and reasons.
+python3 "$(dirname "$0")/studio_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null

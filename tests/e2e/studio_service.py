@@ -247,6 +247,7 @@ for attempt in range(10):
     wait_for(3, lambda: len(drawn) > before)
     if lifts and len(drawn) > before:
         delays.append((drawn[before] - lifts[0]) * 1000)
+print("the ten, in the order played: " + ", ".join(f"{d:.0f} ms" for d in delays))
 bars = ask("names")
 check("a bar for each gesture in the running, named for it", "browser-swipe progress" in bars)
 reason = said()
