@@ -79,6 +79,7 @@ extension Configuration {
                                index: mostUserGestures + 1, key: nil)
         }
         checkReferences(parsed, declared: declared)
+        checkAngles(parsed)
         checkModesEntered(config, parsed.map(\.1))
         checkTouchLockEnds(config, parsed.map(\.1))
         checkWaitingCycles(parsed)
@@ -232,6 +233,38 @@ extension Configuration {
             return nil
         }
         return .fixed(turn)
+    }
+
+    /// Two gestures that take the same touches (type, fingers, edge, region, tool, modes
+    /// and applications) may not share an angle: a movement in both ranges would be
+    /// both's. Said at the later one's `angle`. Sorted, not pair by pair: each range split
+    /// where it passes 0°, its pieces taken by where they start, each compared with the
+    /// furthest-reaching piece of the others before it.
+    private static func checkAngles(_ gestures: [(GestureSpec, TableReader)]) {
+        struct Piece { var start, end: Double; var gesture: Int }
+        var groups: [String: [Piece]] = [:]
+        for (index, (spec, _)) in gestures.enumerated() {
+            guard let angle = spec.angle else { continue }
+            let key = "\(spec.type) \(spec.fingers) \(spec.edge.map(\.rawValue) ?? "-") \(spec.region.name) \(spec.tool.map(\.rawValue) ?? "-") "
+                + "\(spec.modes.sorted()) \(spec.apps)"
+            let pieces = angle.to > angle.from ? [Piece(start: angle.from, end: angle.to, gesture: index)]
+                : [Piece(start: angle.from, end: 360, gesture: index), Piece(start: 0, end: angle.to, gesture: index)]
+            groups[key, default: []] += pieces.filter { $0.end > $0.start }
+        }
+        var said = Set<Int>()
+        for pieces in groups.values {
+            var reach: Piece?
+            for piece in pieces.sorted(by: { ($0.start, $0.gesture) < ($1.start, $1.gesture) }) {
+                if let other = reach, other.gesture != piece.gesture, piece.start < other.end {
+                    let (earlier, later) = (min(other.gesture, piece.gesture), max(other.gesture, piece.gesture))
+                    if said.insert(later).inserted, let angle = gestures[earlier].0.angle {
+                        gestures[later].1.report("angle", "overlaps \"\(gestures[earlier].0.name)\"'s angle (\(angle)), which takes the same touches: "
+                            + "a movement in both would be both's; let them meet (one's to the other's from)")
+                    }
+                }
+                if piece.end > reach?.end ?? -1 { reach = piece }
+            }
+        }
     }
 
     /// Every gesture's requires_failure_of and simultaneous_with name existing gestures.

@@ -7,11 +7,11 @@ extension Configuration {
     static let settings: [GestureType: [String]] = [
         .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
         .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
-        .swipe: ["fingers", "direction", "min_distance_mm", "min_speed_mm_s"],
-        .pan: ["fingers", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"] + holdKeys,
+        .swipe: ["fingers", "direction", "angle", "min_distance_mm", "min_speed_mm_s"],
+        .pan: ["fingers", "angle", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"] + holdKeys,
         .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"] + holdKeys,
         .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"] + holdKeys,
-        .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "min_distance_mm"],
+        .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "angle", "min_distance_mm"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
         .stroke: ["templates", "min_similarity", "min_size_mm"],
@@ -69,6 +69,18 @@ extension Configuration {
             spec.direction = t.choice("direction", cardinal, required: true, requiredBy: owner, what: " for a chevron").flatMap(Direction.init)
         } else if let d = t.choice("direction", Direction.allCases.map(\.rawValue)) {
             spec.direction = Direction(rawValue: d)
+        }
+        if let (from, to) = t.pair("angle", example: "[15, 45]") {
+            let degrees = -360.0...360.0
+            if spec.direction != nil {
+                t.report("angle", "a gesture goes in a direction or within an angle, not both: leave one out")
+            } else if !degrees.contains(from) || !degrees.contains(to) {
+                t.report("angle", "expected degrees from -360 to 360 (0 right, 90 up, 180 left, 270 down), found [\(from), \(to)]")
+            } else if let range = AngleRange(from: from, to: to) {
+                spec.angle = range
+            } else {
+                t.report("angle", "[\(from), \(to)] is no range (from and to are the same way); to take every way, leave angle out")
+            }
         }
         if type == .edgeSwipe {
             spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)

@@ -46,6 +46,8 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var taps = 1
     /// swipe: the direction (any when nil); chevron: where its point points.
     public var direction: Direction?
+    /// The directions a swipe, pan or edge swipe may go (`angle`), instead of a named one.
+    public var angle: AngleRange?
     /// edge-swipe: the edge the touch starts from, and optionally a part of it (0…1 along it).
     public var edge: Edge?
     public var edgeRange: ClosedRange<Double> = 0...1
@@ -89,7 +91,7 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     /// What makes it: two gestures of one trigger are "the same gesture" for different
     /// applications (see `GestureGate.admitted`).
     public var trigger: Trigger {
-        Trigger(type: type, fingers: fingers, taps: taps, direction: direction, edge: edge, region: region.name, tool: tool)
+        Trigger(type: type, fingers: fingers, taps: taps, direction: direction, angle: angle, edge: edge, region: region.name, tool: tool)
     }
 
     public struct Trigger: Hashable, Sendable {
@@ -97,6 +99,7 @@ public struct GestureSpec: Equatable, Codable, Sendable {
         var fingers: Int
         var taps: Int
         var direction: Direction?
+        var angle: AngleRange?
         var edge: Edge?
         var region: String
         var tool: ContactTool?

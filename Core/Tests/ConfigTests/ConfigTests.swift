@@ -122,7 +122,7 @@ func projectFile(_ path: String) throws -> String {
         #expect(found == [
             #"test.toml:2: error: daemon.bus: expected one of system, session, none, found "sytem" (did you mean "system"?)"#,
             #"test.toml:7: error: gesture[1].fingres: unknown setting (did you mean "fingers"?)"#,
-            "test.toml:8: error: gesture[1].taps: a swipe gesture has no taps; it takes fingers, direction, min_distance_mm, min_speed_mm_s",
+            "test.toml:8: error: gesture[1].taps: a swipe gesture has no taps; it takes fingers, direction, angle, min_distance_mm, min_speed_mm_s",
             #"test.toml:13: error: gesture[2].direction: expected one of right, left, up, down for a chevron, found "rigth" (did you mean "right"?)"#,
             #"test.toml:14: error: gesture[2].requires_failure_of: no gesture is named "zz""#,
             #"test.toml:14: error: gesture[2].requires_failure_of: "b" requires its own failure, so it could never be recognized"#,

@@ -43,6 +43,13 @@ final class EdgeSwipeRecognizer: GestureRecognizer {
         var mean = Point.zero
         for t in touches { mean = mean + millimetreVector(t.location - t.start) }
         mean = mean * (1 / Double(touches.count))
+        if let range = spec.angle {
+            // Any way within the range, as far as min_distance_mm.
+            guard mean.length >= spec.minDistanceMM else { return }
+            let degrees = AngleRange.degrees(of: mean)
+            guard range.contains(degrees) else { return fail(range.outside(degrees)) }
+            return requestRecognition(quality: 1, direction: Direction(of: mean))
+        }
         let inwardMM = mean.x * inward.x + mean.y * inward.y
         guard inwardMM >= spec.minDistanceMM else { return }
         let angle = angleBetween(mean, inward)

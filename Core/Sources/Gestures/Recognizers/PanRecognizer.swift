@@ -13,7 +13,20 @@ final class PanRecognizer: ContinuousRecognizer {
 
     private var translationMM: Point { millimetreVector(centroid() - origin) }
 
-    override func hasPassedThreshold() -> Bool { translationMM.length >= spec.minDistanceMM }
+    /// Far enough; with `angle`, it is the way it went then that decides whether it is this pan.
+    override func hasPassedThreshold() -> Bool {
+        let translation = translationMM
+        guard translation.length >= spec.minDistanceMM else { return false }
+        guard let angle = spec.angle else { return true }
+        // Not moved yet (min_distance_mm = 0): no way to judge.
+        guard translation.length > 0 else { return false }
+        let degrees = AngleRange.degrees(of: translation)
+        guard angle.contains(degrees) else {
+            fail(angle.outside(degrees))
+            return false
+        }
+        return true
+    }
 
     override func thresholdProgress() -> Double { spec.minDistanceMM > 0 ? translationMM.length / spec.minDistanceMM : 1 }
 

@@ -1,7 +1,7 @@
 import TouchCore
 
 /// `fingers` fingers moving together, straight, far and fast enough, in `direction` (any
-/// of eight, or any when unset). Discrete: decided when the fingers lift, so a stroke
+/// of eight), within `angle`, or any way when neither is set. Discrete: decided when the fingers lift, so a stroke
 /// that turns (a checkmark) is not taken for a swipe halfway.
 final class SwipeRecognizer: GestureRecognizer {
     /// How straight each finger's path must be: displacement over path length.
@@ -15,7 +15,8 @@ final class SwipeRecognizer: GestureRecognizer {
         var mean = Point.zero
         for t in touches { mean = mean + millimetreVector(t.location - t.start) }
         mean = mean * (1 / Double(touches.count))
-        let along = spec.direction.map { mean.x * $0.unit.x + mean.y * $0.unit.y } ?? mean.length
+        let way = spec.direction?.unit ?? spec.angle?.middle
+        let along = way.map { mean.x * $0.x + mean.y * $0.y } ?? mean.length
         return along / spec.minDistanceMM
     }
 
@@ -60,6 +61,9 @@ final class SwipeRecognizer: GestureRecognizer {
         let direction = Direction(of: mean)
         if let wanted = spec.direction, wanted != direction {
             return fail("went \(direction.rawValue), needs \(wanted.rawValue)")
+        }
+        if let angle = spec.angle, !angle.contains(AngleRange.degrees(of: mean)) {
+            return fail(angle.outside(AngleRange.degrees(of: mean)))
         }
         requestRecognition(quality: straightness, direction: direction, velocity: speed)
     }
