@@ -26,6 +26,10 @@ guard arguments.isEmpty else {
     exit(2)
 }
 
+// Flat widgets and a few lines: GTK's cairo renderer draws them, and starts in a tenth of
+// the time its GL renderer takes to make a context (1.1 s on a machine without a GPU:
+// BENCHMARKS.md). GSK_RENDERER, when set, still chooses.
+g_setenv("GSK_RENDERER", "cairo", 0)
 let application = gtk_application_new("org.gestured.Studio", G_APPLICATION_NON_UNIQUE)!
 var studio: StudioWindow?
 SignalHandler.connect(application, "activate") { studio = StudioWindow(application: application, files: files, trace: trace) }

@@ -174,7 +174,8 @@ if studio:
     s, i = studio["start_s"], studio["idle"]
     print("## The studio")
     print()
-    print(f"gestured-studio (release) beside a GTK 4 window with a button and an entry in C (`tests/bench/gtk_window.c`), "
+    print(f"gestured-studio (release) beside a GTK 4 window with a button and an entry in C (`tests/bench/gtk_window.c`, "
+          "drawn with GTK's cairo renderer as the studio's are), "
           f"in one headless sway on this machine, taking turns, {studio['rounds']} starts each: from exec to the window in "
           "sway's tree; then each started and left alone (12 s, for GTK's cursor blink to stop; no gestured running), "
           "over 10 s: its CPU ticks (100 a second) and wake-ups (the context switches of all its threads) "
