@@ -7,7 +7,7 @@ import os, re, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from fixtures import HEADER, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
+from fixtures import HEADER, Recording, long_press, rotation, three_finger_swipe_right, two_finger_pan, two_taps  # noqa: E402
 from uinput_panel import Panel, Reader, Twin, check, failures, suite, twins_in, wait_for  # noqa: E402
 
 gestured, work, config_path = suite("virtual")
@@ -91,6 +91,39 @@ settle()
 v120 = [float(m.group(1)) for m in (re.search(r"vert\s+-?[\d.]+/(-?[\d.]+)", l) for l in pointer.since(mark, "POINTER_SCROLL_WHEEL")) if m]
 check("a two-finger pan of 80 mm scrolls %.0f units (1200 expected within 5 %%, content following the fingers)" % sum(v120),
       abs(abs(sum(v120)) - 1200) <= 60 and sum(v120) < 0)
+
+# 5. Four fingers flung 60 mm up in 0.2 s (kinetic = true): the wheel goes on after the
+# lift, slowing down; flung again, a tap 0.3 s after the lift stops it.
+def fling():
+    flung = Recording()
+    for i in range(21):
+        flung.frame({s: (80 + 15 * s, 130 - i * 3) for s in range(4)})
+    flung.frame({s: None for s in range(4)})
+    return flung
+
+
+def wheel(since):
+    return [float(m.group(1)) for m in (re.search(r"vert\s+-?[\d.]+/(-?[\d.]+)", l) for l in pointer.since(since, "POINTER_SCROLL_WHEEL")) if m]
+
+
+mark = len(pointer.lines)
+panel.play(fling().text())
+lifted = len(pointer.lines)
+time.sleep(4.5)
+units, glide = wheel(mark), wheel(lifted)
+check("a fling of 60 mm scrolls on after the lift: %.0f units in all, the fingers' 900 and %d wheel events after"
+      % (-sum(units), len(glide)), -sum(units) > 900 * 1.5 and len(glide) > 20)
+check("slowing down: its first %s, its last %s (units an event)" % (glide[:3], glide[-3:]),
+      len(glide) > 20 and all(v <= 0 for v in glide) and abs(sum(glide[-5:])) < abs(sum(glide[:5])) / 3)
+panel.play(fling().text())
+time.sleep(0.3)
+tap = Recording()
+tap.tap(at=(150, 100))
+panel.play(tap.text())
+time.sleep(0.2)
+mark = len(pointer.lines)
+time.sleep(1.0)
+check("a touch stops the glide: %d wheel events in the second after it" % len(wheel(mark)), not wheel(mark))
 
 daemon.terminate()
 check("SIGTERM: it exits 0", daemon.wait(timeout=10) == 0)

@@ -19,6 +19,8 @@ public enum Action: Equatable, Sendable {
     case touchpad(TouchpadAction)
     /// Turn gestured's virtual pointer's wheels.
     case scroll(ScrollAction)
+    /// Go on turning them after the lift, gliding to a stop (`KineticScroll`).
+    case fling(FlingAction)
     /// Switch every touchscreen to another mode's gestures, from its next touch sequence.
     case mode(binding: String, ModeSwitch)
     /// Let every touch through untouched for `seconds`: nothing fires.
@@ -39,6 +41,7 @@ extension Action {
         case .hold(let hold): hold.binding
         case .touchpad(let touchpad): touchpad.binding
         case .scroll(let turn): turn.binding
+        case .fling(let fling): fling.binding
         }
     }
 
@@ -52,6 +55,7 @@ extension Action {
         case .hold: "hold"
         case .touchpad: "touchpad"
         case .scroll: "scroll"
+        case .fling: "fling"
         case .mode: "mode"
         case .pause: "pause"
         case .touchLock: "touch lock"

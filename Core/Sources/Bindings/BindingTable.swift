@@ -16,10 +16,9 @@ public struct BindingTable: Sendable {
         /// A pan's steps follow the axis it set out along: true for horizontal.
         var horizontal: Bool?
         var scrolled = Point.zero
-        /// Wheel units owed and not yet sent, below one unit; and units sent that are not
-        /// yet a whole notch.
-        var remainder = Point.zero
-        var notchRemainder = (vertical: 0, horizontal: 0)
+        var wheel = WheelTurn()
+        /// A kinetic scroll's last movements (at most `ReleaseVelocity.kept`): its speed at the lift.
+        var release = ReleaseVelocity()
     }
 
     /// The first binding of a name wins (the configuration refuses duplicates).
@@ -75,6 +74,10 @@ public struct BindingTable: Sendable {
             touchpad(.move)
             follow(binding, event, device, to: &actions)
         case .ended, .cancelled:
+            if event.phase == .ended, let scroll = binding.scroll, scroll.kinetic, let velocity = progress[event.name]?.release.velocity,
+               velocity.length >= KineticScroll.stopSpeed {
+                actions.append(OwnedAction(.fling(FlingAction(binding: binding.gesture, velocity: velocity, scroll: scroll)), of: owner))
+            }
             progress.removeValue(forKey: event.name)
             touchpad(.end)
             hold(.release)
@@ -102,7 +105,9 @@ public struct BindingTable: Sendable {
     private mutating func follow(_ binding: Binding, _ event: GestureEvent, _ device: String, to actions: inout [OwnedAction]) {
         guard var state = progress[event.name] else { return }
         if let scroll = binding.scroll, let translation = event.translation {
-            let turn = Self.wheel(binding.gesture, to: translation, scroll, &state)
+            let turn = state.wheel.turn(binding.gesture, by: translation - state.scrolled, scroll)
+            state.scrolled = translation
+            if scroll.kinetic { state.release.add(translation, at: event.time) }
             if turn.vertical != 0 || turn.horizontal != 0 { actions.append(OwnedAction(.scroll(turn), of: binding.owner)) }
         }
         if let steps = binding.steps, let position = Self.position(event, steps, &state) {
@@ -137,25 +142,5 @@ public struct BindingTable: Sendable {
         case .tap, .longPress, .swipe, .edgeSwipe, .checkmark, .chevron, .stroke:
             return nil
         }
-    }
-
-    /// The wheel turn for the fingers' movement since the last event: natural scrolling,
-    /// so fingers moving down turn the wheel up (content follows them). Fractions of a
-    /// unit are kept for the next event, so the turns add up to the movement.
-    private static func wheel(_ binding: String, to translation: Point, _ scroll: Scroll, _ state: inout Progress) -> ScrollAction {
-        let moved = translation - state.scrolled
-        state.scrolled = translation
-        let perMM = Double(Scroll.unitsPerDetent) / scroll.mmPerDetent
-        let owed = Point(x: -moved.x * perMM + state.remainder.x, y: moved.y * perMM + state.remainder.y)
-        // A panel is at most 10 m across: a turn this large is no movement, but cannot trap.
-        let horizontal = Int(saturating: min(max(owed.x, -1e12), 1e12).rounded(.towardZero))
-        let vertical = Int(saturating: min(max(owed.y, -1e12), 1e12).rounded(.towardZero))
-        state.remainder = Point(x: owed.x - Double(horizontal), y: owed.y - Double(vertical))
-        let units = Scroll.unitsPerDetent
-        let notches = (vertical: state.notchRemainder.vertical + vertical, horizontal: state.notchRemainder.horizontal + horizontal)
-        let verticalDetents = notches.vertical / units, horizontalDetents = notches.horizontal / units
-        state.notchRemainder = (notches.vertical - verticalDetents * units, notches.horizontal - horizontalDetents * units)
-        return ScrollAction(binding: binding, vertical: vertical, horizontal: horizontal,
-                            verticalDetents: verticalDetents, horizontalDetents: horizontalDetents)
     }
 }

@@ -8,7 +8,7 @@ extension Configuration {
         .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
         .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
         .swipe: ["fingers", "direction", "angle", "min_distance_mm", "min_speed_mm_s"],
-        .pan: ["fingers", "angle", "min_distance_mm", "scroll", "scroll_mm", "step", "increase", "decrease"] + holdKeys,
+        .pan: ["fingers", "angle", "min_distance_mm", "scroll", "scroll_mm", "kinetic", "step", "increase", "decrease"] + holdKeys,
         .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"] + holdKeys,
         .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"] + holdKeys,
         .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "angle", "min_distance_mm"],
@@ -114,9 +114,9 @@ extension Configuration {
                 t.report("scroll_mm", "expected at least 0.1 (a tenth of a millimetre a notch), found \(notch)")
                 mm = nil
             }
-            binding.scroll = Scroll(mmPerDetent: mm ?? Scroll.defaultMMPerDetent)
-        } else if type == .pan, t.has("scroll_mm") {
-            t.report("scroll_mm", "goes with scroll = true")
+            binding.scroll = Scroll(mmPerDetent: mm ?? Scroll.defaultMMPerDetent, kinetic: t.bool("kinetic") ?? false)
+        } else if type == .pan {
+            for key in ["scroll_mm", "kinetic"] where t.has(key) { t.report(key, "goes with scroll = true") }
         }
         if type.isContinuous {
             binding.steps = parseSteps(t, type: type, keyNames: keyNames)

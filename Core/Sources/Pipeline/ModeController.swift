@@ -47,7 +47,7 @@ public struct ModeController: Sendable {
             return pause(seconds: seconds, at: time, why: binding)
         case .touchLock(let binding, let change):
             return setTouchLocked(change.applied(to: gate.touchLocked), why: binding)
-        case .run, .signal, .keys, .click, .scroll, .hold, .touchpad:
+        case .run, .signal, .keys, .click, .scroll, .fling, .hold, .touchpad:
             return nil
         }
     }

@@ -278,6 +278,9 @@ public struct ReplayPrinter {
         case .scroll(let turn):
             parts = [.word("scroll"), .field("scroll", .string(turn.binding), after: ":"),
                      .named("vertical", .integer(turn.vertical)), .named("horizontal", .integer(turn.horizontal))]
+        case .fling(let fling):
+            parts = [.word("fling"), .field("fling", .string(fling.binding), after: ":"),
+                     .field("speed", .number(fling.velocity.length, decimals: 0, jsonDecimals: 1), after: " mm/s")]
         case .mode(let binding, let change):
             parts = [.word("mode"), .field("mode", .string(binding), after: ":"), .field("to", .string(change.mode))]
         case .pause(let binding, let seconds):

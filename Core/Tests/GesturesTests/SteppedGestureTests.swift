@@ -21,7 +21,7 @@ import TouchCore
                 case .keys(_, let keys): out.append(keys.text)
                 case .scroll(let turn): out.append("wheel \(turn.vertical) \(turn.horizontal) \(turn.verticalDetents)")
                 case .hold(let hold) where hold.moment != .follow: out.append("\(hold.moment.rawValue) \(hold.hold.text)")
-                case .run, .signal, .click, .mode, .pause, .touchLock, .hold, .touchpad: break
+                case .run, .signal, .click, .mode, .pause, .touchLock, .hold, .touchpad, .fling: break
                 }
             }
         }

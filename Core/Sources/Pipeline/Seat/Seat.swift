@@ -71,6 +71,9 @@ public final class Seat {
     @exclusivity(unchecked) public private(set) var held = HeldInput()
     /// The gesture whose fingers are on gestured's virtual touchpad.
     @exclusivity(unchecked) var touchpad = TouchpadFingers()
+    /// A fling's wheel, gliding on after the lift, and whose binding it is: stopped by the
+    /// next touch.
+    @exclusivity(unchecked) var glide: (scroll: KineticScroll, owner: BindingOwner)?
     /// The overlay's updates, paced (`overlay = true`).
     @exclusivity(unchecked) var feedback = FeedbackStream()
     /// Whether the seat is in use (`idle_s`), and the pace of saying its last touch.
@@ -124,7 +127,7 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        panels.reduce(Timestamp.earlier(Timestamp.earlier(secondClick?.due, touchpad.due), feedback.due)) {
+        panels.reduce(Timestamp.earlier(Timestamp.earlier(Timestamp.earlier(secondClick?.due, touchpad.due), feedback.due), glide?.scroll.due)) {
             Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline)
         }
     }
@@ -232,6 +235,7 @@ public final class Seat {
     /// whatever gestured's keyboard and pointer hold goes up: at a stop, before a sleep.
     private func letGoOfEverything(at time: Timestamp) {
         for panel in panels where panel.pipeline.fingersDown { feed(.cancel(time), to: panel) }
+        glide = nil
         release(nil)
     }
 
@@ -273,6 +277,10 @@ public final class Seat {
                 touchpad.advance(to: due, into: &virtualEvents)
                 effects.write(.touchpad, virtualEvents)
             }
+            if var gliding = glide, let next = gliding.scroll.due, next <= due {
+                if sessions.inFront(gliding.owner) { writeWheel(gliding.scroll.advance(to: due)) }
+                glide = gliding.scroll.due == nil || !sessions.inFront(gliding.owner) ? nil : gliding
+            }
             if let second = secondClick, second.due <= due {
                 secondClick = nil
                 virtualEvents.removeAll(keepingCapacity: true)
@@ -305,7 +313,10 @@ public final class Seat {
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time) }
         if let why = step.wakes { wake(panel, why, at: time) }
-        if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) { touched(at: time) }
+        if let frame = step.frame, frame.touches.contains(where: { $0.phase == .began }) {
+            glide = nil  // a touch stops a glide, as a finger stops a scroll view
+            touched(at: time)
+        }
         if let why = step.stillDark, screenKnowledge.sayStillDark() {
             effects.append(.log(.warning, "\(panel.node): \(why)"))
         }
@@ -370,10 +381,12 @@ public final class Seat {
             secondClick = click.count > 1 ? (time + Double(VirtualInput.doubleClickGapMicroseconds) / 1000, click, location, owner) : nil
             effects.write(.pointer, virtualEvents)
         case .scroll(let turn):
-            if explaining { effects.append(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }
-            virtualEvents.removeAll(keepingCapacity: true)
-            VirtualInput.append(turn, to: &virtualEvents)
-            if !virtualEvents.isEmpty { effects.write(.pointer, virtualEvents) }
+            writeWheel(turn)
+        case .fling(let fling):
+            glide = KineticScroll(fling, at: time).map { ($0, owner) }
+            if explaining, glide != nil {
+                effects.append(.log(.debug, "\(fling.binding): glides on at \(fixed(fling.velocity.length, decimals: 0)) mm/s, slowing"))
+            }
         case .mode, .pause, .touchLock:
             break  // the controller's (see take(_:of:))
         }
@@ -398,6 +411,13 @@ public final class Seat {
             held.release(holder, keyboard: &virtualEvents, pointer: &pointerEvents)
             writeHeld(keyboardFirst: false)
         }
+    }
+
+    private func writeWheel(_ turn: ScrollAction) {
+        if explaining { effects.append(.log(.debug, "\(turn.binding): wheel \(turn.vertical) up, \(turn.horizontal) right (120 a notch)")) }
+        virtualEvents.removeAll(keepingCapacity: true)
+        VirtualInput.append(turn, to: &virtualEvents)
+        if !virtualEvents.isEmpty { effects.write(.pointer, virtualEvents) }
     }
 
     /// A gesture's fingers on the virtual touchpad: one gesture at a time, the others'
