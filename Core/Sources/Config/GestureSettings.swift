@@ -8,9 +8,9 @@ extension Configuration {
         .tap: ["fingers", "taps", "max_movement_mm", "max_duration_ms", "max_interval_ms"],
         .longPress: ["fingers", "max_movement_mm", "min_duration_ms"],
         .swipe: ["fingers", "direction", "angle", "min_distance_mm", "min_speed_mm_s"],
-        .pan: ["fingers", "angle", "min_distance_mm", "scroll", "scroll_mm", "kinetic", "step", "increase", "decrease"] + holdKeys,
-        .pinch: ["fingers", "min_scale_change", "step", "increase", "decrease"] + holdKeys,
-        .rotate: ["fingers", "min_rotation", "step", "increase", "decrease"] + holdKeys,
+        .pan: ["fingers", "angle", "min_distance_mm", "resume_ms", "scroll", "scroll_mm", "kinetic", "step", "increase", "decrease"] + holdKeys,
+        .pinch: ["fingers", "min_scale_change", "resume_ms", "step", "increase", "decrease"] + holdKeys,
+        .rotate: ["fingers", "min_rotation", "resume_ms", "step", "increase", "decrease"] + holdKeys,
         .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "angle", "min_distance_mm"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
@@ -27,6 +27,7 @@ extension Configuration {
         ("min_distance_mm", \.minDistanceMM, Limit(10_000, "10 m")), ("min_speed_mm_s", \.minSpeedMMPerS, Limit(100_000, "100 m/s")),
         ("min_scale_change", \.minScaleChange, Limit(100, "a hundredfold")), ("min_rotation", \.minRotation, Limit(100, "16 turns")),
         ("edge_zone_mm", \.edgeZoneMM, Limit(10_000, "10 m")), ("min_size_mm", \.minSizeMM, Limit(10_000, "10 m")),
+        ("resume_ms", \.resumeMS, Limit(60_000, "a minute")),
     ] }
 
     /// What a gesture, or one of its steps (`increase`, `decrease`), can do.
@@ -89,7 +90,7 @@ extension Configuration {
         if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
         for (key, field, limit) in Self.measures {
             // A continuous gesture's threshold may be 0: it then begins at touch-down.
-            let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation"].contains(key)
+            let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation", "resume_ms"].contains(key)
             if let value = t.number(key, allowingZero: mayBeZero, atMost: limit) { spec[keyPath: field] = value }
         }
 

@@ -68,6 +68,9 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var minScaleChange = 0.1
     /// rotate: the angle before it begins, in radians.
     public var minRotation = 0.2
+    /// A pan, pinch or rotation under way rests this long when its fingers lift, and goes
+    /// on if as many come back (0: it ends at the lift).
+    public var resumeMS = 0.0
     /// edge-swipe: how close to the edge the touch must start.
     public var edgeZoneMM = 8.0
     /// checkmark, chevron, stroke: the smallest stroke (its bounding box's larger side).

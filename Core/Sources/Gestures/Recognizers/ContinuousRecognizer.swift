@@ -2,11 +2,18 @@ import TouchCore
 
 /// What pan, pinch and rotate share: they follow exactly `fingers` fingers, measure from
 /// the moment all of them are down, begin once their measure passes its threshold,
-/// report every frame that changes it, and end when a finger lifts.
+/// report every frame that changes it, and end when a finger lifts; with `resume_ms`, a
+/// gesture under way whose fingers lift rests instead, and goes on from where it was if
+/// as many come back within the time (more end it; the time running out ends it).
 class ContinuousRecognizer: GestureRecognizer {
     /// When all the fingers came down, and the last frame's time.
     private(set) var referenceTime: Timestamp?
     private(set) var lastTime = Timestamp(microseconds: 0)
+    /// Under way, its fingers lifted: waiting for them back (`resume_ms`).
+    private var resting = false
+
+    /// Resting, it takes the fingers that come back.
+    override var acceptsTouches: Bool { super.acceptsTouches || (resting && !excluded) }
 
     /// The subclass's measure at the reference moment (called when all fingers are down).
     func takeReference() {}
@@ -18,8 +25,24 @@ class ContinuousRecognizer: GestureRecognizer {
     func thresholdProgress() -> Double { 0 }
     /// What the gesture had reached when its fingers lifted, for the failure reason.
     func shortfall() -> String { "" }
+    /// The fingers came back: the measure goes on from what it last reported.
+    func resumeReference() { takeReference() }
 
     override func touchBegan(_ index: Int) {
+        if resting {
+            if fingersDown > spec.fingers {
+                resting = false
+                deadline = nil
+                finish(.ended, "\(fingersDown) fingers came back, it had \(spec.fingers)")
+            } else if fingersDown == spec.fingers {
+                resting = false
+                deadline = nil
+                lastTime = touches[index].startTime
+                resumeReference()
+                explain("its \(spec.fingers) finger(s) came back: it goes on")
+            }
+            return
+        }
         if fingersDown > spec.fingers {
             // Deciding, a finger too many rules it out; under way, it keeps following its own.
             if state == .possible { fail("\(fingersDown) fingers down, a \(spec.fingers)-finger \(spec.type.rawValue)") }
@@ -33,7 +56,12 @@ class ContinuousRecognizer: GestureRecognizer {
     }
 
     override func touchEnded(_ index: Int) {
-        if state.isActive {
+        if resting { return }
+        if state.isActive, spec.resumeMS > 0 {
+            resting = true
+            deadline = output.now + spec.resumeMS
+            explain("a finger lifted: it waits \(Int(spec.resumeMS)) ms for \(spec.fingers) finger(s) back (resume_ms)")
+        } else if state.isActive {
             finish(.ended, "a finger lifted")
         } else if referenceTime == nil {
             fail("\(mostFingersDown) finger(s), a \(spec.type.rawValue) needs \(spec.fingers)")
@@ -42,8 +70,17 @@ class ContinuousRecognizer: GestureRecognizer {
         }
     }
 
+    /// The fingers did not come back in time.
+    override func deadlineReached() {
+        guard resting else { return }
+        resting = false
+        finish(.ended, "its fingers did not come back within resume_ms (\(Int(spec.resumeMS)) ms)")
+    }
+
     /// A threshold of 0 begins the gesture in the frame its fingers come down.
     override func frameEnded() {
+        // All lifted while resting: what is left of them is no longer followed.
+        if resting, fingersDown == 0 { touches.removeAll { !$0.isDown } }
         var now = lastTime
         for t in touches where t.time > now { now = t.time }
         guard referenceTime != nil, fingersDown == spec.fingers else { return }
@@ -74,5 +111,6 @@ class ContinuousRecognizer: GestureRecognizer {
     override func reset() {
         super.reset()
         referenceTime = nil
+        resting = false
     }
 }

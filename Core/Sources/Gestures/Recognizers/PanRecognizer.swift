@@ -5,13 +5,23 @@ import TouchCore
 final class PanRecognizer: ContinuousRecognizer {
     private var origin = Point.zero
     private var previous = Point.zero
+    /// What it had gone before its fingers lifted and came back (`resume_ms`).
+    private var carried = Point.zero
+    private var reported = Point.zero
 
     override func takeReference() {
         origin = centroid()
         previous = origin
+        carried = .zero
     }
 
-    private var translationMM: Point { millimetreVector(centroid() - origin) }
+    override func resumeReference() {
+        origin = centroid()
+        previous = origin
+        carried = reported
+    }
+
+    private var translationMM: Point { millimetreVector(centroid() - origin) + carried }
 
     /// Far enough; with `angle`, it is the way it went then that decides whether it is this pan.
     override func hasPassedThreshold() -> Bool {
@@ -39,6 +49,7 @@ final class PanRecognizer: ContinuousRecognizer {
         let speed = seconds > 0 ? millimetres(c - previous) / seconds : 0
         previous = c
         let translation = translationMM
+        reported = translation
         send(phase, direction: Direction(of: translation), translation: translation, velocity: speed)
     }
 }

@@ -18,11 +18,20 @@ final class PinchRecognizer: ContinuousRecognizer {
         return n == 0 ? 0 : sum / Double(n)
     }
 
-    private var scale: Double { spread() / originSpread }
+    /// The scale it had reached before its fingers lifted and came back (`resume_ms`).
+    private var carried = 1.0
+
+    private var scale: Double { spread() / originSpread * carried }
 
     override func takeReference() {
         originSpread = max(spread(), 1)  // fingers on top of each other: 1 mm
         previousScale = 1
+        carried = 1
+    }
+
+    override func resumeReference() {
+        originSpread = max(spread(), 1)
+        carried = previousScale
     }
 
     override func hasPassedThreshold() -> Bool { abs(scale - 1) >= spec.minScaleChange }

@@ -22,6 +22,9 @@ final class RotateRecognizer: ContinuousRecognizer {
         previousRotation = 0
     }
 
+    /// The turn goes on from what it was; the fingers that came back set the line anew.
+    override func resumeReference() { lastAngle = angle() }
+
     /// Adds the turn since the last frame, unwrapped across ±π.
     private func accumulate() {
         let a = angle()
