@@ -101,6 +101,7 @@ final class Inspector {
             _ = row.bar.named("\(gesture.name) progress")
         }
         if detail.over {
+            if trace { say("verdict heard") }
             gtk_label_set_text(why.opaque, Self.verdict(detail))
             verdictUndrawn = true
             if let first = trails.keys.min(), let path = trails[first] {
@@ -155,8 +156,13 @@ final class Inspector {
         }
         if trace, verdictUndrawn {
             verdictUndrawn = false
-            traceOutput.write(line: "verdict drawn \(monotonicMicroseconds())")
-            traceOutput.flush()
+            say("verdict drawn")
         }
+    }
+
+    /// `--trace`: what happened when, on the monotonic clock in microseconds.
+    private func say(_ what: String) {
+        traceOutput.write(line: "\(what) \(monotonicMicroseconds())")
+        traceOutput.flush()
     }
 }
