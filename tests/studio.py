@@ -4,19 +4,13 @@ accessibility names (tests/atspi_driver.py over AT-SPI), its screen taken with g
 
     tests/studio.py GESTURED_STUDIO GESTURED"""
 import os, shutil, subprocess, sys, tempfile, time, unittest
-import test_apps
+import fixtures, test_apps
 
 STUDIO = GESTURED = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-HAND_WRITTEN = """# Written by hand, above a gesture the studio never touches: it stays.
-[[gesture]]
-name = "back"
-type   = "swipe"   # spaced by hand
-fingers = 3
-direction = "left"
-keys = "alt+Left"
-"""
+# A user's file with a comment and spacing of their own, above a gesture the studio never touches.
+HAND_WRITTEN = fixtures.suite_config("studio-hand-written")
 
 MACHINE = """[daemon]
 isolate = true

@@ -27,14 +27,7 @@ from uinput_panel import check, failures, wait_for  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 STUDIO = os.path.join(ROOT, ".build", "release", "gestured-studio")
-HAND_WRITTEN = """# Written by hand, above a gesture the studio never touches: it stays.
-[[gesture]]
-name = "back"
-type   = "swipe"   # spaced by hand
-fingers = 3
-direction = "left"
-keys = "alt+Left"
-"""
+HAND_WRITTEN = suite_config("studio-hand-written")
 
 panel = isolated_panel(suite_config("studio"), "gestured studio panel")
 

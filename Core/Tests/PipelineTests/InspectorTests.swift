@@ -15,7 +15,7 @@ import TouchCore
         #expect(throws: ControlRefusal.notTheActiveSession) { try seat.step(.inspect(.on, by: bobs, at: sessions.at(0.5))) }
         #expect(seat.inspector == nil)
         try seat.step(.inspect(.dry, by: studio, at: sessions.at(0.6)))
-        #expect(seat.inspector == Inspector(name: ":1.9", owner: .session(sessions.alice.id), dryRun: true))
+        #expect(seat.inspector?.name == ":1.9" && seat.inspector?.owner == .session(sessions.alice.id) && seat.inspector?.dryRun == true)
         // Another of alice's processes takes over; the first may no longer end it.
         let other = BusPeer(name: ":1.11", uid: 1000, session: nil)
         try seat.step(.inspect(.on, by: other, at: sessions.at(0.7)))

@@ -13,7 +13,7 @@ public struct Inspector: Equatable, Sendable {
     public var owner: BindingOwner
     public var dryRun: Bool
 
-    public init(name: String, owner: BindingOwner, dryRun: Bool) {
+    init(name: String, owner: BindingOwner, dryRun: Bool) {
         self.name = name
         self.owner = owner
         self.dryRun = dryRun
