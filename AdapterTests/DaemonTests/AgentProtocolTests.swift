@@ -21,7 +21,7 @@ import TouchCore
 
     @Test func eachMessageIsDeclaredInCAsItIsWritten() {
         let messages: [any GesturedMessage.Type] = [GestureSignal.self, AppWanted.self, Act.self, FeedbackFrame.self, AppReport.self,
-                                                    WindowsReport.self, UserPush.self, InspectCall.self, Inspection.self]
+                                                    WindowsReport.self, UserPush.self, InspectCall.self, Inspection.self, ProgressUpdate.self]
         for message in messages {
             #expect(declared(Self.service, message.member) == message.signature, "\(message.member)")
         }
@@ -54,6 +54,8 @@ import TouchCore
         let push = try #require(try bus.readBack(UserPush(file: "gestured.toml", text: "[[gesture]]\n", document: [1, 2, 3])))
         #expect(push.file == "gestured.toml" && push.text == "[[gesture]]\n" && push.document == [1, 2, 3] && push.oversize == nil)
         #expect(try bus.readBack(InspectCall(request: .dry)) == InspectCall(request: .dry))
+        let pulled = ProgressUpdate(gesture: "drawer", tag: "drawer", progress: 0.4, phase: .changed)
+        #expect(try bus.readBack(pulled) == pulled)
         let inspection = Self.inspection(fingerAt: Point(x: 0.5, y: 0.25), state: .failed)
         #expect(try bus.readBack(inspection) == inspection)
     }

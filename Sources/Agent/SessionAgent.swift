@@ -71,6 +71,7 @@ public final class SessionAgent {
                 runtime.follow(handOver, "the system bus")
                 runtime.follow(notifier, "the session bus")
                 handOver.onFeedback = { [unowned self] frame in overlay?.draw(frame) }
+                handOver.onProgress = { update in relay.progress(update) }
                 handOver.onAct = { [unowned self] binding, kind, environment in
                     switch kind {
                     case .command: act(binding, environment)

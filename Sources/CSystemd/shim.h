@@ -10,7 +10,7 @@
 // otherwise ask for CAP_SYS_ADMIN on the system bus.
 static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handler_t method, sd_bus_property_get_t property,
                                                            sd_bus_property_set_t set) {
-    static sd_bus_vtable vtable[29];
+    static sd_bus_vtable vtable[30];
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const sd_bus_vtable filled[] = {
         SD_BUS_VTABLE_START(0),
@@ -20,6 +20,7 @@ static inline const sd_bus_vtable *gestured_service_vtable(sd_bus_message_handle
         SD_BUS_SIGNAL_WITH_NAMES("Act", "ssas", SD_BUS_PARAM(binding) SD_BUS_PARAM(kind) SD_BUS_PARAM(environment), 0),
         SD_BUS_SIGNAL_WITH_NAMES("Feedback", "sssdsad", SD_BUS_PARAM(panel) SD_BUS_PARAM(output) SD_BUS_PARAM(gesture)
                                  SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(fingers), 0),
+        SD_BUS_SIGNAL_WITH_NAMES("Progress", "ssds", SD_BUS_PARAM(gesture) SD_BUS_PARAM(tag) SD_BUS_PARAM(progress) SD_BUS_PARAM(phase), 0),
         SD_BUS_SIGNAL_WITH_NAMES("Inspection", "sddbssdsa(idd)a(ssds)", SD_BUS_PARAM(panel) SD_BUS_PARAM(width_mm)
                                  SD_BUS_PARAM(height_mm) SD_BUS_PARAM(over) SD_BUS_PARAM(app)
                                  SD_BUS_PARAM(gesture) SD_BUS_PARAM(progress) SD_BUS_PARAM(verdict) SD_BUS_PARAM(touches)

@@ -48,6 +48,8 @@ extension Daemon {
             if acts { bus?.wantApp() }
         case .feedback(let frame, let agent):
             if acts { bus?.feedback(frame, to: agent) }
+        case .progress(let update, let agent):
+            if acts { bus?.progress(update, to: agent) }
         case .inspection(let frame, let inspector):
             if acts { bus?.inspection(frame, to: inspector) }
         case .write(let target, let events):

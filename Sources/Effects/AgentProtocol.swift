@@ -128,6 +128,25 @@ extension FeedbackFrame: ReadableGesturedMessage {
     }
 }
 
+/// Progress (gesture, tag, progress from 0 to 1, phase): the service's to the agent of the
+/// session in front alone, which says it again on its session bus; read only with a
+/// progress in 0…1 and a phase a continuous gesture has.
+extension ProgressUpdate: ReadableGesturedMessage {
+    static let member = "Progress"
+    static let signature = "ssds"
+
+    func write(into message: OpaquePointer) -> Bool {
+        SDBus.append(message, gesture) && SDBus.append(message, tag) && SDBus.append(message, progress) && SDBus.append(message, phase.rawValue)
+    }
+
+    static func read(from message: OpaquePointer) -> ProgressUpdate? {
+        guard let gesture = SDBus.readString(message, limit: 256), let tag = SDBus.readString(message, limit: 64),
+              let progress = SDBus.readDouble(message), (0...1).contains(progress),
+              let phase = SDBus.readString(message, limit: 16).flatMap(GesturePhase.init(rawValue:)), phase != .recognized else { return nil }
+        return ProgressUpdate(gesture: gesture, tag: tag, progress: progress, phase: phase)
+    }
+}
+
 /// Inspect (on, dry or off): a process of the user in front asks to watch the gestures
 /// being decided, with its user's actions held back (dry), or no more (see `Inspector`).
 struct InspectCall: ReadableGesturedMessage, Equatable {

@@ -83,6 +83,17 @@ public final class AgentRelay: BusSource {
         connection.updateWatch()
     }
 
+    /// A tagged edge swipe's progress from gestured: the Progress signal on the session
+    /// bus, from this agent's connection, as its Gesture signals are; dropped while the
+    /// bus is not taking what it has.
+    public func progress(_ update: ProgressUpdate) {
+        guard let connection, let bus = connection.bus, SDBus.queuedWrites(bus).map({ $0 < Self.mostQueuedUpdates }) ?? false,
+              let message = update.signal(on: bus) else { return }
+        defer { SDBus.unref(message) }
+        _ = SDBus.send(bus, message)
+        connection.updateWatch()
+    }
+
     /// Unwritten messages past which an overlay update is dropped (a stalled session bus).
     static let mostQueuedUpdates: UInt64 = 16
 

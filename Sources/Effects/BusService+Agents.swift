@@ -34,6 +34,11 @@ extension BusService {
         send(frame, to: agent)
     }
 
+    /// A tagged edge swipe's progress, to the session in front's agent alone, on the same terms.
+    public func progress(_ update: ProgressUpdate, to agent: String) {
+        send(update, to: agent)
+    }
+
     /// An inspector's update, to it alone, on the same terms as the overlay's.
     public func inspection(_ frame: FeedbackFrame, to inspector: String) {
         guard let detail = frame.detail else { return }

@@ -34,6 +34,8 @@ public final class ConfigHandOver: BusSource {
     public var onAct: (_ binding: String, _ kind: AgentAction.Kind, _ environment: [String]) -> Void = { _, _, _ in }
     /// An overlay update for this session (nil: the agent draws none).
     public var onFeedback: ((FeedbackFrame) -> Void)?
+    /// A tagged edge swipe's progress, to say on the session bus.
+    public var onProgress: (ProgressUpdate) -> Void = { _ in }
     /// nil: gestured took it; else its error.
     public var onAnswer: (_ refusal: String?) -> Void = { _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
@@ -54,6 +56,8 @@ public final class ConfigHandOver: BusSource {
                                        member: Act.member) { [unowned self] in act($0) }
             try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
                                        member: FeedbackFrame.member) { [unowned self] in feedback($0) }
+            try connection.matchSignal(sender: BusService.name, path: BusService.path, interface: BusService.interface,
+                                       member: ProgressUpdate.member) { [unowned self] in progress($0) }
             self.connection = connection
             retryAt = nil
             backoff.reset()
@@ -117,6 +121,12 @@ public final class ConfigHandOver: BusSource {
     private func feedback(_ message: OpaquePointer) {
         guard let gestured, SDBus.sender(message) == gestured, let onFeedback, let frame = FeedbackFrame.read(from: message) else { return }
         onFeedback(frame)
+    }
+
+    /// A Progress update, from gestured alone.
+    private func progress(_ message: OpaquePointer) {
+        guard let gestured, SDBus.sender(message) == gestured, let update = ProgressUpdate.read(from: message) else { return }
+        onProgress(update)
     }
 
     public var nextDeadline: Int64? {

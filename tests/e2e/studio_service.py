@@ -20,7 +20,7 @@ import os, subprocess, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import Recording, suite_config  # noqa: E402
-from seat_sessions import isolated_panel, journal, read, run, session_of  # noqa: E402
+from seat_sessions import SwaySession, isolated_panel, journal, read, run  # noqa: E402
 from svg_screenshots import png_pixels  # noqa: E402
 from uinput_panel import check, failures, wait_for  # noqa: E402
 
@@ -31,37 +31,8 @@ HAND_WRITTEN = suite_config("studio-hand-written")
 
 panel = isolated_panel(suite_config("studio"), "gestured studio panel")
 
-run("useradd", "--create-home", "sam")
-uid = run("id", "-u", "sam").stdout.strip()
-config = "/home/sam/.config/gestured/gestured.toml"
-os.makedirs(os.path.dirname(config))
-with open(config, "w") as f:
-    f.write(HAND_WRITTEN)
-run("chown", "-R", "sam:sam", "/home/sam/.config")
-runtime = f"/run/user/{uid}"
-# His session: sway first, then his agent following it ($SWAYSOCK), both in the session's scope.
-with open("/tmp/sway-sam.conf", "w") as f:
-    f.write("output HEADLESS-1 resolution 1280x800\n")
-with open("/tmp/sam-session.sh", "w") as f:
-    f.write(f"""export WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
-sway -c /tmp/sway-sam.conf > /tmp/sway-sam.txt 2>&1 &
-while ! ls {runtime}/sway-ipc.*.sock > /dev/null 2>&1; do sleep 0.2; done
-export SWAYSOCK=$(ls {runtime}/sway-ipc.*.sock) WAYLAND_DISPLAY=wayland-1
-exec gestured agent --verbose
-""")
-run("systemd-run", "--unit=sam-session", "-p", "PAMName=login", "-p", "User=sam", "-p", "TTYPath=/dev/tty8",
-    "-p", "StandardInput=tty-force", "-p", "StandardError=file:/tmp/agent-sam.txt", "sh", "/tmp/sam-session.sh")
-check("logind opens sam's session, sway and his agent in it", wait_for(60, lambda: session_of("sam-session")))
-check("sway runs headless in it", wait_for(60, lambda: any(f.startswith("sway-ipc.") for f in os.listdir(runtime))))
-run("loginctl", "activate", session_of("sam-session") or "?")
-check("his session in front, his configuration taken", wait_for(30, lambda: f"uid {uid}'s configuration taken" in journal()))
-
-as_sam = ["setpriv", "--reuid=sam", "--regid=sam", "--init-groups"]
-env = dict(os.environ, HOME="/home/sam", XDG_RUNTIME_DIR=runtime, WAYLAND_DISPLAY="wayland-1",
-           DBUS_SESSION_BUS_ADDRESS=f"unix:path={runtime}/bus", GDK_BACKEND="wayland", GSK_RENDERER="cairo")
-env.pop("DISPLAY", None)
-sock = lambda: next((f"{runtime}/{f}" for f in os.listdir(runtime) if f.startswith("sway-ipc.")), "")
-swaymsg = lambda *args: run(*as_sam, "swaymsg", "-s", sock(), *args).stdout
+sam = SwaySession("sam", "tty8", HAND_WRITTEN)
+config, as_sam, env, swaymsg = sam.config, sam.as_user, sam.env, sam.swaymsg
 windows = []
 for app_id in ("notes", "browser"):
     windows.append(subprocess.Popen(as_sam + ["foot", "--app-id", app_id, "sleep", "900"], env=env,
@@ -70,7 +41,7 @@ for app_id in ("notes", "browser"):
 check("two foot windows side by side, browser on the right and focused",
       wait_for(10, lambda: '"focused": true' in swaymsg("-t", "get_tree")))
 check("his agent follows sway (the app in front, where the windows are)",
-      wait_for(30, lambda: "app in front: browser" in read("/tmp/agent-sam.txt")))
+      wait_for(30, lambda: "app in front: browser" in read(sam.agent_log)))
 
 # The studio, its output read as it comes: --trace says when each verdict is drawn.
 studio = subprocess.Popen(as_sam + [STUDIO, "--trace"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -177,7 +148,7 @@ check("the swipe is for the application picked by touch", 'apps = ["browser"]' i
 if failures():
     print(text)
 check("the learned shape has its three examples", text.count('"', text.find("templates")) >= 6 if "templates" in text else False)
-check("his agent handed the file over", wait_for(20, lambda: journal().count(f"uid {uid}'s configuration taken") >= 6))
+check("his agent handed the file over", wait_for(20, lambda: journal().count(f"uid {sam.uid}'s configuration taken") >= 6))
 time.sleep(1)
 
 
@@ -217,8 +188,7 @@ playing.start()
 time.sleep(1.2)
 os.makedirs("/run/job", exist_ok=True)
 shot = "/run/job/studio-inspector-mid.png"
-run(*as_sam, "env", f"XDG_RUNTIME_DIR={runtime}", "WAYLAND_DISPLAY=wayland-1", "grim", "/tmp/mid.png")
-run("cp", "/tmp/mid.png", shot)
+sam.shot(shot)
 playing.join()
 check("a screenshot mid-gesture", os.path.exists(shot))
 if os.path.exists(shot):
@@ -254,7 +224,7 @@ if delays:
 if failures():
     print("--- the inspector says: " + ask("text inspector status"))
     print("--- studio\n" + "".join(studio_log)[-2000:])
-    print("--- agent\n" + read("/tmp/agent-sam.txt")[-2000:])
+    print("--- agent\n" + read(sam.agent_log)[-2000:])
     print("--- journal\n" + journal()[-3000:])
 driver.stdin.close()
 driver.kill()

@@ -11,7 +11,7 @@ extension Configuration {
         .pan: ["fingers", "angle", "min_distance_mm", "resume_ms", "scroll", "scroll_mm", "kinetic", "step", "increase", "decrease"] + holdKeys,
         .pinch: ["fingers", "min_scale_change", "resume_ms", "step", "increase", "decrease"] + holdKeys,
         .rotate: ["fingers", "min_rotation", "resume_ms", "step", "increase", "decrease"] + holdKeys,
-        .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "angle", "min_distance_mm"],
+        .edgeSwipe: ["fingers", "edge", "edge_range", "edge_zone_mm", "angle", "min_distance_mm", "tag"],
         .checkmark: ["min_size_mm"],
         .chevron: ["direction", "min_size_mm"],
         .stroke: ["templates", "min_similarity", "min_size_mm"],
@@ -82,6 +82,9 @@ extension Configuration {
             } else {
                 t.report("angle", "[\(from), \(to)] is no range (from and to are the same way); to take every way, leave angle out")
             }
+        }
+        if type == .edgeSwipe, let tag = t.name("tag") {
+            if tag.utf8.count > 64 { t.report("tag", "at most 64 bytes: a word a drawer listens for, like \"drawer\"") } else { spec.progressTag = tag }
         }
         if type == .edgeSwipe {
             spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)

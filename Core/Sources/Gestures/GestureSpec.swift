@@ -50,6 +50,8 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var angle: AngleRange?
     /// edge-swipe: the edge the touch starts from, and optionally a part of it (0…1 along it).
     public var edge: Edge?
+    /// An edge swipe's `tag`: followed to its lift on the Progress signal.
+    public var progressTag: String?
     public var edgeRange: ClosedRange<Double> = 0...1
 
     /// tap, long-press: how far a finger may move and still count as still.

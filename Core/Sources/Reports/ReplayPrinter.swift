@@ -131,6 +131,10 @@ public struct ReplayPrinter {
             print(frame, to: agent)
         case .inspection(let frame, let inspector) where showActions:
             print(inspection: frame, to: inspector)
+        case .progress(let update, let agent) where showActions:
+            write(OutputLine(file: file, [.word("progress"), .field("progress", .string(update.gesture), after: ":"), .named("tag", .string(update.tag)),
+                                          .named("at", .number(update.progress, decimals: 3, jsonDecimals: 3)), .field("phase", .string(update.phase.rawValue)),
+                                          .word("to"), .field("to", .string(agent))]))
         case .dropped(let action, let session, _) where showActions:
             print(dropped: action, session: session)
         case .write(.keyboard, let events) where showTwin:

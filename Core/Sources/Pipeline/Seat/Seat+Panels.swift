@@ -75,6 +75,7 @@ extension Seat {
         release(panel)
         feedback.forget(panel.node)
         inspection.forget(panel.node)
+        for update in progress.forget(panel.node) { say(update) }
         if panel.pipeline.device.tool == .pen { penMoved(false, on: panel, at: time) }
         drop(panel)
         effects.append(.log(.info, "\(panel.node): '\(panel.name)' \(why)"))

@@ -80,6 +80,7 @@ extension Seat {
         }
         feedback.forgetAll()
         inspection.forgetAll()
+        _ = progress.forget(nil)  // the leaving owner's: the next one's agent is not told
     }
 
     /// The machine's configuration with the session in front's user's gestures.

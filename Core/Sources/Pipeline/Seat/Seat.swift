@@ -74,6 +74,8 @@ public final class Seat {
     /// A fling's wheel, gliding on after the lift, and whose binding it is: stopped by the
     /// next touch.
     @exclusivity(unchecked) var glide: (scroll: KineticScroll, owner: BindingOwner)?
+    /// Tagged edge swipes followed to their lift, for the Progress signal.
+    @exclusivity(unchecked) var progress = ProgressStream()
     /// The overlay's updates, paced (`overlay = true`).
     @exclusivity(unchecked) var feedback = FeedbackStream()
     /// Whether the seat is in use (`idle_s`), and the pace of saying its last touch.
@@ -127,7 +129,8 @@ public final class Seat {
     /// When a panel or the pointer still has something to do: what a replay waits for
     /// before it ends (not for the mode's timeout or the pause's end).
     public var nextTouchDeadline: Timestamp? {
-        panels.reduce(Timestamp.earlier(Timestamp.earlier(Timestamp.earlier(secondClick?.due, touchpad.due), feedback.due), glide?.scroll.due)) {
+        panels.reduce(Timestamp.earlier(Timestamp.earlier(Timestamp.earlier(Timestamp.earlier(secondClick?.due, touchpad.due), feedback.due), glide?.scroll.due),
+                                         progress.due)) {
             Timestamp.earlier(Timestamp.earlier($0, $1.pipeline.nextDeadline), $1.palm.deadline)
         }
     }
@@ -277,6 +280,9 @@ public final class Seat {
                 touchpad.advance(to: due, into: &virtualEvents)
                 effects.write(.touchpad, virtualEvents)
             }
+            if let update = progress.due, update <= due {
+                for update in progress.take(by: due) { say(update) }
+            }
             if var gliding = glide, let next = gliding.scroll.due, next <= due {
                 if sessions.inFront(gliding.owner) { writeWheel(gliding.scroll.advance(to: due)) }
                 glide = gliding.scroll.due == nil || !sessions.inFront(gliding.owner) ? nil : gliding
@@ -332,8 +338,22 @@ public final class Seat {
             let startsCommand = performed.contains { if case .run = $0.action { true } else { false } }
             if let now = feedback.offer(frame, at: time, besideCommand: startsCommand) { send(now) }
         }
+        if progress.isFollowing || !step.events.isEmpty {
+            for update in progress.updates(of: step, on: panel.node, at: time, tagged: tagAndEdge) { say(update) }
+        }
         if !step.twin.isEmpty { effects.write(twinOf: panel.node, step.twin) }
         changed(performed.compactMap { sessions.inFront($0.owner) ? control.perform($0.action, at: time) : nil }, by: panel, at: time)
+    }
+
+    /// A gesture's Progress tag and its edge (looked up when it fires, not a frame).
+    private func tagAndEdge(_ gesture: String) -> (tag: String, edge: Edge)? {
+        guard let spec = config.gestures.first(where: { $0.name == gesture }), let tag = spec.progressTag, let edge = spec.edge else { return nil }
+        return (tag, edge)
+    }
+
+    /// A Progress update, for the agent of the session in front to say on its session bus.
+    func say(_ update: ProgressUpdate) {
+        if let agent = sessions.activeGiven?.agent { effects.append(.progress(update, agent: agent)) }
     }
 
     /// Whether an action is performed: one of the machine's, or of the session in front's

@@ -34,6 +34,9 @@ public enum SeatEffect {
     case dropped(Action, session: String, firstSinceSwitch: Bool)
     /// An update of the overlay, for the session in front's agent alone (its bus name).
     case feedback(FeedbackFrame, agent: String)
+    /// A tagged edge swipe's progress, for the session in front's agent (its bus name) to
+    /// say on its session bus.
+    case progress(ProgressUpdate, agent: String)
     /// An update for the inspector (its bus name): the overlay's frame with its detail.
     case inspection(FeedbackFrame, to: String)
     /// Ask every session's agent to say itself again (its application in front, its

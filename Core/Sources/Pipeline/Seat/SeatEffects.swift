@@ -88,7 +88,7 @@ extension SeatEffect {
 
     public var turn: Turn {
         switch self {
-        case .write, .signal, .toAgent: .output
+        case .write, .signal, .toAgent, .progress: .output
         case .control, .announce, .keepTouchLock, .wantAgents: .control
         case .ignored, .isolate, .letGo, .rescan, .virtualDevices: .devices
         case .run: .commands
