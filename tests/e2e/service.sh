@@ -127,6 +127,8 @@ python3 "$(dirname "$0")/overlay_service.py" || failures=$((failures + 1))
 # The studio as a first-time user meets it: five gestures made through its accessibility
 # names and the panel, each fired; the inspector's trails, bars and reasons.
 python3 "$(dirname "$0")/studio_service.py" || failures=$((failures + 1))
+# The Progress signal: a tagged pull-down followed on the user's session bus, an example drawer following it.
+python3 "$(dirname "$0")/progress_service.py" || failures=$((failures + 1))
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null
