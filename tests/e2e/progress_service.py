@@ -24,7 +24,7 @@ tag = "drawer"
 """
 
 panel = isolated_panel(suite_config("studio"), "gestured drawer panel")
-una = SwaySession("una", "tty8", DRAWER)
+una = SwaySession("una", "tty12", DRAWER)
 run("useradd", "--create-home", "vic")
 heard = {"una": "/tmp/progress-una.txt", "vic": "/tmp/progress-vic.txt"}
 listeners = [

@@ -31,7 +31,7 @@ HAND_WRITTEN = suite_config("studio-hand-written")
 
 panel = isolated_panel(suite_config("studio"), "gestured studio panel")
 
-sam = SwaySession("sam", "tty8", HAND_WRITTEN)
+sam = SwaySession("sam", "tty11", HAND_WRITTEN)
 config, as_sam, env, swaymsg = sam.config, sam.as_user, sam.env, sam.swaymsg
 windows = []
 for app_id in ("notes", "browser"):
