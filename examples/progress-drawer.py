@@ -6,7 +6,7 @@ drawer down to the finger, and at the lift snaps it open (pulled past half way) 
 
     examples/progress-drawer.py [TAG]
 
-GTK 4 through PyGObject (Debian: python3-gi, gir1.2-gtk-4.0). The configuration:
+GTK 4 through PyGObject (Debian: python3-gi, python3-gi-cairo, gir1.2-gtk-4.0). The configuration:
 
     [[gesture]]
     name = "drawer"
