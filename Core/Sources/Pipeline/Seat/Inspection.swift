@@ -95,7 +95,8 @@ struct InspectionMemory {
             pipeline.gesturesInPlay { name, state, progress in
                 var gesture = sequence.gestures[name] ?? .init(name: name, state: state, progress: 0, why: nil)
                 gesture.state = state
-                gesture.progress = max(gesture.progress, progress)
+                // Out of the running, its fingers still move: how far it got stays as it was.
+                if state == .possible || state.isActive { gesture.progress = max(gesture.progress, progress) }
                 sequence.gestures[name] = gesture
             }
         }
