@@ -49,6 +49,7 @@ final class Inspector {
         let column = Make.box(vertical: true, spacing: 4)
         gtk_widget_set_hexpand(column, 1)
         column.append(Make.label("What gestured decides as you touch:"))
+        let rows = Make.box(vertical: true, spacing: 4)
         for _ in 0..<InspectionDetail.mostGestures {
             let label = Make.label("")
             // One width for every name, so that the bars line up.
@@ -58,11 +59,15 @@ final class Inspector {
             gtk_widget_set_hexpand(bar, 1)
             let row = Make.row(label, bar)
             gtk_widget_set_visible(row, 0)
-            column.append(row)
+            rows.append(row)
             bars.append((label, bar))
         }
+        // Bars that come and go, and a verdict of one line or ten, within heights that do
+        // not change: a window that asked for another size at each lift would wait on
+        // the compositor before it drew.
+        column.append(Self.scrolled(rows, height: 150))
         // A label's accessible name is its text: its row is what a screen reader finds it by.
-        column.append(Make.row(why).named("why"))
+        column.append(Self.scrolled(Make.row(why).named("why"), height: 130))
         column.append(dryRun)
         column.append(Make.row(answer).named("inspector status"))
         widget.append(column)
@@ -109,6 +114,16 @@ final class Inspector {
             }
         }
         gtk_widget_queue_draw(area)
+    }
+
+    /// `child` in a box of this height, scrolled when it is taller.
+    private static func scrolled(_ child: Widget, height: Int32) -> Widget {
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_min_content_height(scrolled.opaque, height)
+        gtk_scrolled_window_set_max_content_height(scrolled.opaque, height)
+        gtk_scrolled_window_set_child(scrolled.opaque, child)
+        return scrolled
     }
 
     /// What fired, or that nothing did; then why each other gesture did not.
