@@ -47,6 +47,9 @@ final class Inspector {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         widget.append(area)
         let column = Make.box(vertical: true, spacing: 4)
+        // The verdict takes the width there is, wrapped to it.
+        gtk_widget_set_hexpand(why, 1)
+        gtk_label_set_yalign(why.opaque, 0)
         gtk_widget_set_hexpand(column, 1)
         column.append(Make.label("What gestured decides as you touch:"))
         let rows = Make.box(vertical: true, spacing: 4)
@@ -123,6 +126,7 @@ final class Inspector {
         gtk_scrolled_window_set_min_content_height(scrolled.opaque, height)
         gtk_scrolled_window_set_max_content_height(scrolled.opaque, height)
         gtk_scrolled_window_set_child(scrolled.opaque, child)
+        gtk_widget_set_hexpand(scrolled, 1)
         return scrolled
     }
 
