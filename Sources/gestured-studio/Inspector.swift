@@ -70,7 +70,9 @@ final class Inspector {
         // the compositor before it drew.
         column.append(Self.scrolled(rows, height: 150))
         // A label's accessible name is its text: its row is what a screen reader finds it by.
-        column.append(Self.scrolled(Make.row(why).named("why"), height: 130))
+        let verdict = Make.row(why).named("why")
+        gtk_widget_set_valign(verdict, GTK_ALIGN_START)
+        column.append(Self.scrolled(verdict, height: 130))
         column.append(dryRun)
         column.append(Make.row(answer).named("inspector status"))
         widget.append(column)

@@ -274,4 +274,7 @@ extension Double {
     var formatted2: String { fixed(self, decimals: 2) }
     /// Whole numbers, for millimetres and milliseconds in explanations.
     var rounded0: String { fixed(self, decimals: 0) }
+    /// A measure said beside the limit it broke: with a decimal where whole numbers would
+    /// read alike ("moved 6.4 mm, allows 6 mm", not "moved 6 mm, allows 6 mm").
+    func rounded(beside limit: Double) -> String { rounded0 == limit.rounded0 ? fixed(self, decimals: 1) : rounded0 }
 }

@@ -14,7 +14,7 @@ final class LongPressRecognizer: GestureRecognizer {
     override func touchMoved(_ index: Int) {
         let moved = millimetres(touches[index].location - touches[index].start)
         if moved > spec.maxMovementMM {
-            fail("a finger moved \(moved.rounded0) mm, a long press allows \(spec.maxMovementMM.rounded0) mm")
+            fail("a finger moved \(moved.rounded(beside: spec.maxMovementMM)) mm, a long press allows \(spec.maxMovementMM.rounded0) mm")
         }
     }
 

@@ -28,7 +28,7 @@ final class TapRecognizer: GestureRecognizer {
     override func touchMoved(_ index: Int) {
         let moved = millimetres(touches[index].location - touches[index].start)
         if moved > spec.maxMovementMM {
-            fail("a finger moved \(moved.rounded0) mm, a tap allows \(spec.maxMovementMM.rounded0) mm")
+            fail("a finger moved \(moved.rounded(beside: spec.maxMovementMM)) mm, a tap allows \(spec.maxMovementMM.rounded0) mm")
         }
     }
 
