@@ -79,5 +79,7 @@ exec gestured agent --verbose
 
     def shot(self, path):
         """grim's PNG of the output, at `path`."""
-        run(*self.as_user, "env", f"XDG_RUNTIME_DIR={self.runtime}", "WAYLAND_DISPLAY=wayland-1", "grim", "/tmp/shot.png")
-        run("cp", "/tmp/shot.png", path)
+        # The user's own file: another user's left in /tmp by an earlier suite is not theirs to write.
+        taken = f"/tmp/shot-{self.user}.png"
+        run(*self.as_user, "env", f"XDG_RUNTIME_DIR={self.runtime}", "WAYLAND_DISPLAY=wayland-1", "grim", taken)
+        run("cp", taken, path)
