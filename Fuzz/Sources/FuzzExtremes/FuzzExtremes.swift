@@ -55,6 +55,11 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
                 case .keys(_, let keys): VirtualInput.append(keys, holding: held.keys, to: &written)
                 case .click(_, let click, let location): VirtualInput.append(click, at: location, to: &written)
                 case .scroll(let turn): VirtualInput.append(turn, to: &written)
+                case .fling(let fling):
+                    // A glide's first ticks, whatever speed the extremes gave it.
+                    if var glide = KineticScroll(fling, at: step.input.time) {
+                        for tick in 1...5 { VirtualInput.append(glide.advance(to: step.input.time + Double(tick) * KineticScroll.tickMS), to: &written) }
+                    }
                 case .hold(let hold):
                     let holder = GestureHolder(panel: "extreme", binding: hold.binding)
                     switch hold.moment {
