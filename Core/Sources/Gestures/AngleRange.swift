@@ -56,8 +56,11 @@ public struct AngleRange: Hashable, Codable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(Self.said(from))° to \(Self.said(to))°" }
 
-    /// Why a movement at `degrees` is not in it, as a recognizer says it.
-    func outside(_ degrees: Double) -> String { "went at \(Self.said(degrees.rounded()))°, needs \(self)" }
+    /// Why a movement (y downwards) is not this way, as a recognizer says it; nil when it is.
+    func refusal(of movement: Point) -> String? {
+        let degrees = Self.degrees(of: movement)
+        return contains(degrees) ? nil : "went at \(Self.said(degrees.rounded()))°, needs \(self)"
+    }
 
     static func said(_ degrees: Double) -> String {
         degrees == degrees.rounded() ? String(Int(degrees)) : String(degrees)

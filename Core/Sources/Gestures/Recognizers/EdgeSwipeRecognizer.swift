@@ -46,8 +46,7 @@ final class EdgeSwipeRecognizer: GestureRecognizer {
         if let range = spec.angle {
             // Any way within the range, as far as min_distance_mm.
             guard mean.length >= spec.minDistanceMM else { return }
-            let degrees = AngleRange.degrees(of: mean)
-            guard range.contains(degrees) else { return fail(range.outside(degrees)) }
+            if let why = range.refusal(of: mean) { return fail(why) }
             return requestRecognition(quality: 1, direction: Direction(of: mean))
         }
         let inwardMM = mean.x * inward.x + mean.y * inward.y

@@ -30,9 +30,8 @@ final class PanRecognizer: ContinuousRecognizer {
         guard let angle = spec.angle else { return true }
         // Not moved yet (min_distance_mm = 0): no way to judge.
         guard translation.length > 0 else { return false }
-        let degrees = AngleRange.degrees(of: translation)
-        guard angle.contains(degrees) else {
-            fail(angle.outside(degrees))
+        if let why = angle.refusal(of: translation) {
+            fail(why)
             return false
         }
         return true

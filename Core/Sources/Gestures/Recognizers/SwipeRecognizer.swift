@@ -62,9 +62,7 @@ final class SwipeRecognizer: GestureRecognizer {
         if let wanted = spec.direction, wanted != direction {
             return fail("went \(direction.rawValue), needs \(wanted.rawValue)")
         }
-        if let angle = spec.angle, !angle.contains(AngleRange.degrees(of: mean)) {
-            return fail(angle.outside(AngleRange.degrees(of: mean)))
-        }
+        if let why = spec.angle?.refusal(of: mean) { return fail(why) }
         requestRecognition(quality: straightness, direction: direction, velocity: speed)
     }
 }

@@ -12,12 +12,6 @@ public struct Inspector: Equatable, Sendable {
     /// Whose gestures a dry run holds back.
     public var owner: BindingOwner
     public var dryRun: Bool
-
-    init(name: String, owner: BindingOwner, dryRun: Bool) {
-        self.name = name
-        self.owner = owner
-        self.dryRun = dryRun
-    }
 }
 
 /// What an inspector asks for: to watch, to watch with its user's actions held back, or
