@@ -21,20 +21,15 @@ public struct FeedbackFrame: Equatable, Sendable {
     }
 }
 
-/// The overlay's updates, at most 60 a second for each panel: one due sooner is kept (the
-/// latest replaces it) and goes out when its time comes, so that the last of a burst is
-/// always drawn and drawing never asks for more than a screen shows. Also what fired in
-/// each panel's sequence, for its lift: by then the recognizers have begun again.
+/// The overlay's updates, paced (`PanelPace`: the last of a burst is always drawn), and
+/// what fired in each panel's sequence, for its lift: by then the recognizers have begun
+/// again.
 struct FeedbackStream {
-    static let spacingMS = 1000.0 / 60
-    private var sentAt: [String: Timestamp] = [:]
-    private var waiting: [String: FeedbackFrame] = [:]
+    private var pace = PanelPace<FeedbackFrame>()
     private var fired: [String: String] = [:]
 
     /// When the earliest waiting update is due.
-    var due: Timestamp? {
-        waiting.keys.compactMap { sentAt[$0].map { $0 + Self.spacingMS } }.min()
-    }
+    var due: Timestamp? { pace.due }
 
     /// What a panel's step says, as the overlay draws it: a gesture that fired stays the
     /// lead to the lift (or, fired after it, to the next sequence's start); a lift after
@@ -64,42 +59,21 @@ struct FeedbackStream {
     /// starts a command) waits a frame's time: drawing it would take the machine from the
     /// command's start, which someone waits for; the overlay shows it one frame later.
     mutating func offer(_ frame: FeedbackFrame, at time: Timestamp, besideCommand: Bool = false) -> FeedbackFrame? {
-        if besideCommand {
-            waiting[frame.panel] = frame
-            sentAt[frame.panel] = time
-            return nil
-        }
-        if let last = sentAt[frame.panel], time < last + Self.spacingMS {
-            waiting[frame.panel] = frame
-            return nil
-        }
-        sentAt[frame.panel] = time
-        waiting[frame.panel] = nil
-        return frame
+        pace.offer(frame, of: frame.panel, at: time, holding: besideCommand)
     }
 
     /// The waiting updates due by `time`.
-    mutating func take(by time: Timestamp) -> [FeedbackFrame] {
-        var due: [FeedbackFrame] = []
-        for (panel, frame) in waiting where sentAt[panel].map({ $0 + Self.spacingMS <= time }) ?? true {
-            due.append(frame)
-            sentAt[panel] = time
-        }
-        for frame in due { waiting[frame.panel] = nil }
-        return due.sorted { $0.panel < $1.panel }
-    }
+    mutating func take(by time: Timestamp) -> [FeedbackFrame] { pace.take(by: time).map(\.update) }
 
     /// A panel gone: nothing of it waits.
     mutating func forget(_ panel: String) {
-        sentAt[panel] = nil
-        waiting[panel] = nil
+        pace.forget(panel)
         fired[panel] = nil
     }
 
     /// Another owner in front: nothing waiting or remembered is theirs.
     mutating func forgetAll() {
-        sentAt = [:]
-        waiting = [:]
+        pace.forget(nil)
         fired = [:]
     }
 }

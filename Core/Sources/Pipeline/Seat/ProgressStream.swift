@@ -21,81 +21,59 @@ public struct ProgressUpdate: Equatable, Sendable {
 }
 
 /// Each panel's tagged edge swipe from the moment it fires until its fingers lift: its
-/// fingers followed by touch id, their progress said at most 60 times a second (one due
-/// sooner waits, the latest replacing it, and goes out when its time comes), its begin
-/// and its end at once.
+/// fingers followed by touch id, their progress paced (`PanelPace`), its begin and its end
+/// at once.
 struct ProgressStream {
     private struct Following {
         var update: ProgressUpdate
         var edge: Edge
         var touches: [Int]
-        var sentAt: Timestamp
-        var waiting: ProgressUpdate?
     }
 
     private var following: [String: Following] = [:]
+    private var pace = PanelPace<ProgressUpdate>()
     var isFollowing: Bool { !following.isEmpty }
 
     /// When the earliest waiting update is due.
-    var due: Timestamp? {
-        following.values.compactMap { $0.waiting == nil ? nil : $0.sentAt + FeedbackStream.spacingMS }.min()
-    }
+    var due: Timestamp? { pace.due }
 
     /// The updates a panel's step makes now. `tagged`: a gesture's tag and edge, when it has them.
     mutating func updates(of step: Step, on panel: String, at time: Timestamp, tagged: (String) -> (tag: String, edge: Edge)?) -> [ProgressUpdate] {
         var out: [ProgressUpdate] = []
         if var followed = following[panel] {
             let touchCancelled = step.frame?.touches.contains { $0.phase == .cancelled && followed.touches.contains($0.id) } ?? false
-            if step.input.abandons || touchCancelled {
+            let down = step.frame?.touches.filter { $0.phase.isDown && followed.touches.contains($0.id) } ?? []
+            if step.input.abandons || touchCancelled || (step.frame != nil && down.isEmpty) {
                 following[panel] = nil
-                followed.update.phase = .cancelled
+                pace.forget(panel)
+                followed.update.phase = step.input.abandons || touchCancelled ? .cancelled : .ended
                 out.append(followed.update)
-            } else if let frame = step.frame {
-                let down = frame.touches.filter { $0.phase.isDown && followed.touches.contains($0.id) }
-                if down.isEmpty {
-                    following[panel] = nil
-                    followed.update.phase = .ended
-                    out.append(followed.update)
-                } else {
-                    followed.update.progress = Self.across(down.map(\.location), from: followed.edge)
-                    followed.update.phase = .changed
-                    if time >= followed.sentAt + FeedbackStream.spacingMS {
-                        followed.sentAt = time
-                        followed.waiting = nil
-                        out.append(followed.update)
-                    } else {
-                        followed.waiting = followed.update
-                    }
-                    following[panel] = followed
-                }
+            } else if step.frame != nil {
+                followed.update.progress = Self.across(down.map(\.location), from: followed.edge)
+                followed.update.phase = .changed
+                following[panel] = followed
+                if let now = pace.offer(followed.update, of: panel, at: time) { out.append(now) }
             }
         }
         for event in step.events where event.phase == .recognized && following[panel] == nil {
             guard let (tag, edge) = tagged(event.name), let frame = step.frame else { continue }
             let down = frame.touches.filter(\.phase.isDown)
             let update = ProgressUpdate(gesture: event.name, tag: tag, progress: Self.across(down.map(\.location), from: edge), phase: .began)
-            following[panel] = Following(update: update, edge: edge, touches: down.map(\.id), sentAt: time)
+            following[panel] = Following(update: update, edge: edge, touches: down.map(\.id))
+            pace.sent(of: panel, at: time)
             out.append(update)
         }
         return out
     }
 
     /// The waiting updates due by `time`.
-    mutating func take(by time: Timestamp) -> [ProgressUpdate] {
-        var due: [ProgressUpdate] = []
-        for (panel, followed) in following {
-            guard let waiting = followed.waiting, followed.sentAt + FeedbackStream.spacingMS <= time else { continue }
-            due.append(waiting)
-            following[panel]?.waiting = nil
-            following[panel]?.sentAt = time
-        }
-        return due.sorted { $0.gesture < $1.gesture }
-    }
+    mutating func take(by time: Timestamp) -> [ProgressUpdate] { pace.take(by: time).map(\.update) }
 
     /// A panel gone, or another owner in front: what it followed is cancelled.
     mutating func forget(_ panel: String?) -> [ProgressUpdate] {
         let gone = following.filter { panel == nil || $0.key == panel }
         for key in gone.keys { following[key] = nil }
+        pace.forget(panel)
         return gone.values.map { var update = $0.update; update.phase = .cancelled; return update }.sorted { $0.gesture < $1.gesture }
     }
 
