@@ -17,7 +17,9 @@ final class Inspector {
     private let why = Make.label("Touch the screen: each gesture's progress shows here.", wrap: true)
     private let answer = Make.label("", wrap: true)
     private let dryRun = gtk_check_button_new_with_label("Hold my gestures' actions back while I try them")!.named("dry run")
-    private var bars: [(label: Widget, bar: Widget)] = []
+    /// Each bar, and the gesture it was last named for (a screen reader's name is said
+    /// to the accessibility bus when set: set when it changes, not 60 times a second).
+    private var bars: [(label: Widget, bar: Widget, gesture: String)] = []
     private let watch = InspectionWatch()
     private var bus: GLibBus?
     /// What is drawn: the panel's proportions, each finger's trail (by touch id) and
@@ -63,7 +65,7 @@ final class Inspector {
             let row = Make.row(label, bar)
             gtk_widget_set_visible(row, 0)
             rows.append(row)
-            bars.append((label, bar))
+            bars.append((label, bar, ""))
         }
         // Bars that come and go, and a verdict of one line or ten, within heights that do
         // not change: a window that asked for another size at each lift would wait on
@@ -108,7 +110,10 @@ final class Inspector {
             let gesture = detail.gestures[index]
             gtk_label_set_text(row.label.opaque, "\(gesture.name): \(Self.words(gesture.state))")
             gtk_progress_bar_set_fraction(row.bar.opaque, gesture.progress)
-            _ = row.bar.named("\(gesture.name) progress")
+            if row.gesture != gesture.name {
+                _ = row.bar.named("\(gesture.name) progress")
+                bars[index].gesture = gesture.name
+            }
         }
         if detail.over {
             if trace { say("verdict heard") }
