@@ -16,7 +16,7 @@ extension Configuration {
     /// Every key the parser takes, by section: what gestured.toml(5) must describe.
     public static var acceptedKeys: [String: [String]] {
         ["daemon": daemonKeys, "region": regionKeys, "device": deviceKeys,
-         "gesture": common + ["on"] + Set(settings.values.joined()).sorted()]
+         "gesture": common + ["on", "then", "within_ms"] + Set(settings.values.joined()).sorted()]
     }
 
     /// Checks `root`, what the TOML parser made of `text` (see `ParseOutcome`); `file`
@@ -235,8 +235,8 @@ extension Configuration {
         return .fixed(turn)
     }
 
-    /// Two gestures that take the same touches (type, fingers, edge, region, tool, modes
-    /// and applications) may not share an angle: a movement in both ranges would be
+    /// Two gestures that take the same touches (type, fingers, edge, region, tool, modes,
+    /// applications and the steps before them) may not share an angle: a movement in both ranges would be
     /// both's. Said at the later one's `angle`. Sorted, not pair by pair: each range split
     /// where it passes 0°, its pieces taken by where they start, each compared with the
     /// furthest-reaching piece of the others before it.
@@ -246,7 +246,7 @@ extension Configuration {
         for (index, (spec, _)) in gestures.enumerated() {
             guard let angle = spec.angle else { continue }
             let key = "\(spec.type) \(spec.fingers) \(spec.edge.map(\.rawValue) ?? "-") \(spec.region.name) \(spec.tool.map(\.rawValue) ?? "-") "
-                + "\(spec.modes.sorted()) \(spec.apps)"
+                + "\(spec.modes.sorted()) \(spec.apps) \(spec.earlierSteps.map(\.trigger))"
             let pieces = angle.to > angle.from ? [Piece(start: angle.from, end: angle.to, gesture: index)]
                 : [Piece(start: angle.from, end: 360, gesture: index), Piece(start: 0, end: angle.to, gesture: index)]
             groups[key, default: []] += pieces.filter { $0.end > $0.start }

@@ -35,12 +35,22 @@ extension Configuration {
     static let common = ["name", "type", "region", "requires_failure_of", "simultaneous_with",
                          "cancels_touches", "delays_touches_began", "delays_touches_ended", "max_running", "tool"] + actionKeys + modeKeys + appKeys
 
+    /// What a gesture does rather than what it is: its binding's settings, read for the
+    /// type it ends as (a sequence's last step), never in a step of `then`.
+    static let bindingKeys = ["scroll", "scroll_mm", "kinetic", "step", "increase", "decrease", "tag"] + holdKeys
+
     static func parseGesture(_ t: TableReader, regions: [String: Region], keyNames: KeyNames) -> (GestureSpec, Binding)? {
         let name = t.name("name", required: true)
         let typeName = t.choice("type", GestureType.allCases.map(\.rawValue), required: true)
-        guard let name, let typeName, let type = GestureType(rawValue: typeName) else { return nil }
-        var spec = GestureSpec(name: name, type: type)
-        let owner = "a\(type == .edgeSwipe ? "n" : "") \(type.rawValue) gesture"
+        guard let name, let typeName, let firstType = GestureType(rawValue: typeName) else { return nil }
+        var first = GestureSpec(name: name, type: firstType)
+        parseShape(t, into: &first)
+        var steps = parseSequence(t, after: first)
+        var spec = steps.removeLast()
+        spec.name = name
+        spec.earlierSteps = steps
+        let type = spec.type
+        let owner = steps.isEmpty ? article(type) : "this sequence's first step, \(article(firstType)),"
 
         if let regionName = t.string("region") {
             if let region = regions[regionName] { spec.region = region } else {
@@ -53,48 +63,17 @@ extension Configuration {
         if let cancels = t.bool("cancels_touches") { spec.cancelsTouches = cancels }
         if let delays = t.bool("delays_touches_began") { spec.delaysTouchesBegan = delays }
         if let delays = t.bool("delays_touches_ended") { spec.delaysTouchesEnded = delays }
-
-        let minimumFingers = type == .pinch || type == .rotate ? 2 : 1
-        if let fingers = t.int("fingers", in: minimumFingers...10) { spec.fingers = fingers }
         // Three fingers and more are a gesture to whoever reads them, not an application's
         // input: a desktop acts on their motion before any cancel comes (KWin's and GNOME's
         // three-finger swipes do). Once they are all down, the twin gets nothing more until
-        // this has failed; fewer fingers pass at once.
-        if spec.fingers >= 3, !t.has("delays_touches_began") {
+        // this has failed; fewer fingers pass at once. A sequence holds from its fewest
+        // fingers of three or more.
+        if let many = (steps + [spec]).map(\.fingers).filter({ $0 >= 3 }).min(), !t.has("delays_touches_began") {
             spec.delaysTouchesBegan = true
-            spec.delaysFromFingers = spec.fingers
-        }
-        if let taps = t.int("taps", in: 1...5) { spec.taps = taps }
-        if type == .chevron {
-            let cardinal = [Direction.right, .left, .up, .down].map(\.rawValue)
-            spec.direction = t.choice("direction", cardinal, required: true, requiredBy: owner, what: " for a chevron").flatMap(Direction.init)
-        } else if let d = t.choice("direction", Direction.allCases.map(\.rawValue)) {
-            spec.direction = Direction(rawValue: d)
-        }
-        if let (from, to) = t.pair("angle", example: "[15, 45]") {
-            let degrees = -360.0...360.0
-            if spec.direction != nil {
-                t.report("angle", "a gesture goes in a direction or within an angle, not both: leave one out")
-            } else if !degrees.contains(from) || !degrees.contains(to) {
-                t.report("angle", "expected degrees from -360 to 360 (0 right, 90 up, 180 left, 270 down), found [\(from), \(to)]")
-            } else if let range = AngleRange(from: from, to: to) {
-                spec.angle = range
-            } else {
-                t.report("angle", "[\(from), \(to)] is no range (from and to are the same way); to take every way, leave angle out")
-            }
+            spec.delaysFromFingers = many
         }
         if type == .edgeSwipe, let tag = t.name("tag") {
             if tag.utf8.count > 64 { t.report("tag", "at most 64 bytes: a word a drawer listens for, like \"drawer\"") } else { spec.progressTag = tag }
-        }
-        if type == .edgeSwipe {
-            spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
-        }
-        if type == .stroke { parseTemplates(t, into: &spec, owner: owner) }
-        if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
-        for (key, field, limit) in Self.measures {
-            // A continuous gesture's threshold may be 0: it then begins at touch-down.
-            let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation", "resume_ms"].contains(key)
-            if let value = t.number(key, allowingZero: mayBeZero, atMost: limit) { spec[keyPath: field] = value }
         }
 
         var binding = Binding(gesture: name)
@@ -137,12 +116,86 @@ extension Configuration {
             }
         }
         if !type.isContinuous, t.has("on") {
-            t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(owner) acts when recognized")
+            t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(article(type)) acts when recognized")
         }
-        let typeSettings = settings[type] ?? []
+        let typeSettings = shapeKeys(firstType) + (settings[type] ?? []).filter(bindingKeys.contains)
         let known = Set(settings.values.joined()).sorted()
-        t.reportUnknownKeys(allowed: common + typeSettings + ["on"], known: known, owner: owner, takes: typeSettings)
+        t.reportUnknownKeys(allowed: common + typeSettings + ["on", "then"], known: known, owner: owner, takes: typeSettings)
         return (spec, binding)
+    }
+
+    /// The settings that shape what a type recognizes: all a step of `then` takes.
+    static func shapeKeys(_ type: GestureType) -> [String] { (settings[type] ?? []).filter { !bindingKeys.contains($0) } }
+
+    static func article(_ type: GestureType) -> String { "a\(type == .edgeSwipe ? "n" : "") \(type.rawValue) gesture" }
+
+    /// What one gesture, or one step of a sequence, recognizes: its fingers, taps, way,
+    /// edge, examples and measures.
+    static func parseShape(_ t: TableReader, into spec: inout GestureSpec) {
+        let type = spec.type, owner = article(type)
+        let minimumFingers = type == .pinch || type == .rotate ? 2 : 1
+        if let fingers = t.int("fingers", in: minimumFingers...10) { spec.fingers = fingers }
+        if let taps = t.int("taps", in: 1...5) { spec.taps = taps }
+        if type == .chevron {
+            let cardinal = [Direction.right, .left, .up, .down].map(\.rawValue)
+            spec.direction = t.choice("direction", cardinal, required: true, requiredBy: owner, what: " for a chevron").flatMap(Direction.init)
+        } else if let d = t.choice("direction", Direction.allCases.map(\.rawValue)) {
+            spec.direction = Direction(rawValue: d)
+        }
+        if let (from, to) = t.pair("angle", example: "[15, 45]") {
+            let degrees = -360.0...360.0
+            if spec.direction != nil {
+                t.report("angle", "a gesture goes in a direction or within an angle, not both: leave one out")
+            } else if !degrees.contains(from) || !degrees.contains(to) {
+                t.report("angle", "expected degrees from -360 to 360 (0 right, 90 up, 180 left, 270 down), found [\(from), \(to)]")
+            } else if let range = AngleRange(from: from, to: to) {
+                spec.angle = range
+            } else {
+                t.report("angle", "[\(from), \(to)] is no range (from and to are the same way); to take every way, leave angle out")
+            }
+        }
+        if type == .edgeSwipe {
+            spec.edge = t.choice("edge", Edge.allCases.map(\.rawValue), required: true, requiredBy: owner).flatMap(Edge.init)
+        }
+        if type == .stroke { parseTemplates(t, into: &spec, owner: owner) }
+        if let range = t.unitRange("edge_range", what: "fractions of the edge's length, from its top or left end") { spec.edgeRange = range }
+        for (key, field, limit) in Self.measures {
+            // A continuous gesture's threshold may be 0: it then begins at touch-down.
+            let mayBeZero = type.isContinuous && ["min_distance_mm", "min_scale_change", "min_rotation", "resume_ms"].contains(key)
+            if let value = t.number(key, allowingZero: mayBeZero, atMost: limit) { spec[keyPath: field] = value }
+        }
+    }
+
+    /// `then = { type = "long-press" }`: the steps after `first`, each an inline table
+    /// of a type, its shape and `within_ms`, which may hold the next `then`. The steps in
+    /// order, `first` among them; a step that cannot be read ends the sequence there.
+    static func parseSequence(_ t: TableReader, after first: GestureSpec) -> [GestureSpec] {
+        var steps = [first]
+        var holder = t
+        while let step = holder.table("then", example: "{ type = \"long-press\" }") {
+            let before = steps[steps.count - 1]
+            guard steps.count < GestureSpec.mostSteps else {
+                holder.report("then", "a sequence has at most \(GestureSpec.mostSteps) steps")
+                break
+            }
+            guard !before.type.isContinuous, before.type != .stroke else {
+                let why = before.type == .stroke ? "a learned stroke may end a sequence, not lead in it"
+                    : "a \(before.type.rawValue) lasts until its fingers lift; then follows a tap, long-press, swipe, edge-swipe, checkmark or chevron"
+                holder.report("then", why)
+                break
+            }
+            guard let typeName = step.choice("type", GestureType.allCases.map(\.rawValue), required: true, requiredBy: "a step of then"),
+                  let type = GestureType(rawValue: typeName) else { break }
+            var spec = GestureSpec(name: first.name, type: type)
+            parseShape(step, into: &spec)
+            if let within = step.number("within_ms", allowingZero: false, atMost: Limit(60_000, "a minute")) { spec.withinMS = within }
+            let takes = shapeKeys(type)
+            step.reportUnknownKeys(allowed: ["type", "within_ms", "then"] + takes, known: Set(settings.values.joined()).sorted(),
+                                   owner: "a step of then (\(type.rawValue))", takes: takes)
+            steps.append(spec)
+            holder = step
+        }
+        return steps
     }
 }
 

@@ -22,9 +22,9 @@ struct TableReader {
     }
 
     /// The inline table at `key`, read as a table of its own.
-    func table(_ key: String) -> TableReader? {
+    func table(_ key: String, example: String = "{ keys = \"VolumeUp\" }") -> TableReader? {
         guard let value = table[key] else { return nil }
-        guard let inner = value.table else { return wrongType(key, value, "a table, like { keys = \"VolumeUp\" }") }
+        guard let inner = value.table else { return wrongType(key, value, "a table, like \(example)") }
         return TableReader(table: inner, array: array, index: index, diagnostics: diagnostics, within: key)
     }
 

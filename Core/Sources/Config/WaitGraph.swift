@@ -1,8 +1,7 @@
 import Gestures
 
 /// Who waits for whose failure: `requires_failure_of`, and the wait a tap adds by itself
-/// for the taps with more taps on the same fingers and region (unless the two are
-/// simultaneous). Gestures waiting for each other (a → b → a) are never recognized when
+/// for the members of its `TapGroup` ranked above it (unless the two are simultaneous). Gestures waiting for each other (a → b → a) are never recognized when
 /// all of them match; `cycles()` finds them in time linear in the configuration's size,
 /// so a file of 10,000 taps is checked as fast as it is read.
 ///
@@ -39,19 +38,20 @@ struct WaitGraph {
             }
         }
         var groups: [TapGroup: [Int]] = [:]
-        for (i, spec) in specs.enumerated() where spec.type == .tap {
-            groups[TapGroup(spec), default: []].append(i)
+        for (i, spec) in specs.enumerated() {
+            if let group = TapGroup(spec) { groups[group, default: []].append(i) }
         }
+        let rank = specs.map { TapGroup.rank(of: $0) ?? 0 }
         for members in groups.values {
-            addTapWaits(members.sorted { (specs[$0].taps, $0) < (specs[$1].taps, $1) }, specs, together)
+            addTapWaits(members.sorted { (rank[$0], $0) < (rank[$1], $1) }, specs, rank, together)
         }
     }
 
-    /// Taps sorted by their number of taps: level nodes, and each tap's wait.
-    private mutating func addTapWaits(_ sorted: [Int], _ specs: [GestureSpec], _ together: [Int: Set<Int>]) {
-        // Where each level (a distinct number of taps) starts in `sorted`.
+    /// A tap group sorted by rank (see `TapGroup.rank`): level nodes, and each tap's wait.
+    private mutating func addTapWaits(_ sorted: [Int], _ specs: [GestureSpec], _ rank: [Int], _ together: [Int: Set<Int>]) {
+        // Where each level (a distinct rank) starts in `sorted`.
         var starts: [Int] = []
-        for (position, i) in sorted.enumerated() where position == 0 || specs[sorted[position - 1]].taps != specs[i].taps {
+        for (position, i) in sorted.enumerated() where position == 0 || rank[sorted[position - 1]] != rank[i] {
             starts.append(position)
         }
         let firstLevel = edges.count
@@ -64,9 +64,9 @@ struct WaitGraph {
         for level in starts.indices.dropLast() {
             let end = level + 1 < starts.count ? starts[level + 1] : sorted.count
             let higher = sorted[starts[level + 1]...]
-            let higherFrom = specs[higher.first!].taps
-            for i in sorted[starts[level]..<end] {
-                let excluded = (together[i] ?? []).filter { specs[$0].type == .tap && TapGroup(specs[$0]) == TapGroup(specs[i]) && specs[$0].taps >= higherFrom }
+            let higherFrom = rank[higher.first!]
+            for i in sorted[starts[level]..<end] where TapGroup.waits(specs[i]) {
+                let excluded = (together[i] ?? []).filter { TapGroup(specs[$0]) == TapGroup(specs[i]) && rank[$0] >= higherFrom }
                 if excluded.isEmpty {
                     edges[i].append(Edge(to: firstLevel + level + 1, automatic: true))
                 } else {

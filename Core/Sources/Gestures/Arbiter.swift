@@ -4,7 +4,8 @@ import TouchCore
 /// does: by default one gesture wins a touch sequence (when one is recognized or begins,
 /// the others still possible fail); `requires_failure_of` holds a gesture until the named
 /// ones fail; `simultaneous_with` lets two run together. Gestures that decide in the same
-/// step are taken by match quality, then in configuration order.
+/// step are taken sequences (`then`) first, then by match quality, then in configuration
+/// order.
 ///
 /// Time only comes in: with frames, and through `advance(to:)` when `nextDeadline` passes.
 public final class Arbiter {
@@ -13,11 +14,11 @@ public final class Arbiter {
     /// (nil when there are none).
     public let strokeMatcher: StrokeMatcher?
     /// For each recognizer, the recognizers that must fail first: those it names, and
-    /// for a tap the taps with more taps on the same fingers and region (so a double tap
-    /// is never also two single taps), kept as a slice of its group in order of taps
-    /// rather than as a list each: 10,000 taps would make 40 million pairs.
+    /// for a tap the members of its `TapGroup` ranked above it (so a double tap is never
+    /// also two single taps), kept as a slice of its group in order of rank rather than
+    /// as a list each: 10,000 taps would make 40 million pairs.
     private let dependencies: [Dependencies]
-    /// Each group of taps (see `TapGroup`), in order of taps.
+    /// Each group of taps (see `TapGroup`), in order of rank.
     private let tapGroups: [[Int]]
     /// For a tap group, from each position the first member in the way of the taps with
     /// fewer taps (recognized, or still deciding): made when first asked for in an
@@ -56,16 +57,17 @@ public final class Arbiter {
         }
         self.simultaneous = simultaneous
         var groups: [TapGroup: [Int]] = [:]
-        for (i, spec) in specs.enumerated() where spec.type == .tap { groups[TapGroup(spec), default: []].append(i) }
+        let rank = specs.map { TapGroup.rank(of: $0) ?? 0 }
+        for (i, spec) in specs.enumerated() { if let group = TapGroup(spec) { groups[group, default: []].append(i) } }
         var dependencies = specs.map { Dependencies(named: $0.requiresFailureOf.compactMap { index[$0] }) }
-        let tapGroups = groups.values.map { $0.sorted { (specs[$0].taps, $0) < (specs[$1].taps, $1) } }
-        for (group, byTaps) in tapGroups.enumerated() {
-            var firstWithMore = byTaps.count
-            for position in byTaps.indices.reversed() {
-                let i = byTaps[position]
-                if position + 1 < byTaps.count, specs[byTaps[position + 1]].taps > specs[i].taps { firstWithMore = position + 1 }
-                guard firstWithMore < byTaps.count else { continue }
-                dependencies[i].tapsWithMore = (group, firstWithMore)
+        let tapGroups = groups.values.map { $0.sorted { (rank[$0], $0) < (rank[$1], $1) } }
+        for (group, byRank) in tapGroups.enumerated() {
+            var firstAbove = byRank.count
+            for position in byRank.indices.reversed() {
+                let i = byRank[position]
+                if position + 1 < byRank.count, rank[byRank[position + 1]] > rank[i] { firstAbove = position + 1 }
+                guard firstAbove < byRank.count, TapGroup.waits(specs[i]) else { continue }
+                dependencies[i].tapsAbove = (group, firstAbove)
             }
         }
         self.tapGroups = tapGroups
@@ -131,27 +133,19 @@ public final class Arbiter {
         runDeadlines(upTo: time)
     }
 
-    /// Deadlines in order of time, then configuration; arbitration after each, except
-    /// after those of one instant that only made recognizers fail (a thousand double taps
-    /// giving up at once): nothing competes there, so arbitration waits for the next
-    /// deadline that asks for something, or the instant's end. Arbitrating after each
-    /// would cost the thousand single taps waiting on them a look at all of them each time.
+    /// Deadlines in order of time; those of one instant all run before arbitration, which
+    /// then weighs what they asked for together, as a frame's: a long press and a
+    /// sequence's hold that end at one instant are taken sequence first, whatever their
+    /// order in the file. A thousand double taps giving up at once cost one arbitration.
     private func runDeadlines(upTo time: Timestamp) {
         while let first = earliestDeadline(), let due = first.deadline, due <= time {
             output.now = due
-            var deferred = false
             for r in recognizers where r.deadline == due {
                 r.deadline = nil
                 r.deadlineReached()
-                deferred = r.request == nil && r.state == .failed
-                if deferred { continue }
-                arbitrate()
-                if !fingersDown { endSequence() }
             }
-            if deferred {
-                arbitrate()
-                if !fingersDown { endSequence() }
-            }
+            arbitrate()
+            if !fingersDown { endSequence() }
         }
     }
 
@@ -171,7 +165,11 @@ public final class Arbiter {
             inTheWayFrom.removeAll(keepingCapacity: true)
             candidates.removeAll(keepingCapacity: true)
             for i in recognizers.indices where recognizers[i].request != nil { candidates.append(i) }
+            // A sequence before the gestures of its last step alone (it is the more
+            // particular), then by quality, then in configuration order.
             candidates.sort { a, b in
+                let sa = recognizers[a].spec.earlierSteps.count, sb = recognizers[b].spec.earlierSteps.count
+                if sa != sb { return sa > sb }
                 let qa = recognizers[a].request!.quality, qb = recognizers[b].request!.quality
                 return qa != qb ? qa > qb : a < b
             }
@@ -195,7 +193,7 @@ public final class Arbiter {
         for d in dependencies[c].named {
             if let verdict = judge(c, waitingFor: d) { return verdict }
         }
-        guard let (group, first) = dependencies[c].tapsWithMore else { return true }
+        guard let (group, first) = dependencies[c].tapsAbove else { return true }
         let members = tapGroups[group], next = inTheWay(group)
         var position = next[first]
         while position < members.count {
@@ -239,14 +237,15 @@ public final class Arbiter {
         }
     }
 
-    /// The winner fails the others still possible in its touch sequence; a gesture of a
-    /// later sequence (a swipe begun while a tap waited for a double tap) goes on.
+    /// The winner fails the others still possible that share a touch sequence with it (a
+    /// double tap or five taps then a hold spans several); a gesture of a later sequence
+    /// only (a swipe begun while a tap waited for a double tap) goes on.
     private func grant(_ c: Int) {
         let winner = recognizers[c]
-        let sequence = winner.sequence ?? output.sequence
+        let spanned = winner.sequences(now: output.sequence)
         winner.grant()
         for (i, other) in recognizers.enumerated() where i != c && other.state == .possible && !simultaneous[c].contains(i)
-            && (other.sequence ?? output.sequence) == sequence {
+            && other.sequences(now: output.sequence).overlaps(spanned) {
             other.fail("\(winner.name) was recognized first")
         }
     }
@@ -267,12 +266,13 @@ public final class Arbiter {
 /// tap its group's members from a position on.
 private struct Dependencies {
     var named: [Int]
-    var tapsWithMore: (group: Int, from: Int)?
+    var tapsAbove: (group: Int, from: Int)?
 }
 
 func makeRecognizer(_ spec: GestureSpec, geometry: DeviceGeometry, output: RecognizerOutput,
                     matcher: StrokeMatcher?) -> GestureRecognizer {
-    switch spec.type {
+    if !spec.earlierSteps.isEmpty { return SequenceRecognizer(spec: spec, geometry: geometry, output: output, matcher: matcher) }
+    return switch spec.type {
     case .tap: TapRecognizer(spec: spec, geometry: geometry, output: output)
     case .longPress: LongPressRecognizer(spec: spec, geometry: geometry, output: output)
     case .swipe: SwipeRecognizer(spec: spec, geometry: geometry, output: output)

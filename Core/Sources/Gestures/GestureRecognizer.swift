@@ -16,12 +16,15 @@ public class GestureRecognizer {
     /// A recognition (or, for continuous gestures, a beginning) the arbiter has not granted yet.
     @exclusivity(unchecked) var request: (event: GestureEvent, quality: Double)?
     /// The last event sent, for ending a continuous gesture.
-    @exclusivity(unchecked) private var lastEvent: GestureEvent?
+    @exclusivity(unchecked) var lastEvent: GestureEvent?
     /// The wait for another gesture's failure was explained once.
     @exclusivity(unchecked) var announcedWaiting = false
     /// The touch sequence of the first touch it followed since it was reset: a gesture
     /// that spans sequences (a double tap) belongs to the one it started in.
     @exclusivity(unchecked) var sequence: Int?
+    /// The touch sequence of the last touch it took up: with `sequence`, the sequences
+    /// its gesture spans.
+    @exclusivity(unchecked) var lastSequence: Int?
     /// Taken out of the running (see `Arbiter.exclude`): it follows no new touch until
     /// its recognizers are made anew.
     @exclusivity(unchecked) private(set) var excluded = false
@@ -65,6 +68,7 @@ public class GestureRecognizer {
         lastEvent = nil
         announcedWaiting = false
         sequence = nil
+        lastSequence = nil
         touches.removeAll(keepingCapacity: true)
         mostFingersDown = 0
     }
@@ -72,8 +76,8 @@ public class GestureRecognizer {
     // MARK: Touch delivery
 
     /// Delivers the frame's touches this recognizer follows, or takes up new ones that
-    /// began in its region; true when it followed any.
-    final func deliver(_ frame: TouchFrame) -> Bool {
+    /// began in its region; true when it followed any. A sequence passes them to its steps.
+    func deliver(_ frame: TouchFrame) -> Bool {
         var delivered = false
         for touch in frame.touches {
             if let i = touches.firstIndex(where: { $0.id == touch.id }) {
@@ -92,15 +96,37 @@ public class GestureRecognizer {
             } else if touch.phase == .began, acceptsTouches, spec.region.contains(touch.location),
                       touches.count < TouchDecoder.maximumContacts {
                 delivered = true
-                if sequence == nil { sequence = output.sequence }
-                touches.append(TrackedTouch(id: touch.id, start: touch.location, location: touch.location,
-                                            startTime: touch.timestamp, time: touch.timestamp))
-                mostFingersDown = max(mostFingersDown, fingersDown)
-                touchBegan(touches.count - 1)
+                takeUp(TrackedTouch(id: touch.id, start: touch.location, location: touch.location,
+                                    startTime: touch.timestamp, time: touch.timestamp))
             }
         }
         if delivered, isDeciding { frameEnded() }
         return delivered
+    }
+
+    /// Takes over the touches still down that the step before it in a sequence followed
+    /// (a hold, then a swipe of the same fingers), as if they came down now, where they are.
+    final func adopt(_ handed: [TrackedTouch]) {
+        var took = false
+        for touch in handed where touch.isDown && touches.count < TouchDecoder.maximumContacts {
+            took = true
+            takeUp(TrackedTouch(id: touch.id, start: touch.location, location: touch.location, startTime: output.now, time: output.now))
+        }
+        if took, isDeciding { frameEnded() }
+    }
+
+    private func takeUp(_ touch: TrackedTouch) {
+        if sequence == nil { sequence = output.sequence }
+        lastSequence = output.sequence
+        touches.append(touch)
+        mostFingersDown = max(mostFingersDown, fingersDown)
+        touchBegan(touches.count - 1)
+    }
+
+    /// The touch sequences its gesture spans so far: `now`'s alone when it follows none.
+    func sequences(now: Int) -> ClosedRange<Int> {
+        let first = sequence ?? now
+        return first...max(first, lastSequence ?? first)
     }
 
     /// Still deciding, or under way: the touch hooks run.
@@ -219,7 +245,11 @@ public class GestureRecognizer {
         guard apply(.grant, "recognized (quality \(quality.formatted2))") else { return }
         output.events.append(event)
         lastEvent = event
+        granted()
     }
+
+    /// After the arbiter granted its request (a sequence grants its last step).
+    func granted() {}
 
     private func transition(to newState: RecognizerState, _ reason: @autoclosure () -> String) {
         if output.explaining {

@@ -54,6 +54,15 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     public var progressTag: String?
     public var edgeRange: ClosedRange<Double> = 0...1
 
+    /// A sequence's steps before this one (`then`), in order: each is recognized before
+    /// the next begins; the gesture's own shape is the last step. Empty for one gesture.
+    public var earlierSteps: [GestureSpec] = []
+    /// A step after the first: the longest from the step before (its recognition, or the
+    /// lift of its fingers) to this step's first touch.
+    public var withinMS = 350.0
+    /// Steps in a sequence, at most: each is a recognizer of its own.
+    public static let mostSteps = 4
+
     /// tap, long-press: how far a finger may move and still count as still.
     public var maxMovementMM = 6.0
     /// tap: the longest a finger may stay down.
@@ -96,7 +105,8 @@ public struct GestureSpec: Equatable, Codable, Sendable {
     /// What makes it: two gestures of one trigger are "the same gesture" for different
     /// applications (see `GestureGate.admitted`).
     public var trigger: Trigger {
-        Trigger(type: type, fingers: fingers, taps: taps, direction: direction, angle: angle, edge: edge, region: region.name, tool: tool)
+        Trigger(type: type, fingers: fingers, taps: taps, direction: direction, angle: angle, edge: edge, region: region.name, tool: tool,
+                earlier: earlierSteps.map(\.trigger))
     }
 
     public struct Trigger: Hashable, Sendable {
@@ -108,6 +118,7 @@ public struct GestureSpec: Equatable, Codable, Sendable {
         var edge: Edge?
         var region: String
         var tool: ContactTool?
+        var earlier: [Trigger]
     }
 
     public func fires(inMode mode: String) -> Bool { Self.fires(modes: modes, inMode: mode) }

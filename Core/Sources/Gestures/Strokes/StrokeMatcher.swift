@@ -150,8 +150,10 @@ public final class StrokeMatcher {
         }
     }
 
-    /// The matcher for a configuration's gestures; nil when none matches strokes.
-    public convenience init?(for specs: [GestureSpec]) {
+    /// The matcher for a configuration's gestures and their sequences' steps (a checkmark
+    /// then a tap); nil when none matches strokes.
+    public convenience init?(for gestures: [GestureSpec]) {
+        let specs = gestures + gestures.flatMap(\.earlierSteps)
         guard specs.contains(where: { $0.type == .checkmark || $0.type == .chevron || $0.type == .stroke }) else { return nil }
         self.init(builtIn: BuiltInStrokes.templates, bound: Set(specs.compactMap(\.builtInShape)),
                   learned: specs.filter { $0.type == .stroke }.flatMap { spec in
