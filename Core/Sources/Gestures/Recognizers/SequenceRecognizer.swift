@@ -91,12 +91,11 @@ final class SequenceRecognizer: GestureRecognizer {
     /// hands on to the next step, or (the last) asks the arbiter; the last step's events
     /// under way are this gesture's. Then takes the step's touches and deadline as its own.
     private func settle() {
-        output.bugs += stepOutput.bugs
-        stepOutput.bugs.removeAll(keepingCapacity: true)
         while state == .possible, case .following(let n) = stage {
             let step = steps[n]
             if step.state == .failed {
-                return fail("\(describe(n)): \(stepOutput.transitions.last { $0.gesture == step.name && $0.to == .failed }?.reason ?? "failed")")
+                fail("\(describe(n)): \(stepOutput.transitions.last { $0.gesture == step.name && $0.to == .failed }?.reason ?? "failed")")
+                break
             }
             if step.sequence != nil { nextStepBy = nil }
             guard let pending = step.request else { break }
@@ -120,7 +119,9 @@ final class SequenceRecognizer: GestureRecognizer {
             default: break
             }
         }
-        stepOutput.events.removeAll(keepingCapacity: true)
+        // What the steps said is this gesture's now, or nothing: none of it is kept.
+        output.bugs += stepOutput.bugs
+        stepOutput.clear()
         guard state == .possible || state.isActive else { return }
         let shown: GestureRecognizer
         switch stage {
@@ -131,7 +132,8 @@ final class SequenceRecognizer: GestureRecognizer {
         mostFingersDown = shown.mostFingersDown
         sequence = steps[0].sequence
         lastSequence = steps.lazy.compactMap(\.lastSequence).max()
-        deadline = [steps[stage.step].deadline, nextStepBy].compactMap { $0 }.min()
+        let stepDeadline = steps[stage.step].deadline
+        deadline = nextStepBy.map { by in stepDeadline.map { min($0, by) } ?? by } ?? stepDeadline
     }
 
     /// Step n was recognized: the next follows the fingers still down, or waits for them
@@ -179,6 +181,7 @@ final class SequenceRecognizer: GestureRecognizer {
     override func reset() {
         super.reset()
         for step in steps { step.reset() }
+        stepOutput.clear()
         stage = .following(0)
         nextStepBy = nil
     }
