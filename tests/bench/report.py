@@ -1,7 +1,8 @@
 """BENCHMARKS.md from one run of scripts/benchmarks: the pure core's tables (ordo-one,
 markdown), the VM's figures (tests/bench/vm_bench.py, tests/bench/vm_keys.py,
-tests/bench/vm_overlay.py) and the studio's (tests/bench/studio_start.py).
-    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY [LEARN.txt [STUDIO.json]]
+tests/bench/vm_overlay.py, tests/bench/vm_feel.py, tests/bench/run-installed-memory) and
+the studio's (tests/bench/studio_start.py).
+    python3 tests/bench/report.py CORE.md VM.json KEYS.json OVERLAY.json COMMAND BINARY LEARN.txt STUDIO.json FEEL.json MEMORY.json
 """
 import datetime, json, os, platform, re, statistics, subprocess, sys
 
@@ -9,8 +10,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from latency_summary import summary  # noqa: E402
 
 core_path, vm_path, keys_path, overlay_path, command, binary = sys.argv[1:7]
-learn_path = sys.argv[7] if len(sys.argv) > 7 else None
-studio = json.load(open(sys.argv[8])) if len(sys.argv) > 8 else None
+learn_path, studio_path, feel_path, memory_path = sys.argv[7:11]
+studio, feel, installed = (json.load(open(path)) for path in (studio_path, feel_path, memory_path))
 vm = json.load(open(vm_path))
 keys = json.load(open(keys_path))
 overlay = json.load(open(overlay_path))
@@ -54,6 +55,87 @@ print("- The pure core's figures are this machine's; the daemon's were measured 
       "(`scripts/vm-run`: Debian's kernel under QEMU, software emulation, 2 CPUs), where "
       "everything runs many times slower than on hardware: compare gestured with lisgd there, "
       "not with the core's figures.")
+print()
+FRAME_MS = 1000 / 60
+
+
+def within_a_frame(figures, floor):
+    """Whether FIGURES' p99 is within a frame (16.7 ms) of FLOOR's."""
+    return figures["p99_ms"] is not None and floor["p99_ms"] is not None and figures["p99_ms"] - floor["p99_ms"] <= FRAME_MS
+
+
+print("## What a person feels")
+print()
+print(f"Measured in the VM ({feel['rounds']} rounds, `tests/bench/vm_feel.py`), each beside its floor in the same boot. "
+      "**Pass-through**: a one-finger drag (2 s, a frame every 10 ms, 200 frames) and 20 taps (60 ms down) on an isolated "
+      "panel, from each frame's write to the panel (the monotonic clock just after the write, where the kernel stamps it) "
+      "to the event libinput hands over from the twin (`tests/bench/libinput_events.c`: libinput's path backend, as a "
+      "compositor reads the device): the drag's frames (TOUCH_FRAME), the taps' TOUCH_DOWN and TOUCH_UP. The floor is "
+      "`tests/bench/twin_floor.c`: it grabs the panel and writes each event to a uinput copy at once (libevdev, a "
+      "blocking read, nothing decided). gestured with a three-finger swipe bound (nothing one finger does can be a "
+      "gesture); with a three-finger pan bound to the virtual touchpad (`delays_touches_began`, on by default with "
+      "`touchpad`, holds from three fingers); with a one-finger long press, which could claim every touch (its lift "
+      "waits for the long press to fail: `delays_touches_ended`); and with that long press and "
+      "`delays_touches_began = true`, which holds each touch back until the long press fails (6 mm of movement, or the "
+      "lift). A frame held back is timed from the touch's first frame. Cells: p50 / p99; ÷ floor: gestured's over the "
+      "floor's.")
+print()
+print("| pass-through | drag frames | ÷ floor | tap down | ÷ floor | tap up | ÷ floor | p99 within a frame of the floor | missed (drag, down, up) |")
+print("|---|---|---|---|---|---|---|---|---|")
+floor = feel["pass_through"]["floor"]
+names = {"floor": "floor (twin_floor.c)", "nothing_claims": "gestured, a three-finger swipe bound",
+         "touchpad": "gestured, a three-finger touchpad pan (delays_touches_began from 3 fingers)",
+         "may_claim": "gestured, a one-finger long press bound", "may_claim_delays_began": "the same, delays_touches_began = true"}
+for case, figures in feel["pass_through"].items():
+    cells = []
+    for kind in ("drag", "tap_down", "tap_up"):
+        cells += [p50_p99(figures[kind]), "" if case == "floor" else ratios(figures[kind], floor[kind])]
+    within = "" if case == "floor" else ("yes" if all(within_a_frame(figures[k], floor[k]) for k in ("drag", "tap_down", "tap_up")) else "no")
+    missed = ", ".join(str(figures[k]["missed"]) for k in ("drag", "tap_down", "tap_up"))
+    print(f"| {names.get(case, case)} | {' | '.join(cells)} | {within} | {missed} |")
+print()
+lag = feel["touchpad_lag"]
+print(f"**The touchpad behind the fingers**: a three-finger pan of 3 s (a frame every 10 ms) bound with `touchpad = true`, "
+      f"{lag['pans']} times; from each panel frame's write to the GESTURE_SWIPE_UPDATE libinput makes of the frame "
+      "gestured's virtual touchpad writes for it (a desktop's animation follows these), each update laid to the last panel "
+      "frame written before the kernel stamped the touchpad's frame.")
+print()
+print("| touchpad lag | p50 | p99 | updates | within a frame (16.7 ms) at p99 |")
+print("|---|---|---|---|---|")
+print(f"| panel frame → GESTURE_SWIPE_UPDATE | {ms(lag['p50_ms'])} | {ms(lag['p99_ms'])} | {lag['n']} | "
+      f"{'yes' if lag['p99_ms'] is not None and lag['p99_ms'] <= FRAME_MS else 'no'} |")
+print()
+o = overlay["overlay_lag"]
+drawn, written = o["n"], o["n"] + o["missed"]
+print("**The overlay behind the fingers** (X11): a one-finger drag of 200 mm (a frame every 10 ms, 8.7 pixels apart on the "
+      "1280-pixel screen), drawn by the session agent on Xvfb; from each frame's write to the X server's damage where its "
+      "dot appears (`tests/bench/x_damage.c`: XDamage on the root window, raw rectangles, as a compositor follows a "
+      "screen), the frame told by where the newest dot is. The overlay's updates go out at most 60 a second, the latest "
+      f"replacing one that waits: {drawn} of {written} frames were drawn as they came, the others within the next. "
+      "A layer-shell compositor's commit is not measured here.")
+print()
+print("| overlay lag | p50 | p99 | frames drawn | within a frame (16.7 ms) at p99 |")
+print("|---|---|---|---|---|")
+print(f"| panel frame → the trail's damage | {ms(o['p50_ms'])} | {ms(o['p99_ms'])} | {drawn} of {written} | "
+      f"{'yes' if o['p99_ms'] is not None and o['p99_ms'] <= FRAME_MS else 'no'} |")
+print()
+g, l = installed["gestured"], installed["lisgd"]
+print("**Memory as installed** (`tests/bench/run-installed-memory`): gestured from its `.deb` (what `make deb` builds, "
+      "stripped) and Debian's lisgd 0.3.7 from its own, both installed onto an ext4 disk in the VM (not the guest's "
+      "tmpfs, where a program's pages count as shared memory), caches dropped after `sync` so that both read their "
+      "programs back from it, clean. The service started by systemd with a one-finger swipe bound to a command; lisgd "
+      "with the same swipe. PSS (its share of what is resident) and anonymous memory (what it allocated itself), from "
+      f"`smaps_rollup`, idle 3 s after the start, and after 1,000 swipes ({g['recognized']} recognized, each running "
+      f"`true`) and, for gestured, {g['reloads']} reloads (`systemctl reload`).")
+print()
+print("| memory as installed | gestured | lisgd | gestured ÷ lisgd |")
+print("|---|---|---|---|")
+for label, key in (("idle", "idle"), ("after 1,000 swipes (gestured: and 100 reloads)", "after")):
+    print(f"| PSS, {label} | {g[key]['pss'] / 1024:.1f} MB | {l[key]['pss'] / 1024:.1f} MB | {g[key]['pss'] / l[key]['pss']:.1f} |")
+    print(f"| anonymous, {label} | {g[key]['anonymous'] / 1024:.2f} MB | {l[key]['anonymous'] / 1024:.2f} MB | "
+          f"{g[key]['anonymous'] / l[key]['anonymous']:.1f} |")
+b = installed["binary_kb"]
+print(f"| the program on disk | {b['gestured'] / 1024:.1f} MB | {b['lisgd']} KB | |")
 print()
 print("## The daemon in a real kernel, beside lisgd")
 print()
@@ -207,7 +289,7 @@ print(f"The agent over ten idle seconds between gestures (the overlay on, 2 s af
       f"({overlay['ticks_per_second']} a second), woken {overlay.get('agent_idle_wake_ups_10s', '?')} times "
       f"(its voluntary context switches){'' if overlay['agent_drew'] else '; it could not draw'}.")
 print()
-learned = open(learn_path).read() if learn_path else ""
+learned = open(learn_path).read()
 if learned:
     print("## Learned shapes (scripts/check-learn)")
     print()

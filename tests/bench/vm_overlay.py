@@ -1,8 +1,11 @@
 """The overlay's cost, in a real kernel (inside scripts/vm-run by scripts/benchmarks, as
 root): the latency from a swipe's lift to the first instruction of its command, with
 `overlay = true` and without, in blocks that take turns in one boot; the session agent
-drawing each update on an X display (Xvfb) meanwhile; and the agent's CPU time and
-wake-ups over ten idle seconds between gestures. gestured serves sessions here as the
+drawing each update on an X display (Xvfb) meanwhile; the agent's CPU time and wake-ups
+over ten idle seconds between gestures; and the overlay's lag behind the finger: from
+each frame of a one-finger drag written to the panel to the X server's damage where the
+trail's new dot appears (x_damage.c, the root window's damage as a compositor follows
+it), the frame told by where the dot is (the drag moves 8.7 pixels a frame). gestured serves sessions here as the
 system service does: a private bus taken for the system bus, with tests/fake_logind.c on
 it saying session c1 of uid 0 is in front, and the agent (uid 0, in no session: the
 user's own services) handing over its user's configuration.
@@ -14,7 +17,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
 from common import Daemon, latencies, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
-from uinput_panel import Panel  # noqa: E402
+from uinput_panel import Panel, wait_for  # noqa: E402
 
 gestured_build, out_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 blocks = int(sys.argv[3]) if len(sys.argv) > 3 else 8
@@ -29,6 +32,9 @@ stamp, stamps = os.path.join(work, "stamp"), os.path.join(work, "stamps.txt")
 subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
 flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True, check=True).stdout.split()
 subprocess.run(["cc", "-O2", "-o", os.path.join(work, "fake_logind"), os.path.join(here, "..", "fake_logind.c"), *flags], check=True)
+x_damage = os.path.join(work, "x_damage")
+flags = subprocess.run(["pkg-config", "--cflags", "--libs", "xcb", "xcb-damage"], capture_output=True, text=True, check=True).stdout.split()
+subprocess.run(["cc", "-O2", "-o", x_damage, os.path.join(here, "x_damage.c"), *flags], check=True)
 
 for role in ("SYSTEM", "SESSION"):
     address = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
@@ -84,6 +90,41 @@ def wake_ups(pid):
     return int(re.search(r"voluntary_ctxt_switches:\s+(\d+)", open(f"/proc/{pid}/status").read()).group(1))
 
 
+SCREEN_WIDTH, PANEL_UNITS, UNITS_PER_MM, DOT = 1280, 3839, 13, 8  # Xvfb's, fixtures.HEADER's, X11Overlay's
+
+
+def overlay_lag(drags):
+    """Each drag frame's delay (ms) to the damage that shows its dot, and the frames drawn."""
+    path = os.path.join(work, "damage.txt")
+    watcher = subprocess.Popen([x_damage], env=dict(os.environ, DISPLAY=":7"), stdout=open(path, "w"), stderr=subprocess.STDOUT)
+    assert wait_for(10, lambda: "ready" in open(path).read()), open(path).read()
+    lags, frames = [], 0
+    for _ in range(drags):
+        r = Recording()
+        for i in range(101):
+            r.frame({0: (40 + 2 * i, 100)})
+        r.frame({0: None})
+        written, seen = [], -1
+        panel.play(r.text(), on_frame=written.append)
+        time.sleep(1.5)  # the trail lingers 0.7 s after the lift
+        frames += 101
+        for line in open(path).read().splitlines():
+            fields = line.split()
+            if len(fields) != 6 or fields[0] != "DAMAGE" or int(fields[3]) < 40:  # not the progress bar's
+                continue
+            received, x, width = int(fields[1]), int(fields[2]), int(fields[4])
+            if received < written[0] * 1e9:
+                continue
+            mm = (x + width - DOT // 2) / SCREEN_WIDTH * PANEL_UNITS / UNITS_PER_MM
+            frame = round((mm - 40) / 2)
+            if seen < frame <= 100:
+                lags.append((received - written[frame] * 1e9) / 1e6)
+                seen = frame
+    watcher.terminate()
+    watcher.wait()
+    return lags, frames
+
+
 pooled = {"on": [], "off": []}
 for i in range(blocks):
     for overlay in ((True, False) if i % 2 == 0 else (False, True)):
@@ -98,10 +139,13 @@ play_swipes(panel, 3, 0.6)
 time.sleep(2)
 before, woken = cpu_ticks(agent.pid), wake_ups(agent.pid)
 time.sleep(10)
+idle_ticks, idle_wake_ups = cpu_ticks(agent.pid) - before, wake_ups(agent.pid) - woken
+lags, drawn = overlay_lag(blocks * 2)
 figures = {
     "blocks": blocks, "swipes": swipes,
     "on": summary(pooled["on"], blocks * swipes), "off": summary(pooled["off"], blocks * swipes),
-    "agent_idle_ticks_10s": cpu_ticks(agent.pid) - before, "agent_idle_wake_ups_10s": wake_ups(agent.pid) - woken,
+    "agent_idle_ticks_10s": idle_ticks, "agent_idle_wake_ups_10s": idle_wake_ups,
+    "overlay_lag": summary(lags, drawn),
     "ticks_per_second": os.sysconf("SC_CLK_TCK"),
     "agent_drew": "overlay:" not in open(agent_log.name).read(),
 }
