@@ -1,6 +1,6 @@
 """What the VM benchmarks share: the swipe they time, playing it, its summary (latency_summary), and a
 daemon started with its READY=1 timed."""
-import fcntl, os, re, signal, socket, struct, subprocess, sys, time
+import fcntl, os, re, shutil, signal, socket, struct, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
@@ -70,6 +70,16 @@ def play_swipes(panel, count, gap_s, directions=("right",)):
         lifts.append(reports[-1][0] * 1_000_000_000 + reports[-1][1] * 1000)
     os.close(reader)
     return lifts
+
+
+def copy_programs(gestured, work):
+    """gestured and its parsing helper (beside it, where it looks) copied into WORK, in the
+    VM's /tmp, in memory: its root is the host's files over 9p without a cache, from which
+    every start reads its program again, as no installed system does (a start there costs
+    several times more, the more so the larger the program). The copy's path."""
+    for program in (gestured, os.path.join(os.path.dirname(gestured), "gestured-parse-config")):
+        shutil.copy(program, work)
+    return os.path.join(work, "gestured")
 
 
 def cpu_seconds(pid, children=False):

@@ -24,10 +24,7 @@ done
 sync
 echo 3 > /proc/sys/vm/drop_caches
 
-evemu-device "$dir/panel.desc" > /tmp/panel.node &
-wait_for 15 grep -q /dev/input /tmp/panel.node
-udevadm settle
-node=$(grep -o '/dev/input/event[0-9]*' /tmp/panel.node)
+node=$(evemu_panel "$dir/panel.desc" /tmp/panel.node)
 cat > /etc/gestured/gestured.toml <<'EOF2'
 [[gesture]]
 name = "right"

@@ -11,7 +11,7 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, session_bus_with_listener, summary  # noqa: E402
+from common import Daemon, copy_programs, cpu_seconds, latencies as common_latencies, play_swipes as common_play_swipes, session_bus_with_listener, summary  # noqa: E402
 from fixtures import Recording, suite_config  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -19,13 +19,7 @@ out_path = sys.argv[2]
 swipes = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 work = tempfile.mkdtemp()
 os.chmod(work, 0o755)
-# The programs whose start is timed run from the VM's /tmp, in memory: its root is the
-# host's files over 9p without a cache, from which every start reads its program again,
-# as no installed system does (a start there costs several times more, the more so the
-# larger the program). gestured's parsing helper goes beside it, where it looks.
-gestured = os.path.join(work, "gestured")
-for program in (sys.argv[1], os.path.join(os.path.dirname(sys.argv[1]), "gestured-parse-config")):
-    shutil.copy(program, work)
+gestured = copy_programs(sys.argv[1], work)
 lisgd_program = shutil.copy(shutil.which("lisgd"), work)
 stamp, listen = os.path.join(work, "stamp"), os.path.join(work, "listen")
 # Static: its main() is its first instruction (no dynamic loader before it).

@@ -19,11 +19,11 @@ before the kernel stamped it (gestured writes a frame after reading one), or, fo
 held back and written later, the panel frame they began with.
     python3 tests/bench/vm_feel.py GESTURED OUT.json [ROUNDS]
 """
-import json, os, re, shutil, subprocess, sys, tempfile, time
+import json, os, re, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, summary  # noqa: E402
+from common import Daemon, copy_programs, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, twins_in, wait_for  # noqa: E402
 
@@ -31,9 +31,7 @@ out_path = sys.argv[2]
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 4
 work = tempfile.mkdtemp()
 os.chmod(work, 0o755)
-gestured = os.path.join(work, "gestured")
-for program in (sys.argv[1], os.path.join(os.path.dirname(sys.argv[1]), "gestured-parse-config")):
-    shutil.copy(program, work)
+gestured = copy_programs(sys.argv[1], work)
 floor_program, reader_program = os.path.join(work, "twin_floor"), os.path.join(work, "libinput_events")
 
 

@@ -51,10 +51,7 @@ check "nor started" bash -c "! systemctl is-active -q gestured"
 echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="gestured test panel", ATTRS{phys}=="", ENV{WL_OUTPUT}="HDMI-A-1"' \
     > /etc/udev/rules.d/85-test-panel.rules
 udevadm control --reload
-evemu-device "$dir/panel.desc" > /tmp/panel.node &
-wait_for 15 grep -q /dev/input /tmp/panel.node
-udevadm settle
-node=$(grep -o '/dev/input/event[0-9]*' /tmp/panel.node)
+node=$(evemu_panel "$dir/panel.desc" /tmp/panel.node)
 # The kiosk's configuration: a checkmark runs a command, a three-finger swipe types a chord.
 cat > /etc/gestured/gestured.toml <<'EOF2'
 [[gesture]]
