@@ -68,7 +68,7 @@ print("## What a person feels")
 print()
 print(f"Measured in the VM ({feel['rounds']} rounds, `tests/bench/vm_feel.py`), each beside its floor in the same boot. "
       "**Pass-through**: a one-finger drag (2 s, a frame every 10 ms, 200 frames) and 20 taps (60 ms down) on an isolated "
-      "panel, from each frame's write to the panel (the monotonic clock just after the write, where the kernel stamps it) "
+      "panel, from each frame's write to the panel (the monotonic clock read just before its SYN_REPORT is written, which the kernel stamps) "
       "to the event libinput hands over from the twin (`tests/bench/libinput_events.c`: libinput's path backend, as a "
       "compositor reads the device): the drag's frames (TOUCH_FRAME), the taps' TOUCH_DOWN and TOUCH_UP. The floor is "
       "`tests/bench/twin_floor.c`: it grabs the panel and writes each event to a uinput copy at once (libevdev, a "

@@ -2,8 +2,8 @@
 root), each beside its floor in the same boot:
 
 - pass-through: a one-finger drag (2 s, a frame every 10 ms) and taps on an isolated
-  panel, from each frame's write to the panel (CLOCK_MONOTONIC just after the write,
-  where the kernel stamps it) to the twin's event as libinput hands it over
+  panel, from each frame's write to the panel (CLOCK_MONOTONIC just before its
+  SYN_REPORT is written, which the kernel stamps) to the twin's event as libinput hands it over
   (libinput_events.c, the path backend, as a compositor reads it). The floor is
   twin_floor.c, which grabs the panel and writes each event to a copy at once. gestured
   with a three-finger swipe (nothing one finger does is a gesture); with a three-finger
@@ -89,11 +89,24 @@ class Reader:
 
 
 def play(panel, text, answered_by):
-    """Plays TEXT, its frames' write times kept; then what ANSWERED_BY (a Reader) read."""
-    written = []
-    panel.play(text, on_frame=written.append)
+    """Plays TEXT at its pace; then when each frame was written (ns: the clock read just
+    before its SYN_REPORT goes in, which the kernel stamps and readers wake on, so that no
+    answer can come before it) and what ANSWERED_BY (a Reader) read."""
+    written, start, first = [], time.monotonic(), None
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) != 5 or fields[0] != "E:":
+            continue
+        first = float(fields[1]) if first is None else first
+        delay = start + float(fields[1]) - first - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        typ, code, value = int(fields[2], 16), int(fields[3], 16), int(fields[4])
+        if typ == 0 and code == 0:
+            written.append(time.clock_gettime_ns(time.CLOCK_MONOTONIC))
+        panel.write(typ, code, value)
     time.sleep(1)
-    return [int(t * 1e9) for t in written], answered_by.events()
+    return written, answered_by.events()
 
 
 def lay(written, answers, kinds):
