@@ -119,17 +119,18 @@ let benchmarks: @Sendable () -> Void = {
                                     tool: .pen)
         for (node, device) in [("/dev/input/event5", panel), ("/dev/input/event6", panel), ("/dev/input/event7", pen)] {
             try! seat.step(.appeared(SeatDevice(node: node, description: device, live: .init(kernelState: nil, isTwin: false, group: "1")),
-                                     at: Timestamp(microseconds: 0))) { _ in }
+                                     at: Timestamp(microseconds: 0)))
         }
         precondition(seat.panels.count == 3, "two panels and a pen")
         let warmUp = 13 + 49 * 10
-        for e in events.prefix(warmUp) { try! seat.step(.event(node: "/dev/input/event5", e)) { _ in } }
+        for e in events.prefix(warmUp) { try! seat.step(.event(node: "/dev/input/event5", e)) }
         let steady = Array(events.dropFirst(warmUp))
         benchmark.startMeasurement()
         for i in benchmark.scaledIterations {
             let base = (i % 1000) * 10
             for e in steady[base..<(base + 10)] {
-                try! seat.step(.event(node: "/dev/input/event5", e)) { effect in
+                try! seat.step(.event(node: "/dev/input/event5", e))
+                for effect in seat.effects {
                     if case .step(_, _, let step) = effect { blackHole(step.actions.count) }
                 }
             }

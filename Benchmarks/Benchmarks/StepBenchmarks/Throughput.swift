@@ -20,7 +20,7 @@ final class Player {
             let (device, events) = recording
             let span = events.last!.time.microseconds - events.first!.time.microseconds + 1_000_000
             let node = "/dev/input/event\(number)"
-            try! seat?.step(.appeared(SeatDevice(node: node, description: device), at: Timestamp(microseconds: 0))) { _ in }
+            try! seat?.step(.appeared(SeatDevice(node: node, description: device), at: Timestamp(microseconds: 0)))
             return (node, seat?.panel(node)?.pipeline ?? (try! TouchscreenPipeline(device, config: Configuration.makeDefault())), events, span)
         }
         self.seat = seat
@@ -34,7 +34,8 @@ final class Player {
         event.time.microseconds += offset
         var actions = 0
         if let seat {
-            try! seat.step(.event(node: streams[stream].node, event)) { effect in
+            try! seat.step(.event(node: streams[stream].node, event))
+            for effect in seat.effects {
                 if case .step(_, _, let step) = effect { actions += step.actions.count }
             }
         } else {
