@@ -92,19 +92,8 @@ def play(panel, text, answered_by):
     """Plays TEXT at its pace; then when each frame was written (ns: the clock read just
     before its SYN_REPORT goes in, which the kernel stamps and readers wake on, so that no
     answer can come before it) and what ANSWERED_BY (a Reader) read."""
-    written, start, first = [], time.monotonic(), None
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) != 5 or fields[0] != "E:":
-            continue
-        first = float(fields[1]) if first is None else first
-        delay = start + float(fields[1]) - first - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        typ, code, value = int(fields[2], 16), int(fields[3], 16), int(fields[4])
-        if typ == 0 and code == 0:
-            written.append(time.clock_gettime_ns(time.CLOCK_MONOTONIC))
-        panel.write(typ, code, value)
+    written = []
+    panel.play(text, before_frame=lambda: written.append(time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
     time.sleep(1)
     return written, answered_by.events()
 

@@ -69,8 +69,9 @@ class Panel:
     def write(self, typ, code, value):
         os.write(self.fd, EVENT.pack(0, 0, typ, code, value))
 
-    def play(self, recording_text, speed=1.0, on_frame=None):
-        """Plays the E: lines at their pace; on_frame(monotonic time) after each SYN_REPORT."""
+    def play(self, recording_text, speed=1.0, on_frame=None, before_frame=None):
+        """Plays the E: lines at their pace; on_frame(monotonic time) after each SYN_REPORT,
+        before_frame() just before it is written (no reader can answer a frame before then)."""
         start, first = time.monotonic(), None
         for line in recording_text.splitlines():
             f = line.split()
@@ -82,6 +83,8 @@ class Panel:
             if delay > 0:
                 time.sleep(delay)
             typ, code, value = int(f[2], 16), int(f[3], 16), int(f[4])
+            if typ == 0 and code == 0 and before_frame:
+                before_frame()
             try:
                 self.write(typ, code, value)
             except OSError:

@@ -16,7 +16,7 @@ extension Configuration {
     /// Every key the parser takes, by section: what gestured.toml(5) must describe.
     public static var acceptedKeys: [String: [String]] {
         ["daemon": daemonKeys, "region": regionKeys, "device": deviceKeys,
-         "gesture": common + ["on", "then", "within_ms"] + Set(settings.values.joined()).sorted()]
+         "gesture": common + ["on", "then", "within_ms"] + knownSettings]
     }
 
     /// Checks `root`, what the TOML parser made of `text` (see `ParseOutcome`); `file`

@@ -119,10 +119,13 @@ extension Configuration {
             t.report("on", "only continuous gestures (pan, pinch, rotate) have phases; \(article(type)) acts when recognized")
         }
         let typeSettings = shapeKeys(firstType) + (settings[type] ?? []).filter(bindingKeys.contains)
-        let known = Set(settings.values.joined()).sorted()
-        t.reportUnknownKeys(allowed: common + typeSettings + ["on", "then"], known: known, owner: owner, takes: typeSettings)
+        t.reportUnknownKeys(allowed: common + typeSettings + ["on", "then"], known: knownSettings, owner: owner, takes: typeSettings)
         return (spec, binding)
     }
+
+    /// Every type's settings, for saying that one belongs to another type: made once, not
+    /// for each gesture and step of a file of thousands.
+    static let knownSettings = Set(settings.values.joined()).sorted()
 
     /// The settings that shape what a type recognizes: all a step of `then` takes.
     static func shapeKeys(_ type: GestureType) -> [String] { (settings[type] ?? []).filter { !bindingKeys.contains($0) } }
@@ -190,7 +193,7 @@ extension Configuration {
             parseShape(step, into: &spec)
             if let within = step.number("within_ms", allowingZero: false, atMost: Limit(60_000, "a minute")) { spec.withinMS = within }
             let takes = shapeKeys(type)
-            step.reportUnknownKeys(allowed: ["type", "within_ms", "then"] + takes, known: Set(settings.values.joined()).sorted(),
+            step.reportUnknownKeys(allowed: ["type", "within_ms", "then"] + takes, known: knownSettings,
                                    owner: "a step of then (\(type.rawValue))", takes: takes)
             steps.append(spec)
             holder = step
