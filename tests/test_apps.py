@@ -630,9 +630,15 @@ class Desktop(Harness):
         self.env["DISPLAY"] = x.display
         for instance in ("Navigator", "kitty"):
             waited(f"openbox's frame around {instance}", lambda: x.parent(instance) != x.root())
-        # At the start openbox has the last window it mapped in front (or none yet). An
-        # activation it is asked for may come before it manages the window, and be
-        # dropped: asked again until the daemon says it.
+        # Which window openbox puts in front as it maps them is its own affair: kitty is
+        # made the one before the daemon starts. An activation it is asked for may come
+        # before it manages the window, and be dropped: asked again until it holds.
+        def kitty_in_front():
+            if x.active() == int(x.windows["kitty"], 16):
+                return True
+            x.activate("kitty")
+            return False
+        waited("openbox's kitty in front", kitty_in_front)
         fired, log = self.follow([(None, False, "kitty"), (lambda: x.activate("Navigator"), True, "Firefox"),
                                   (lambda: x.activate("kitty"), True, "kitty"), (lambda: x.activate("Navigator"), True, "Firefox"),
                                   (lambda: [x.close("Navigator"), x.close("kitty")], False, "")])
@@ -1066,6 +1072,12 @@ class X11:
         window = self.windows[instance] if instance else "0"
         subprocess.run(["xprop", "-root", "-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", window],
                        env=self.env, check=True)
+
+    def active(self):
+        """The root's _NET_ACTIVE_WINDOW, a window id; None if unset."""
+        out = subprocess.run(["xprop", "-root", "_NET_ACTIVE_WINDOW"], env=self.env, capture_output=True, text=True).stdout
+        match = re.search(r"window id # (0x[0-9a-f]+)", out)
+        return int(match.group(1), 16) if match else None
 
     def parent(self, instance):
         """The window its xterm is a child of: the root, or a window manager's frame."""
