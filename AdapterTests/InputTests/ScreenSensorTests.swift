@@ -52,6 +52,26 @@ import TouchCore
         #expect(ScreenSensor(root: acpi.path).read().description == "HDMI-A-1=on eDP-1=off")
     }
 
+    /// The attributes stay open: what the kernel says next is read from them (written
+    /// in place here, as sysfs changes its files); a connector that comes is found by
+    /// `rescan`, as udev's DRM events make the daemon do.
+    @Test func theOpenAttributesSayWhatChangedAndARescanFindsWhatCame() throws {
+        let tree = try TemporaryDirectory()
+        try connector(tree, "card0-eDP-1", status: "connected")
+        let sensor = ScreenSensor(root: tree.path)
+        #expect(sensor.read().description == "eDP-1=on")
+        let dpms = FileHandle(forWritingAtPath: "\(tree.path)/class/drm/card0-eDP-1/dpms")!
+        dpms.write("Off\n".data(using: .utf8)!)
+        #expect(sensor.read().description == "eDP-1=off")
+        try connector(tree, "card0-HDMI-A-1", status: "connected")
+        #expect(sensor.read().description == "eDP-1=off")
+        sensor.rescan()
+        #expect(sensor.read().description == "HDMI-A-1=on eDP-1=off")
+        try FileManager.default.removeItem(atPath: "\(tree.path)/class/drm/card0-HDMI-A-1")
+        sensor.rescan()
+        #expect(sensor.read().description == "eDP-1=off")
+    }
+
     /// No tree, attributes missing, unreadable or strange: nothing is taken for dark on a guess.
     @Test func aBrokenTreeSaysNoScreenIsDark() throws {
         #expect(ScreenSensor(root: "/nonexistent").read().screens.isEmpty)

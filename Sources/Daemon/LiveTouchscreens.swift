@@ -50,8 +50,11 @@ extension Daemon {
 
     private func hotplug() {
         var budget = Self.udevEventsPerWake
+        var screensChanged = false
+        defer { if screensChanged { touchscreens.screens.rescan() } }
         while budget > 0, let event = touchscreens.udev?.receive() {
             budget -= 1
+            screensChanged = screensChanged || event.isScreen
             guard !event.node.isEmpty else { continue }
             switch event.action {
             case "add" where touchscreens.onlyNode.map { $0 == event.node } ?? event.isGestureSource: add(event.node)

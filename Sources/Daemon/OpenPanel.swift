@@ -44,7 +44,8 @@ struct Touchscreens {
     var unopened = Set<String>()
     /// That none is there to read has been said.
     var saidWaiting = false
-    /// Whether screens are lit, read when a touch begins (see `wake_latch`).
+    /// Whether screens are lit, read when a touch begins (see `wake_latch`); found anew
+    /// when udev says a DRM device or a backlight changed.
     let screens = ScreenSensor()
     /// That twins cannot be recorded has been said.
     var saidTwinsUnrecorded = false

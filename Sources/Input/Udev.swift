@@ -13,6 +13,9 @@ public final class Udev {
         public var isGestureSource: Bool
         /// A switch with SW_TABLET_MODE (see `isTabletSwitch`).
         public var isTabletSwitch: Bool
+        /// A DRM device (a card, a connector) or a backlight: what says whether the
+        /// screens are lit may have come, changed or gone (see `ScreenSensor`).
+        public var isScreen = false
     }
 
     private let udev: OpaquePointer
@@ -27,7 +30,10 @@ public final class Udev {
         }
         self.udev = udev
         self.monitor = monitor
-        var rc = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+        var rc: Int32 = 0
+        for subsystem in ["input"] + Self.screenSubsystems where rc >= 0 {
+            rc = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
+        }
         if rc >= 0 { rc = udev_monitor_enable_receiving(monitor) }
         guard rc >= 0 else {
             udev_monitor_unref(monitor)
@@ -163,10 +169,17 @@ public final class Udev {
     public func receive() -> Event? {
         guard let device = udev_monitor_receive_device(monitor) else { return nil }
         defer { udev_device_unref(device) }
-        guard let node = Self.eventNode(device) else { return Event(action: "", node: "", isGestureSource: false, isTabletSwitch: false) }
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
+        guard let node = Self.eventNode(device) else {
+            let subsystem = udev_device_get_subsystem(device).map { String(cString: $0) } ?? ""
+            return Event(action: action, node: "", isGestureSource: false, isTabletSwitch: false,
+                         isScreen: Self.screenSubsystems.contains(subsystem))
+        }
         return Event(action: action, node: node, isGestureSource: Self.isGestureSource(device), isTabletSwitch: Self.isTabletSwitch(device))
     }
+
+    /// Where the kernel says whether the screens are lit.
+    private static let screenSubsystems = ["drm", "backlight"]
 
     /// /dev/input/eventN, the node libevdev reads; nil for the parent inputN devices.
     private static func eventNode(_ device: OpaquePointer) -> String? {
