@@ -105,19 +105,21 @@ print("|---|---|---|---|---|")
 print(f"| panel frame → GESTURE_SWIPE_UPDATE | {ms(lag['p50_ms'])} | {ms(lag['p99_ms'])} | {lag['n']} | "
       f"{'yes' if lag['p99_ms'] is not None and lag['p99_ms'] <= FRAME_MS else 'no'} |")
 print()
-o = overlay["overlay_lag"]
-drawn, written = o["n"], o["n"] + o["missed"]
-print("**The overlay behind the fingers** (X11): a one-finger drag of 200 mm (a frame every 10 ms, 8.7 pixels apart on the "
-      "1280-pixel screen), drawn by the session agent on Xvfb; from each frame's write to the X server's damage where its "
-      "dot appears (`tests/bench/x_damage.c`: XDamage on the root window, raw rectangles, as a compositor follows a "
-      "screen), the frame told by where the newest dot is. The overlay's updates go out at most 60 a second, the latest "
-      f"replacing one that waits: {drawn} of {written} frames were drawn as they came, the others within the next. "
-      "A layer-shell compositor's commit is not measured here.")
+print("**The overlay behind the fingers**: a one-finger drag of 200 mm (a frame every 10 ms, 8.7 pixels apart on a "
+      "1280-pixel screen), from each frame's write to where its dot is first shown, the frame told by where the newest "
+      "dot is. X11: drawn by the session agent on Xvfb, to the X server's damage (`tests/bench/x_damage.c`: XDamage on "
+      "the root window, raw rectangles, as a compositor follows a screen). Layer shell: drawn by the agent's helper "
+      "`gestured-overlay` in headless sway (pixman, 1280×800), to the commit that shows the dot as the helper sends it "
+      "to sway (`tests/bench/overlay_commits.c`, loaded into the helper, reads the committed buffer's row after each "
+      "flush). The overlay's updates go out at most 60 a second, the latest replacing one that waits; a frame not drawn "
+      "as it came is shown within the next, and one the helper skips while sway still holds both its buffers too.")
 print()
-print("| overlay lag | p50 | p99 | frames drawn | within a frame (16.7 ms) at p99 |")
+print("| overlay lag | p50 | p99 | frames drawn as they came | within a frame (16.7 ms) at p99 |")
 print("|---|---|---|---|---|")
-print(f"| panel frame → the trail's damage | {ms(o['p50_ms'])} | {ms(o['p99_ms'])} | {drawn} of {written} | "
-      f"{'yes' if o['p99_ms'] is not None and o['p99_ms'] <= FRAME_MS else 'no'} |")
+for label, o in (("X11: panel frame → the trail's damage", overlay["overlay_lag"]),
+                 ("layer shell (sway): panel frame → the commit", overlay["layer_shell_lag"])):
+    print(f"| {label} | {ms(o['p50_ms'])} | {ms(o['p99_ms'])} | {o['n']} of {o['n'] + o['missed']} | "
+          f"{'yes' if o['p99_ms'] is not None and o['p99_ms'] <= FRAME_MS else 'no'} |")
 print()
 g, l = installed["gestured"], installed["lisgd"]
 print("**Memory as installed** (`tests/bench/run-installed-memory`): gestured from its `.deb` (what `make deb` builds, "
