@@ -99,8 +99,9 @@ def wake_ups(pid):
     return int(re.search(r"voluntary_ctxt_switches:\s+(\d+)", open(f"/proc/{pid}/status").read()).group(1))
 
 
-SCREEN_WIDTH, SCREEN_HEIGHT, PANEL_UNITS, UNITS_PER_MM, DOT = 1280, 800, 3839, 13, 8  # Xvfb's and sway's, fixtures.HEADER's, the overlays'
-DRAG_Y_MM, PANEL_Y_UNITS = 100, 2159
+SCREEN_WIDTH, SCREEN_HEIGHT, DOT = 1280, 800, 8  # Xvfb's and sway's, the overlays'
+PANEL_X_UNITS, PANEL_Y_UNITS, UNITS_PER_MM = 3839, 2159, 13  # fixtures.HEADER's
+DRAG_Y_MM = 100
 
 
 def x11_dots(path):
@@ -137,7 +138,7 @@ def overlay_lag(drags, path, dots):
         for received, centre in dots(path):
             if received < written[0]:
                 continue
-            mm = centre / SCREEN_WIDTH * PANEL_UNITS / UNITS_PER_MM
+            mm = centre / SCREEN_WIDTH * PANEL_X_UNITS / UNITS_PER_MM
             frame = round((mm - 40) / 2)
             if seen < frame <= 100:
                 lags.append((received - written[frame]) / 1e6)
