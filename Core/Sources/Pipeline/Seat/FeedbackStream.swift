@@ -25,7 +25,11 @@ public struct FeedbackFrame: Equatable, Sendable {
 /// what fired in each panel's sequence, for its lift: by then the recognizers have begun
 /// again.
 struct FeedbackStream {
-    private var pace = PanelPace<FeedbackFrame>()
+    /// Twice a 60 Hz screen's rate: an update that waited for the next 60th of a second
+    /// would trail the finger by up to a whole frame more than drawing takes; the
+    /// compositor shows the newest at its own rate.
+    static let perSecond = 120.0
+    private var pace = PanelPace<FeedbackFrame>(perSecond: FeedbackStream.perSecond)
     private var fired: [String: String] = [:]
 
     /// When the earliest waiting update is due.
@@ -56,8 +60,8 @@ struct FeedbackStream {
     }
 
     /// The update to send now, or nil: kept until it is due. One `besideCommand` (its step
-    /// starts a command) waits a frame's time: drawing it would take the machine from the
-    /// command's start, which someone waits for; the overlay shows it one frame later.
+    /// starts a command) waits the pace's spacing: drawing it would take the machine from
+    /// the command's start, which someone waits for; the overlay shows it that much later.
     mutating func offer(_ frame: FeedbackFrame, at time: Timestamp, besideCommand: Bool = false) -> FeedbackFrame? {
         pace.offer(frame, of: frame.panel, at: time, holding: besideCommand)
     }

@@ -1,17 +1,19 @@
 import TouchCore
 
-/// Each panel's updates at most 60 a second: one due sooner waits (the latest replacing
+/// Each panel's updates at most `perSecond`: one due sooner waits (the latest replacing
 /// it) and goes out when its time comes, so that the last of a burst always goes out and
-/// none asks for more than a screen shows. The overlay's (`FeedbackStream`) and the
-/// Progress signal's (`ProgressStream`).
+/// none asks for more than is shown. The overlay's (`FeedbackStream`) and the Progress
+/// signal's (`ProgressStream`).
 struct PanelPace<Update> {
-    static var spacingMS: Double { 1000.0 / 60 }
+    let spacingMS: Double
     private var sentAt: [String: Timestamp] = [:]
     private var waiting: [String: Update] = [:]
 
+    init(perSecond: Double) { spacingMS = 1000 / perSecond }
+
     /// When the earliest waiting update is due.
     var due: Timestamp? {
-        waiting.keys.compactMap { sentAt[$0].map { $0 + Self.spacingMS } }.min()
+        waiting.keys.compactMap { sentAt[$0].map { $0 + spacingMS } }.min()
     }
 
     /// The update to send now, or nil: it waits until it is due. `holding`: it waits a
@@ -22,7 +24,7 @@ struct PanelPace<Update> {
             sentAt[panel] = time
             return nil
         }
-        if let last = sentAt[panel], time < last + Self.spacingMS {
+        if let last = sentAt[panel], time < last + spacingMS {
             waiting[panel] = update
             return nil
         }
@@ -39,7 +41,7 @@ struct PanelPace<Update> {
     /// The waiting updates due by `time`, by panel.
     mutating func take(by time: Timestamp) -> [(panel: String, update: Update)] {
         var due: [(panel: String, update: Update)] = []
-        for (panel, update) in waiting where sentAt[panel].map({ $0 + Self.spacingMS <= time }) ?? true {
+        for (panel, update) in waiting where sentAt[panel].map({ $0 + spacingMS <= time }) ?? true {
             due.append((panel, update))
             sentAt[panel] = time
         }

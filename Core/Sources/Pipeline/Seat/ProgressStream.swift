@@ -31,7 +31,7 @@ struct ProgressStream {
     }
 
     private var following: [String: Following] = [:]
-    private var pace = PanelPace<ProgressUpdate>()
+    private var pace = PanelPace<ProgressUpdate>(perSecond: 60)
     var isFollowing: Bool { !following.isEmpty }
 
     /// When the earliest waiting update is due.
