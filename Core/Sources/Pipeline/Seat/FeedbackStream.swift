@@ -28,8 +28,7 @@ struct FeedbackStream {
     /// Twice a 60 Hz screen's rate: an update that waited for the next 60th of a second
     /// would trail the finger by up to a whole frame more than drawing takes; the
     /// compositor shows the newest at its own rate.
-    static let perSecond = 120.0
-    private var pace = PanelPace<FeedbackFrame>(perSecond: FeedbackStream.perSecond)
+    private var pace = PanelPace<FeedbackFrame>(perSecond: 120)
     private var fired: [String: String] = [:]
 
     /// When the earliest waiting update is due.

@@ -31,6 +31,8 @@ struct ProgressStream {
     }
 
     private var following: [String: Following] = [:]
+    /// A 60 Hz screen's rate, not the overlay's faster one: every listener on the user's
+    /// session bus wakes for each update, and none is drawn sooner than the screen shows it.
     private var pace = PanelPace<ProgressUpdate>(perSecond: 60)
     var isFollowing: Bool { !following.isEmpty }
 
