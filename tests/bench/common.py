@@ -1,5 +1,5 @@
-"""What the VM benchmarks share: the swipe they time, playing it, its summary (latency_summary), and a
-daemon started with its READY=1 timed."""
+"""What the VM benchmarks share: the swipe they time, playing it, its summary (latency_summary), the
+drag and taps passed through a twin, the C helpers' flags, and a daemon started with its READY=1 timed."""
 import fcntl, os, re, shutil, signal, socket, struct, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -30,6 +30,29 @@ def swipe(direction="right"):
         r.frame({0: (60 + 5 * i if direction == "right" else 210 - 5 * i, 100)})
     r.frame({0: None})
     return r.text()
+
+
+def drag():
+    """One finger 120 mm to the right in 2 s, a frame every 10 ms, then the lift."""
+    r = Recording()
+    for i in range(201):
+        r.frame({0: (60 + 0.6 * i, 120)})
+    r.frame({0: None})
+    return r.text()
+
+
+def taps(count=20):
+    """COUNT taps of 60 ms, 250 ms apart."""
+    r = Recording()
+    for i in range(count):
+        r.frame({0: (100 + 5 * (i % 10), 80)}, advance_ms=60)
+        r.frame({0: None}, advance_ms=250)
+    return r.text()
+
+
+def pkg_flags(*names):
+    """The compiler's and linker's flags for the C helpers using NAMES."""
+    return subprocess.run(["pkg-config", "--cflags", "--libs", *names], capture_output=True, text=True, check=True).stdout.split()
 
 
 def latency_of_each_lift(lifts, stamps, label):
@@ -91,14 +114,14 @@ def cpu_seconds(pid, children=False):
 class Daemon:
     """`gestured run` of `program` with a notify socket of our own in `work`, its log
     there under `log_name`: start → READY=1 is timed."""
-    def __init__(self, program, work, config, log_name):
+    def __init__(self, program, work, config, log_name, env=None):
         notify_path = os.path.join(work, "notify")
         if os.path.exists(notify_path):
             os.unlink(notify_path)
         self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify.bind(notify_path)
         self.log_path = os.path.join(work, log_name)
-        env = dict(os.environ, NOTIFY_SOCKET=notify_path)
+        env = dict(os.environ, **(env or {}), NOTIFY_SOCKET=notify_path)
         started = time.monotonic()
         self.process = subprocess.Popen([program, "run", "--config", config], env=env,
                                         stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT)

@@ -23,7 +23,7 @@ import json, os, re, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, copy_programs, summary  # noqa: E402
+from common import Daemon, copy_programs, drag, pkg_flags, summary, taps  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, twins_in, wait_for  # noqa: E402
 
@@ -35,28 +35,8 @@ gestured = copy_programs(sys.argv[1], work)
 floor_program, reader_program = os.path.join(work, "twin_floor"), os.path.join(work, "libinput_events")
 
 
-def pkg_flags(name):
-    return subprocess.run(["pkg-config", "--cflags", "--libs", name], capture_output=True, text=True, check=True).stdout.split()
-
-
 subprocess.run(["cc", "-O2", "-o", floor_program, os.path.join(here, "twin_floor.c"), *pkg_flags("libevdev")], check=True)
 subprocess.run(["cc", "-O2", "-o", reader_program, os.path.join(here, "libinput_events.c"), *pkg_flags("libinput")], check=True)
-
-
-def drag():
-    r = Recording()
-    for i in range(201):
-        r.frame({0: (60 + 0.6 * i, 120)})
-    r.frame({0: None})
-    return r.text()
-
-
-def taps(count=20):
-    r = Recording()
-    for i in range(count):
-        r.frame({0: (100 + 5 * (i % 10), 80)}, advance_ms=60)
-        r.frame({0: None}, advance_ms=250)
-    return r.text()
 
 
 def three_finger_pan():

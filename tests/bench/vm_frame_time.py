@@ -5,15 +5,15 @@ each event written at once); and how long gestured's wake-up (epoll_wait's retur
 before that read, which the floor, woken by its read itself, does not have. Timed from
 inside each process by tests/bench/syscall_times.c, not in the rounds of vm_feel.py (each
 time costs a clock read): this says what of vm_feel.py's pass-through is the daemon's own
-work, with less of the noise of the whole path. A one-finger drag (2 s, a frame every
-10 ms) and 20 taps a round, the floor and gestured (a three-finger swipe bound) in turn.
+work, with less of the noise of the whole path. vm_feel.py's one-finger drag (2 s, a frame
+every 10 ms) and 20 taps a round, the floor and gestured (a three-finger swipe bound) in turn.
     scripts/vm-run -- python3 tests/bench/vm_frame_time.py GESTURED [ROUNDS]
 """
 import glob, os, re, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, copy_programs  # noqa: E402
+from common import Daemon, copy_programs, drag, pkg_flags, taps  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from latency_summary import percentile  # noqa: E402
 from uinput_panel import Panel  # noqa: E402
@@ -23,24 +23,12 @@ work = tempfile.mkdtemp()
 os.chmod(work, 0o755)
 gestured = copy_programs(sys.argv[1], work)
 floor_program, times_library = os.path.join(work, "twin_floor"), os.path.join(work, "syscall_times.so")
-libevdev = subprocess.run(["pkg-config", "--cflags", "--libs", "libevdev"], capture_output=True, text=True, check=True).stdout.split()
-subprocess.run(["cc", "-O2", "-o", floor_program, os.path.join(here, "twin_floor.c"), *libevdev], check=True)
+subprocess.run(["cc", "-O2", "-o", floor_program, os.path.join(here, "twin_floor.c"), *pkg_flags("libevdev")], check=True)
 subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", times_library, os.path.join(here, "syscall_times.c"), "-ldl"], check=True)
 config = os.path.join(work, "gestured.toml")
 with open(config, "w") as f:
     f.write('[daemon]\nbus = "none"\nisolate = true\n\n'
             '[[gesture]]\nname = "menu"\ntype = "swipe"\nfingers = 3\ndirection = "down"\ncommand = "true"\n')
-
-
-def touches():
-    r = Recording()
-    for i in range(201):
-        r.frame({0: (60 + 0.6 * i, 120)})
-    r.frame({0: None})
-    for i in range(20):
-        r.frame({0: (100 + 5 * (i % 10), 80)}, advance_ms=60)
-        r.frame({0: None}, advance_ms=250)
-    return r.text()
 
 
 def frame_times(prefix):
@@ -72,27 +60,23 @@ pooled = {"floor": [], "gestured": []}
 for round_ in range(rounds):
     for who in ("floor", "gestured") if round_ % 2 == 0 else ("gestured", "floor"):
         prefix = os.path.join(work, f"{who}-{round_}")
-        timed = dict(os.environ, LD_PRELOAD=times_library, SYSCALL_TIMES=prefix)
+        timed = {"LD_PRELOAD": times_library, "SYSCALL_TIMES": prefix}
         if who == "floor":
             floor = subprocess.Popen([floor_program, panel.node], stdout=subprocess.PIPE, text=True,
-                                     env=dict(timed, SYSCALL_TIMES_ON_TERM="1"))
+                                     env=dict(os.environ, **timed, SYSCALL_TIMES_ON_TERM="1"))
             floor.stdout.readline()
             time.sleep(1)
-            panel.play(touches())
+            panel.play(drag())
+            panel.play(taps())
             time.sleep(0.5)
             floor.terminate()
             floor.wait()
         else:
-            untimed = dict(os.environ)
-            os.environ.update(timed)
-            try:
-                daemon = Daemon(gestured, work, config, f"gestured-{round_}.log")
-            finally:
-                os.environ.clear()
-                os.environ.update(untimed)
+            daemon = Daemon(gestured, work, config, f"gestured-{round_}.log", env=timed)
             assert daemon.wait_for_log(re.escape(panel.node) + ": '.*isolated"), daemon.log()
             time.sleep(1)
-            panel.play(touches())
+            panel.play(drag())
+            panel.play(taps())
             time.sleep(0.5)
             daemon.stop()
         pooled[who] += frame_times(prefix)
