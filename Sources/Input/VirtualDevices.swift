@@ -20,8 +20,8 @@ public final class VirtualDevices {
     private let keyboard: UinputDevice
     private let pointer: UinputDevice
     private var touchpad: UinputDevice?
-    /// The touchpad's frames, a touchpad's pace apart (see `FramePace`).
-    private var touchpadPace = FramePace(spacing: 5_000, capacity: 16)
+    /// The touchpad's frames, a touchpad's pace apart (`TouchpadPace`).
+    private var touchpadPace = TouchpadPace()
 
     /// Needs write access to /dev/uinput, as isolation does.
     public init(touchpad withTouchpad: Bool) throws(Errno) {
@@ -45,7 +45,7 @@ public final class VirtualDevices {
     /// they hold stays held). Removed with fingers on it, the kernel lifts them.
     public func setTouchpad(_ wanted: Bool) throws(Errno) {
         guard wanted != (touchpad != nil) else { return }
-        touchpadPace = FramePace(spacing: 5_000, capacity: 16)
+        touchpadPace = TouchpadPace()
         touchpad = wanted ? try Self.make("gestured touchpad", phys: TwinPhys.touchpad, Self.enableTouchpad) : nil
     }
 
@@ -95,7 +95,7 @@ public final class VirtualDevices {
         case .pointer: try pointer.write(events)
         case .touchpad:
             guard let touchpad else { return }
-            for batch in touchpadPace.submit(events, now: now) { try touchpad.write(batch) }
+            for batch in touchpadPace.submit(events, now: now) { try write(batch, to: touchpad) }
         }
     }
 
@@ -105,6 +105,11 @@ public final class VirtualDevices {
     /// The touchpad's frames whose time has come (`all`: every one, the daemon stopping).
     public func writeDueTouchpadFrames(now: Int64, all: Bool = false) throws(Errno) {
         guard let touchpad else { return }
-        for batch in all ? touchpadPace.drain(now: now) : touchpadPace.take(now: now) { try touchpad.write(batch) }
+        for batch in all ? touchpadPace.drain(now: now) : touchpadPace.take(now: now) { try write(batch, to: touchpad) }
+    }
+
+    private func write(_ frame: [InputEvent], to touchpad: UinputDevice) throws(Errno) {
+        try touchpad.write(frame)
+        touchpadPace.wrote(at: monotonicMicroseconds())
     }
 }

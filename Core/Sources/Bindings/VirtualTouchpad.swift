@@ -52,6 +52,12 @@ public enum VirtualTouchpad {
         events.append(InputEvent(time: Timestamp(microseconds: 0), type: EventType.syn, code: SynCode.report, value: 0))
     }
 
+    /// Whether a frame only moves fingers already down (`appendMove`): no finger lands or
+    /// lifts in it.
+    static func isMove(_ frame: [InputEvent]) -> Bool {
+        !frame.contains { $0.type == EventType.key || ($0.type == EventType.abs && $0.code == AbsCode.mtTrackingID) }
+    }
+
     /// The single-touch axes follow the first finger, and the frame ends.
     private static func appendFirst(_ positions: [Point], to events: inout [InputEvent]) {
         if let first = positions.first {
