@@ -69,9 +69,13 @@ class Panel:
     def write(self, typ, code, value):
         os.write(self.fd, EVENT.pack(0, 0, typ, code, value))
 
-    def play(self, recording_text, speed=1.0, on_frame=None, before_frame=None):
+    def play(self, recording_text, speed=1.0, on_frame=None, before_frame=None, keep_gaps=False):
         """Plays the E: lines at their pace; on_frame(monotonic time) after each SYN_REPORT,
-        before_frame() just before it is written (no reader can answer a frame before then)."""
+        before_frame() just before it is written (no reader can answer a frame before then).
+        keep_gaps: each event waits its gap after the one before is written, as a panel
+        stamps its scans, instead of keeping to the recording's clock: a player held up
+        70 ms by a loaded machine then writes seven frames within a millisecond, a jump of
+        the fingers that no panel reports."""
         start, first = time.monotonic(), None
         for line in recording_text.splitlines():
             f = line.split()
@@ -89,6 +93,8 @@ class Panel:
                 self.write(typ, code, value)
             except OSError:
                 return  # destroyed meanwhile: unplugged
+            if keep_gaps:
+                start, first = time.monotonic(), t
             if typ == 0 and code == 0 and on_frame:
                 on_frame(time.clock_gettime(time.CLOCK_MONOTONIC))
 
