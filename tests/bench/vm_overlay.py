@@ -17,7 +17,7 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [here, os.path.join(here, ".."), os.path.join(here, "..", "e2e")]
-from common import Daemon, latencies, play_swipes, summary  # noqa: E402
+from common import Daemon, latencies, pkg_flags, play_swipes, summary  # noqa: E402
 from fixtures import Recording  # noqa: E402
 from uinput_panel import Panel, wait_for  # noqa: E402
 
@@ -39,11 +39,9 @@ with open(os.path.join(work, "gestured-overlay"), "w") as f:
 os.chmod(os.path.join(work, "gestured-overlay"), 0o755)
 stamp, stamps = os.path.join(work, "stamp"), os.path.join(work, "stamps.txt")
 subprocess.run(["cc", "-O2", "-static", "-o", stamp, os.path.join(here, "stamp.c")], check=True)
-flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsystemd"], capture_output=True, text=True, check=True).stdout.split()
-subprocess.run(["cc", "-O2", "-o", os.path.join(work, "fake_logind"), os.path.join(here, "..", "fake_logind.c"), *flags], check=True)
+subprocess.run(["cc", "-O2", "-o", os.path.join(work, "fake_logind"), os.path.join(here, "..", "fake_logind.c"), *pkg_flags("libsystemd")], check=True)
 x_damage = os.path.join(work, "x_damage")
-flags = subprocess.run(["pkg-config", "--cflags", "--libs", "xcb", "xcb-damage"], capture_output=True, text=True, check=True).stdout.split()
-subprocess.run(["cc", "-O2", "-o", x_damage, os.path.join(here, "x_damage.c"), *flags], check=True)
+subprocess.run(["cc", "-O2", "-o", x_damage, os.path.join(here, "x_damage.c"), *pkg_flags("xcb", "xcb-damage")], check=True)
 
 for role in ("SYSTEM", "SESSION"):
     address = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1"], capture_output=True, text=True, check=True).stdout.strip()
