@@ -37,21 +37,30 @@ drawer = subprocess.Popen(una.as_user + ["/usr/bin/python3", os.path.join(ROOT, 
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 said = []
 threading.Thread(target=lambda: said.extend(drawer.stdout), daemon=True).start()
-check("the example drawer runs in her session", wait_for(30, lambda: '"app_id": "org.gestured.Drawer"' in una.swaymsg("-t", "get_tree")))
+check("the example drawer runs in her session", wait_for(90, lambda: '"app_id": "org.gestured.Drawer"' in una.swaymsg("-t", "get_tree")))
 una.swaymsg("[app_id=org.gestured.Drawer] fullscreen enable")
 time.sleep(2)
 
-# One finger from the top edge down to 110 mm of the 166 in 2 s, then lifted.
+# One finger from the top edge down to 89 mm of the 166, held there 6 s, on to 110 mm, lifted:
+# 2 s of movement. The shot is taken while the finger rests, when the drawer has said it got
+# there; a shot timed from the start came after the lift on a loaded machine (the drawer snapped open).
+HELD_AT = 80
 pull = Recording()
 for i in range(101):
     pull.frame({0: (150, 1 + i * 1.1)}, advance_ms=20)
+    if i == HELD_AT:
+        pull.wait(6000)
 pull.frame({0: None})
+finger = (1 + 1.1 * HELD_AT) / (2159 / 13)  # where the finger rests, of the panel's height
+progress_said = lambda: [float(line.split()[1]) for line in list(said) if line.split()[0] in ("began", "changed")]
 playing = threading.Thread(target=panel.play, args=(pull.text(),))
 playing.start()
-time.sleep(1.6)
+resting = wait_for(15, lambda: any(value >= finger - 0.02 for value in progress_said()))
+time.sleep(0.5)  # the drawer's next frame
 os.makedirs("/run/job", exist_ok=True)
 shot = "/run/job/progress-drawer-mid.png"
 una.shot(shot)
+still_resting = max(progress_said(), default=0) < finger + 0.02
 playing.join()
 time.sleep(1.5)
 
@@ -62,7 +71,7 @@ check(f"the drawer heard the pull: began, {len(updates) - 2} changes, ended ({up
 check(f"rising with the finger ({values[:3]} … {values[-3:]})", values == sorted(values) and values[-1] > 0.6 if values else False)
 changes = read(heard["una"]).count("member=Progress")
 check(f"her listener heard them on her session bus from her agent ({changes})", changes >= len(updates) > 0)
-check(f"at most 60 a second (the pull took 2 s: {changes})", changes <= 2 * 60 + 5)
+check(f"at most 60 a second (the finger moved 2 s: {changes})", changes <= 2 * 60 + 5)
 check(f"another user's listener on the system bus heard none ({read(heard['vic']).count('member=Progress')})",
       read(heard["vic"]).count("member=Progress") == 0)
 if os.path.exists(shot):
@@ -70,9 +79,9 @@ if os.path.exists(shot):
     column = [bytes(rows[y][width // 2 * channels:][:3]) for y in range(height)]
     drawer_colour = lambda pixel: all(abs(a - b) <= 3 for a, b in zip(pixel, (51, 56, 64)))  # (0.2, 0.22, 0.25)
     drawn = next((y for y, pixel in enumerate(column) if not drawer_colour(pixel)), height)
-    finger = (1 + 1.1 * 80) / (2159 / 13)  # where the finger was, about 1.6 s in
-    check(f"mid-pull the drawer reaches down to the finger: {drawn} of {height} rows, the finger at about {finger:.2f}",
-          abs(drawn / height - finger) < 0.2)
+    check(f"mid-pull the drawer reaches down to the finger: {drawn} of {height} rows, the finger at about {finger:.2f} "
+          f"(said there: {resting}; shot before it moved on: {still_resting})",
+          resting and still_resting and abs(drawn / height - finger) < 0.2)
 check("at the lift, pulled past half way, it snaps open", bool(updates) and updates[-1].startswith("ended") and values[-1] >= 0.5)
 
 for process in listeners + [drawer]:
