@@ -87,10 +87,14 @@ def pixel(mm):
 
 def started_pan(seconds):
     """Three fingers 15 mm apart from (60, 50) mm, 100 mm to the right in `seconds`,
-    played on a thread of its own (returned, to join)."""
+    played on a thread of its own (returned, to join). Half-way, the first finger at 110 mm,
+    they rest 4 s: a screen shot mid-way is taken within it, and not after the lift on a
+    loaded machine."""
     pan = Recording()
     for i in range(101):
         pan.frame({s: (60 + i, 50 + 15 * s) for s in range(3)}, advance_ms=seconds * 10)
+        if i == 50:
+            pan.wait(4000)
     pan.frame({s: None for s in range(3)})
     playing = threading.Thread(target=panel.play, args=(pan.text(),))
     playing.start()
@@ -100,7 +104,7 @@ def started_pan(seconds):
 time.sleep(1)
 playing = started_pan(2)
 time.sleep(1.4)
-# Where the first finger went by then (it passed 60 → ~120 mm): sampled every 5 mm from 65 to 100.
+# Where the first finger went by then (from 60 mm to its rest at 110): sampled every 5 mm from 65 to 100.
 on_trail = [pixel((x, 50)) for x in range(65, 101, 5)]
 check(f"mid-way, the screen shows the first finger's trail along its path ({on_trail})", all(map(coloured, on_trail)))
 off_trail = [pixel((x, 130)) for x in range(65, 101, 5)]

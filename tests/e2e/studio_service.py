@@ -178,14 +178,17 @@ for i in range(21):
 two.frame({s: None for s in range(2)})
 fires("next-tab", two)
 
-# The inspector mid-gesture: a slow three-finger pan, shot with grim half-way.
+# The inspector mid-gesture: a slow three-finger pan, shot with grim half-way, while the
+# fingers rest there 4 s (on a loaded machine a shot timed from the start came after the lift).
 pan = Recording()
 for i in range(101):
     pan.frame({s: (40 + i * 0.8, 40 + 15 * s) for s in range(3)}, advance_ms=20)
+    if i == 50:
+        pan.wait(4000)
 pan.frame({s: None for s in range(3)})
 playing = threading.Thread(target=play, args=(pan,))
 playing.start()
-time.sleep(1.2)
+time.sleep(1.5)
 os.makedirs("/run/job", exist_ok=True)
 shot = "/run/job/studio-inspector-mid.png"
 sam.shot(shot)
