@@ -8,8 +8,11 @@ import TouchCore
 /// Its storage is reused from step to step: the list keeps its capacity, and the events
 /// of the seat's own writes go into buffers kept for it, written in place once the edge
 /// has let go of the step before (no allocation for a step once the seat has warmed up).
+/// Each effect's turn is kept beside it: the drain order looks at the turns, and copies
+/// an effect (a step's frames and events) only to hand it over.
 public struct SeatEffects: RandomAccessCollection {
     private var decided: [SeatEffect] = []
+    private var turns: [SeatEffect.Turn] = []
     /// Buffers for `.write`'s events, the first `writesUsed` of them this step's.
     private var writeBuffers: [[InputEvent]] = []
     private var writesUsed = 0
@@ -20,9 +23,11 @@ public struct SeatEffects: RandomAccessCollection {
 
     init() {
         decided.reserveCapacity(32)
+        turns.reserveCapacity(32)
     }
 
     mutating func append(_ effect: SeatEffect) {
+        turns.append(effect.turn)
         decided.append(effect)
     }
 
@@ -32,39 +37,43 @@ public struct SeatEffects: RandomAccessCollection {
         if writesUsed == writeBuffers.count { writeBuffers.append([]) }
         writeBuffers[writesUsed].removeAll(keepingCapacity: true)
         writeBuffers[writesUsed].append(contentsOf: events)
-        decided.append(.write(device, writeBuffers[writesUsed]))
+        append(.write(device, writeBuffers[writesUsed]))
         writesUsed += 1
     }
 
     /// A panel's step's events for its twin: the step's own storage, which its `.step` holds anyway.
     mutating func write(twinOf node: String, _ events: [InputEvent]) {
-        decided.append(.write(.twin(node), events))
+        append(.write(.twin(node), events))
     }
 
     /// Forgets the last step's effects, keeping the storage.
     mutating func removeAll() {
         decided.removeAll(keepingCapacity: true)
+        turns.removeAll(keepingCapacity: true)
         writesUsed = 0
     }
 
     /// The effects in the order the edge performs them: turn by turn, each turn's in the
     /// order decided.
-    public var inDrainOrder: DrainOrder { DrainOrder(decided: decided) }
+    public var inDrainOrder: DrainOrder { DrainOrder(decided: decided, turns: turns) }
 
     public struct DrainOrder: Sequence, IteratorProtocol {
         fileprivate let decided: [SeatEffect]
+        fileprivate let turns: [SeatEffect.Turn]
         private var turn = 0
         private var index = 0
 
-        fileprivate init(decided: [SeatEffect]) {
+        fileprivate init(decided: [SeatEffect], turns: [SeatEffect.Turn]) {
             self.decided = decided
+            self.turns = turns
         }
 
         public mutating func next() -> SeatEffect? {
             while turn < SeatEffect.Turn.inOrder.count {
-                while index < decided.count {
+                let wanted = SeatEffect.Turn.inOrder[turn]
+                while index < turns.count {
                     index += 1
-                    if decided[index - 1].turn == SeatEffect.Turn.inOrder[turn] { return decided[index - 1] }
+                    if turns[index - 1] == wanted { return decided[index - 1] }
                 }
                 turn += 1
                 index = 0
