@@ -123,6 +123,7 @@ public final class Daemon {
             }
         }
         seat.explaining = explaining
+        seat.stepsShown = explaining ? .every : .notable
         step(.reload(config, at: time ?? now))
         if servesSessions { sayWhetherTheAgentIsWanted(true) }
         if case .touchscreens = options.source, sensor == nil, config.followsAccelerometer { followTheAccelerometer() }

@@ -30,7 +30,7 @@ final class SeatLog {
     func writes(_ step: Step, at level: Logger.Level) -> Bool {
         if !step.bugs.isEmpty { return true }
         guard service else { return false }
-        if step.events.contains(where: { $0.phase != .changed }) { return true }
+        if step.isNotable { return true }
         guard level <= .debug else { return false }
         return step.underTouch != nil || step.wakes != nil || step.stillDark != nil || !step.transitions.isEmpty || !step.delivery.isEmpty
     }

@@ -4,6 +4,14 @@ import Delivery
 import Gestures
 import TouchCore
 
+/// Which steps a seat hands the edge as `.step` effects: every one that did something
+/// (replay, `run --print`, `monitor`, the debug log), or the notable ones alone (a service
+/// logging at its info level), which spares copying each frame's step into an effect
+/// nobody reads.
+public enum StepsShown: Sendable {
+    case every, notable
+}
+
 /// What one input did, and what to do about it.
 public struct Step: Sendable {
     /// What the step answered: the input given, or a deadline that came due before it.
@@ -44,6 +52,11 @@ public struct Step: Sendable {
     /// Nothing happened worth reporting: no frame, gesture event, transition or action.
     public var isQuiet: Bool {
         frame == nil && events.isEmpty && transitions.isEmpty && actions.isEmpty && twin.isEmpty && delivery.isEmpty && penNear == nil && underTouch == nil && wakes == nil && stillDark == nil
+    }
+
+    /// What a log at its info level says: a gesture that fired, began or ended, or a bug.
+    public var isNotable: Bool {
+        !bugs.isEmpty || events.contains { $0.phase != .changed }
     }
 
     mutating func clear(for input: PipelineInput) {

@@ -125,6 +125,45 @@ import TouchCore
         #expect(words(seat.effects.inDrainOrder) == ["write pointer", "step open"])
     }
 
+    /// A service logging at info reads only the steps of gestures that fired and of bugs:
+    /// the seat hands it no other (a frame passed through to the twin is no step of it),
+    /// and every other effect as before.
+    @Test func notableStepsAloneAreShownWhenNotEveryOneIs() throws {
+        let toml = "[daemon]\nisolate = true\n\n[[gesture]]\nname = \"open\"\ntype = \"tap\"\nfingers = 2\ncommand = \"true\"\n"
+        let every = try seat(toml), notable = try seat(toml)
+        notable.stepsShown = .notable
+        var two = EventWriter(at: 1)
+        for slot: Int32 in [0, 1] {
+            two.abs(AbsCode.mtSlot, slot)
+            two.abs(AbsCode.mtTrackingID, slot + 1)
+            two.abs(AbsCode.mtPositionX, 1900 + 200 * slot)
+            two.abs(AbsCode.mtPositionY, 1000)
+        }
+        two.syn()
+        two.time = Timestamp(seconds: 1.05)
+        for slot: Int32 in [0, 1] {
+            two.abs(AbsCode.mtSlot, slot)
+            two.abs(AbsCode.mtTrackingID, -1)
+        }
+        two.syn()
+        let inputs = (tap(at: 0, id: 9) + two.events).map { SeatInput.event(node: "a", $0) }
+        var effects: [String: [String]] = [:]
+        for (name, seat) in [("every", every), ("notable", notable)] {
+            effects[name] = try seat.play(inputs) { effect in
+                switch effect {
+                case .step(_, _, let step): ["step \(step.events.map(\.name).joined())"]
+                case .write(let device, _): ["write \(device)"]
+                case .run(let command): ["run \(command.binding)"]
+                default: []
+                }
+            }
+        }
+        #expect(effects["notable"] == ["write twin(\"a\")", "write twin(\"a\")", "write twin(\"a\")", "step open", "run open", "write twin(\"a\")"],
+                "\(effects)")
+        #expect(effects["every"]?.filter { !$0.hasPrefix("step") } == effects["notable"]?.filter { !$0.hasPrefix("step") })
+        #expect((effects["every"]?.filter { $0.hasPrefix("step") }.count ?? 0) > 1, "\(effects)")
+    }
+
     @Test func logindSilentFailsClosedOnceHeardAndNeverHeardCountsAsUnlocked() throws {
         let seat = try seat("[[gesture]]\nname = \"tap\"\ntype = \"tap\"\n")
         let at = { Timestamp(seconds: $0) }

@@ -48,6 +48,8 @@ public final class Seat {
     @exclusivity(unchecked) public var explaining = false {
         didSet { for panel in panels { panel.pipeline.explaining = pipelinesExplain } }
     }
+    /// Which steps become `.step` effects.
+    @exclusivity(unchecked) public var stepsShown = StepsShown.every
     /// Who watches the gestures being decided (the studio), and what each panel's
     /// sequence decided so far for it.
     @exclusivity(unchecked) public internal(set) var inspector: Inspector?
@@ -315,7 +317,9 @@ public final class Seat {
     /// what it changed of the mode or the pause.
     private func take(_ step: Step, of panel: SeatPanel) {
         defer { dueKnown = false }  // a gesture, a click or a change of mode may move it
-        if !step.isQuiet || !step.bugs.isEmpty { effects.append(.step(node: panel.node, geometry: panel.pipeline.geometry, step)) }
+        if stepsShown == .every ? !step.isQuiet || !step.bugs.isEmpty : step.isNotable {
+            effects.append(.step(node: panel.node, geometry: panel.pipeline.geometry, step))
+        }
         let time = step.input.time
         if let near = step.penNear { penMoved(near, on: panel, at: time) }
         if let why = step.wakes { wake(panel, why, at: time) }
