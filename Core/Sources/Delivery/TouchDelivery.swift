@@ -13,6 +13,11 @@ import TouchCore
 ///
 /// Like the recognizers, one exhaustive switch over (episode, event) decides every change
 /// (`handle`); a pair that cannot happen is a bug, reported in the step.
+///
+/// Its state is the pipeline's alone, touched from one thread and never while another
+/// access to it is open: like the pipeline's and the seat's, it goes unchecked for
+/// exclusive access at run time (a dozen checks a frame, most of those a passed-through
+/// frame met).
 public final class TouchDelivery {
     /// What happens to the episode, in the order `decide` looks: fingers on the panel in
     /// a frame, a gesture won, no gesture left to take the touches, the frame itself,
@@ -31,29 +36,29 @@ public final class TouchDelivery {
         case barred(String)
     }
 
-    private var episode = DeliveryEpisode.idle
-    private var panel: PanelState
-    private var feed: TwinFeed
-    private var scratch: PanelState
-    private var held: HeldFrames
-    private var frameExtras: [InputEvent] = []
+    @exclusivity(unchecked) private var episode = DeliveryEpisode.idle
+    @exclusivity(unchecked) private var panel: PanelState
+    @exclusivity(unchecked) private var feed: TwinFeed
+    @exclusivity(unchecked) private var scratch: PanelState
+    @exclusivity(unchecked) private var held: HeldFrames
+    @exclusivity(unchecked) private var frameExtras: [InputEvent] = []
     /// Each slot's tracking id at the last frame, to tell a lift.
-    private var lastIDs: [Int32]
-    private var lastButtonTouch: Int32 = 0
+    @exclusivity(unchecked) private var lastIDs: [Int32]
+    @exclusivity(unchecked) private var lastButtonTouch: Int32 = 0
     /// Held for `maxDelay` already in this episode: from then on frames pass live.
-    private var holdingExpired = false
+    @exclusivity(unchecked) private var holdingExpired = false
     private let maxDelayMS: Double
     /// Said by `wake`, for the next `decide`.
-    private var wakingBecause: String?
+    @exclusivity(unchecked) private var wakingBecause: String?
     /// Why the twin gets no touches (see `bar`), and whether the episode has taken it.
-    private var barredBecause: String?
-    private var barTaken = false
+    @exclusivity(unchecked) private var barredBecause: String?
+    @exclusivity(unchecked) private var barTaken = false
 
     /// The twin's events from the last call, each frame ending in SYN_REPORT, and the
     /// decisions; see `takeTwinEvents`.
-    private var twinEvents: [InputEvent] = []
-    private var notes: [DeliveryNote] = []
-    private var bugs: [String] = []
+    @exclusivity(unchecked) private var twinEvents: [InputEvent] = []
+    @exclusivity(unchecked) private var notes: [DeliveryNote] = []
+    @exclusivity(unchecked) private var bugs: [String] = []
     /// Whether episode changes are noted (`--explain`, the debug log).
     public var explaining = false
 

@@ -384,7 +384,8 @@ public final class TouchscreenPipeline {
         }
         isolation.takeTwinEvents(&output.twin)
         isolation.takeNotes(&output.delivery)
-        output.bugs.append(contentsOf: isolation.bugsOfLastCall)
+        // Empty on every frame but a buggy one: appending nothing still costs a call.
+        if !isolation.bugsOfLastCall.isEmpty { output.bugs.append(contentsOf: isolation.bugsOfLastCall) }
     }
 
     /// A new configuration: the recognizers and bindings of the sequence in flight finish
@@ -461,7 +462,7 @@ public final class TouchscreenPipeline {
             for i in first..<output.events.endIndex { output.events[i].tool = device.tool }
         }
         output.transitions.append(contentsOf: arbiter.transitions)
-        output.bugs.append(contentsOf: arbiter.bugs)
+        if !arbiter.bugs.isEmpty { output.bugs.append(contentsOf: arbiter.bugs) }
         for event in output.events[first...] {
             // Under the touch lock only the gestures that end it fire; one that the lock,
             // the pause or the mode would keep out otherwise does that alone.

@@ -198,6 +198,9 @@ public struct TouchDecoder: Sendable {
         frame.time = time
         frame.touches.removeAll(keepingCapacity: true)
         for i in slots.indices {
+            // Only a slot with a touch has a place worth the calibration's arithmetic.
+            if case .empty = slots[i].state { continue }
+            if case .ignored = slots[i].state { continue }
             let location = geometry.normalize(x: slots[i].x, y: slots[i].y)
             switch slots[i].state {
             case .empty, .ignored:
