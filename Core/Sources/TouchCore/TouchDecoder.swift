@@ -199,12 +199,11 @@ public struct TouchDecoder: Sendable {
         frame.touches.removeAll(keepingCapacity: true)
         for i in slots.indices {
             // Only a slot with a touch has a place worth the calibration's arithmetic.
-            if case .empty = slots[i].state { continue }
-            if case .ignored = slots[i].state { continue }
+            if slots[i].state == .empty || slots[i].state == .ignored { continue }
             let location = geometry.normalize(x: slots[i].x, y: slots[i].y)
             switch slots[i].state {
             case .empty, .ignored:
-                break
+                break  // skipped above
             case .landing:
                 begin(slot: i, at: location, time)
             case .down(var touch):
