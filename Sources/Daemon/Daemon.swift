@@ -41,6 +41,12 @@ public final class Daemon {
     var saidAppRefusal = false
     /// What the log says of the seat's steps and changes.
     let seatLog: SeatLog
+    /// Stopping (SIGTERM, SIGINT), while the touchpad's waiting frames still go out at its
+    /// pace: until then at the latest (monotonic µs). The panels' events are no longer the seat's.
+    var stoppingBy: Int64?
+    /// The touchpad's waiting frames take 0.64 s at most (128 at 5 ms); past this bound
+    /// what still waits goes out at once.
+    static let touchpadFinishMicroseconds: Int64 = 1_000_000
 
     public init(options: DaemonOptions) throws {
         self.options = options
@@ -156,6 +162,7 @@ public final class Daemon {
     /// Gives the seat one input and performs what it decided (a refused request still
     /// changed what was due by then).
     func take(_ input: SeatInput) throws(ControlRefusal) {
+        if stoppingBy != nil, case .event = input { return }
         defer { performSeatEffects() }
         try seat.step(input)
     }
@@ -179,7 +186,12 @@ public final class Daemon {
         if let due = seatLog.due, due <= now { seatLog.writeAll(logger) }
         writeDueTouchpadFrames(now: now)
         seatLog.sayUnsaidChanges(now: now, logger)
-        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, runtime.runner.isIdle, !runtime.isParsing {
+        if let by = stoppingBy, virtual?.touchpadDue == nil || now >= by {
+            finishStopping()
+            return nil
+        }
+        if case .recordings = options.source, replay?.isFinished ?? true, seat.nextTouchDeadline == nil, virtual?.touchpadDue == nil,
+           runtime.runner.isIdle, !runtime.isParsing {
             logger.info("replay finished")
             runtime.stop()
             return nil
@@ -193,6 +205,7 @@ public final class Daemon {
         consider(seat.nextDeadline.map(clock.monotonic))
         consider(seatLog.due)
         consider(virtual?.touchpadDue)
+        consider(stoppingBy)
         return next
     }
 
@@ -201,12 +214,23 @@ public final class Daemon {
         case SIGHUP:
             reload()
         default:
+            // A second signal does not wait for the touchpad.
+            if stoppingBy != nil { return finishStopping() }
             logger.info("stopping (signal \(signal))")
             SystemdNotify.send("STOPPING=1")
             // Touches under way end on the twins, and nothing stays pressed.
             step(.stopping(at: now))
-            writeDueTouchpadFrames(now: monotonicMicroseconds(), all: true)
-            runtime.stop()
+            // Its frames written at once would be jumps of the fingers to libinput, which
+            // drops them: the desktop's swipe would end short of where the fingers did.
+            guard virtual?.touchpadDue != nil else { return runtime.stop() }
+            logger.info("stopping once the touchpad's waiting frames have gone out at its pace")
+            stoppingBy = monotonicMicroseconds() + Self.touchpadFinishMicroseconds
         }
+    }
+
+    /// What the touchpad still waits to write goes out, and the loop ends.
+    private func finishStopping() {
+        writeDueTouchpadFrames(now: monotonicMicroseconds(), all: true)
+        runtime.stop()
     }
 }

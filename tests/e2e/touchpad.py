@@ -95,8 +95,33 @@ daemon.send_signal(signal.SIGHUP)
 again = wait_for(10, lambda: re.search(r"virtual touchpad: /dev/input/event\d+", text()))
 check("reloaded with them, a touchpad again (%s)" % re.findall(r"virtual touchpad: \S+", text()), again)
 
+# 5. SIGTERM while the touchpad's frames wait their turn: the daemon, stopped, misses a
+# swipe's frames as they come and then reads them all at once (the panel stamped them
+# 10 ms apart), with the SIGTERM sent meanwhile. They still go out at a touchpad's pace,
+# libinput's swipe ending as the fingers did, before the daemon exits.
+touchpad.close()
+touchpad = Reader(re.findall(r"virtual touchpad: (/dev/input/event\d+)", text())[-1])
+mark = len(touchpad.lines)
+os.kill(daemon.pid, signal.SIGSTOP)
+panel.play(three_finger_swipe_right(origin=(60, 50), length=80).text(), keep_gaps=True)
 daemon.terminate()
-check("SIGTERM: it exits 0", daemon.wait(timeout=10) == 0)
+stopped_at = time.monotonic()
+os.kill(daemon.pid, signal.SIGCONT)
+status = daemon.wait(timeout=10)
+took = time.monotonic() - stopped_at
+time.sleep(1)
+swipe = gesture_lines(mark, "SWIPE")
+updates = [l for l in swipe if "SWIPE_UPDATE" in l]
+stamps = [float(m.group(1)) for m in (re.search(r"\s\+?(\d+\.\d+)s", l) for l in updates) if m]
+gaps = sorted(b - a for a, b in zip(stamps, stamps[1:]))
+check("SIGTERM with frames waiting: it exits 0 (%s) within 2 s (%.2f s)" % (status, took), status == 0 and took < 2)
+check("saying it first writes the touchpad's waiting frames", "touchpad's waiting frames" in text())
+check("after writing them: %d updates and GESTURE_SWIPE_END" % len(updates),
+      len(updates) >= 10 and any("SWIPE_END" in l for l in swipe))
+check("at a touchpad's pace: the median gap between updates %.1f ms (at least 4)" % (1000 * gaps[len(gaps) // 2] if gaps else 0),
+      bool(gaps) and gaps[len(gaps) // 2] >= 0.004)
+check("no touch libinput takes for a jump (%s)" % [l.strip() for l in touchpad.since(mark) if "jump" in l],
+      not any("jump" in l for l in touchpad.since(mark)))
 check("with no bug logged", ": bug: " not in text())
 touchpad.close()
 twin.close()
