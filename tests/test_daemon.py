@@ -367,14 +367,20 @@ class Daemon(Harness):
         cfg = self.write("gestured.toml", '[daemon]\nbus = "session"\n[[gesture]]\nname = "c"\ntype = "checkmark"\nsignal = true\n')
         r = Recording()
         r.tap()  # times count from the first event: the wait must come after one
-        r.wait(3000)
+        r.wait(30000)
         r.tap()
         rec = r.save(self.path("rec.evemu"))
         daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec], env=self.env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
-        out = subprocess.run(["busctl", "--user", "introspect", "org.gestured.Gestured1", "/org/gestured/Gestured1"],
-                             capture_output=True, text=True, env=self.env)
+        # Asked until the daemon has the name: it takes longer than a second to start on a
+        # loaded machine (CI's, making Debian roots beside it).
+        deadline = time.monotonic() + 20
+        while True:
+            out = subprocess.run(["busctl", "--user", "introspect", "org.gestured.Gestured1", "/org/gestured/Gestured1"],
+                                 capture_output=True, text=True, env=self.env)
+            if out.returncode == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         daemon.terminate()
         daemon.wait(timeout=5)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
