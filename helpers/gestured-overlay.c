@@ -72,6 +72,9 @@ struct box { int x0, y0, x1, y1; };
 static struct buffer { struct wl_buffer *buffer; uint32_t *pixels; int busy; struct box drawn; } buffers[2];
 /* The buffer the compositor shows (none yet: NULL). */
 static struct buffer *shown;
+/* The last drawing skipped while the compositor held both buffers: drawn as soon as it
+ * lets one go, rather than at the next update (none comes after a lift's hiding). */
+static struct { uint32_t colour; double progress; int visible, waiting; } skipped;
 static float trails[MOST_FINGERS][MOST_POINTS][2];
 static int trail_points[MOST_FINGERS];
 static int lifted = 1;
@@ -141,15 +144,19 @@ static void dot(uint32_t *pixels, struct box *drawn, int cx, int cy, uint32_t co
 }
 
 /* The trails and the bar, in `colour` (opaque), on a transparent surface; nothing at all
- * when `visible` is 0. A frame with both buffers still held by the compositor is skipped:
- * the next update draws where the fingers are then. Only what changed is touched: the
+ * when `visible` is 0. A frame with both buffers still held by the compositor waits
+ * (`skipped`) for one to be let go, a later update replacing it. Only what changed is touched: the
  * buffer's old drawing is cleared, not the whole buffer, and the compositor told of the
  * boxes around what it shows and what replaces it (a whole screen cleared and composited
  * at every update costs a kiosk's 4K panel hundreds of megabytes a second). */
 static void draw(uint32_t colour, double progress, int visible) {
     if (!configured || !buffers[0].buffer) return;
     struct buffer *b = !buffers[0].busy ? &buffers[0] : !buffers[1].busy ? &buffers[1] : NULL;
-    if (!b) return;
+    if (!b) {
+        skipped.colour = colour, skipped.progress = progress, skipped.visible = visible, skipped.waiting = 1;
+        return;
+    }
+    skipped.waiting = 0;
     for (int y = b->drawn.y0; y < b->drawn.y1; y++)
         memset(b->pixels + (size_t)y * width + (size_t)b->drawn.x0, 0, (size_t)(b->drawn.x1 - b->drawn.x0) * 4);
     struct box drawn = { 0, 0, 0, 0 };
@@ -255,6 +262,7 @@ int main(void) {
             wl_display_cancel_read(display);
         }
         if (wl_display_dispatch_pending(display) < 0) return 1;
+        if (skipped.waiting) draw(skipped.colour, skipped.progress, skipped.visible);
         if (hide_at >= 0 && now_ms() >= hide_at) {
             hide_at = -1;
             draw(0, 0, 0);
