@@ -8,7 +8,7 @@ on a private bus with busctl and dbus-monitor.
 import os, re, signal, subprocess, sys, time, unittest
 import test_daemon
 from fixtures import Recording, pen_checkmark, suite_config
-from test_daemon import Harness
+from test_daemon import Harness, wait_on_the_bus
 
 MODES = suite_config("modes")
 
@@ -26,14 +26,6 @@ def device_objects(busctl):
             return objects
         time.sleep(0.1)
     raise AssertionError("no device object under /org/gestured/Gestured1/devices")
-
-def wait_on_the_bus(env, seconds=5):
-    """Until gestured owns its name on the session bus `env` names."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=env, capture_output=True).returncode == 0:
-            return
-        time.sleep(0.05)
 
 def beside_a_stand_in_logind(harness, bus):
     """A private bus, taken for the system bus too, with tests/fake_logind.c on it, and

@@ -15,6 +15,15 @@ type = "checkmark"
 command = "true"
 """
 
+def wait_on_the_bus(env, seconds=5):
+    """Until gestured owns its name on the session bus `env` names."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if subprocess.run(["busctl", "--user", "status", "org.gestured.Gestured1"], env=env, capture_output=True).returncode == 0:
+            return
+        time.sleep(0.05)
+
+
 class Harness(unittest.TestCase):
     def setUp(self):
         # root-owned 0700: a root daemon accepts configurations only from safe places
@@ -372,15 +381,11 @@ class Daemon(Harness):
         rec = r.save(self.path("rec.evemu"))
         daemon = subprocess.Popen([GESTURED, "run", "--config", cfg, "--replay", rec], env=self.env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        # Asked until the daemon has the name: it takes longer than a second to start on a
-        # loaded machine (CI's, making Debian roots beside it).
-        deadline = time.monotonic() + 20
-        while True:
-            out = subprocess.run(["busctl", "--user", "introspect", "org.gestured.Gestured1", "/org/gestured/Gestured1"],
-                                 capture_output=True, text=True, env=self.env)
-            if out.returncode == 0 or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        # It takes longer than a second to start on a loaded machine (CI's, making Debian
+        # roots beside it).
+        wait_on_the_bus(self.env, seconds=20)
+        out = subprocess.run(["busctl", "--user", "introspect", "org.gestured.Gestured1", "/org/gestured/Gestured1"],
+                             capture_output=True, text=True, env=self.env)
         daemon.terminate()
         daemon.wait(timeout=5)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
