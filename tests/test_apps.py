@@ -97,13 +97,14 @@ class ReportedOnTheBus(Harness):
         peer whose own start must not eat into the swipes' schedule)."""
         self.start_bus()
         before()
+        reporter = Reporter(self)  # built and on the bus before the swipes' clock starts
         out = self.path("fired.txt")
         config = self.write("gestured.toml", apps_config(out, apps_window=apps_window))
         start = time.monotonic()
         daemon = self.start_daemon(config, swipes(5, 2000, starts_mm=starts_mm))
         self.addCleanup(daemon.kill)
         wait_on_the_bus(self.env)
-        return out, start, daemon, Reporter(self)
+        return out, start, daemon, reporter
 
     def test_the_application_in_fronts_binding_fires_and_the_global_one_otherwise(self):
         out, start, daemon, reporter = self.started()
@@ -157,25 +158,29 @@ class ReportedOnTheBus(Harness):
         """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
         (tests/desktop_scripts.js): the calls it makes, made on the bus by a reporter that
         stays on it, as KWin and GNOME Shell do."""
-        out, start, daemon, reporter = self.started()
         here = os.path.dirname(os.path.abspath(__file__))
         scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
                    "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
 
-        def activate(kind, window):
+        def activation(kind, window):
+            """The call the script makes when `window` is activated; run before the
+            swipes' clock starts, so node's start does not eat into their schedule."""
             lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], json.dumps([window])],
                                    capture_output=True, text=True, check=True).stdout.splitlines()
             calls = [line for line in lines if line.startswith("report ")]
             self.assertEqual(len([line for line in lines if line.startswith("agent ") and not line.startswith("agent windows ")]),
                              len(calls), "the agent is told too")
-            self.assertEqual(reporter.tell(calls[-1]), "done")
+            return calls[-1]
 
-        for i, (kind, window) in enumerate([("kwin", {"appId": "org.mozilla.firefox", "class": "firefox", "instance": "Navigator"}),
-                                            ("gnome", {"appId": "org.gnome.Terminal"}),
-                                            ("gnome", {"class": "Firefox", "instance": "Navigator"}),  # an X11 window
-                                            ("kwin", None)]):
+        calls = [activation(kind, window) for kind, window in
+                 [("kwin", {"appId": "org.mozilla.firefox", "class": "firefox", "instance": "Navigator"}),
+                  ("gnome", {"appId": "org.gnome.Terminal"}),
+                  ("gnome", {"class": "Firefox", "instance": "Navigator"}),  # an X11 window
+                  ("kwin", None)]]
+        out, start, daemon, reporter = self.started()
+        for i, call in enumerate(calls):
             time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
-            activate(kind, window)
+            self.assertEqual(reporter.tell(call), "done")
         time.sleep(max(0, start + 9 - time.monotonic()))
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
         daemon.send_signal(signal.SIGTERM)
@@ -187,12 +192,12 @@ class ReportedOnTheBus(Harness):
         other way round): the layouts it says, made on the bus by a reporter that stays
         on it, decide which window each swipe starts on; one said to the agent too."""
         left, right = 100, 250
-        out, start, daemon, reporter = self.started(apps_window="touched", starts_mm=[left, left, right, left, right])
         here = os.path.dirname(os.path.abspath(__file__))
         scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
                    "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
 
-        def arrange(kind, firefox_x, kitty_x):
+        def arrangement(kind, firefox_x, kitty_x):
+            """The call the script makes for this layout; run before the swipes' clock starts."""
             desktop = {"screen": [100, 0, 2000, 1000],
                        "stack": [{"appId": "org.mozilla.firefox", "frame": [firefox_x, 0, 1000, 1000]},
                                  {"class": "kitty", "frame": [kitty_x, 0, 1000, 1000]}]}
@@ -200,11 +205,14 @@ class ReportedOnTheBus(Harness):
                                    capture_output=True, text=True, check=True).stdout.splitlines()
             said = [line for line in lines if line.startswith("windows ")]
             self.assertEqual(["agent " + line for line in said], [line for line in lines if line.startswith("agent windows ")])
-            self.assertEqual(reporter.tell(said[-1]), "done")
+            return said[-1]
 
-        for i, (kind, firefox_x, kitty_x) in enumerate([("kwin", 100, 1100), ("gnome", 100, 1100), ("kwin", 1100, 100)]):
+        calls = [arrangement(kind, firefox_x, kitty_x) for kind, firefox_x, kitty_x in
+                 [("kwin", 100, 1100), ("gnome", 100, 1100), ("kwin", 1100, 100)]]
+        out, start, daemon, reporter = self.started(apps_window="touched", starts_mm=[left, left, right, left, right])
+        for i, call in enumerate(calls):
             time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
-            arrange(kind, firefox_x, kitty_x)
+            self.assertEqual(reporter.tell(call), "done")
         time.sleep(max(0, start + 9 - time.monotonic()))
         self.assertEqual(self.fired(out), ["global", "firefox", "global", "global", "firefox"])
         daemon.send_signal(signal.SIGTERM)
@@ -229,6 +237,7 @@ class ReportedOnTheBus(Harness):
             gjs = subprocess.Popen(["gjs", "-m", os.path.join(here, "gnome_module.js"),
                                     os.path.join(here, "../desktop/gnome-shell/gestured@gestured.github.io")],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+            self.addCleanup(gjs.__exit__, None, None, None)  # its pipes closed, once killed
             self.addCleanup(gjs.kill)
             focus(None)
 
@@ -254,6 +263,7 @@ class ReportedOnTheBus(Harness):
         gjs = subprocess.Popen(["gjs", "-m", os.path.join(here, "gnome_module.js"),
                                 os.path.join(here, "../desktop/gnome-shell/gestured@gestured.github.io")],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(gjs.__exit__, None, None, None)  # its pipes closed, once killed
         self.addCleanup(gjs.kill)
         gjs.stdin.write(json.dumps({"appId": "org.mozilla.firefox"}) + "\n")
         gjs.stdin.flush()
