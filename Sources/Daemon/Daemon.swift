@@ -70,9 +70,11 @@ public final class Daemon {
             }
             try runtime.run()
             seatLog.writeAll(logger)
-            // The last signals of a replay, or those just before a stop, still go out: a
-            // quarter of a second at most, which a bus flooded with calls takes whole.
-            bus?.finish(within: 250_000, now: monotonicMicroseconds)
+            // The last signals still go out: a replay's within 2 s (on a loaded machine the
+            // bus may still be answering its hello), those just before a stop within a
+            // quarter of a second, which a bus flooded with calls takes whole.
+            let lastSignalsWithin: Int64 = if case .recordings = options.source { 2_000_000 } else { 250_000 }
+            bus?.finish(within: lastSignalsWithin, now: monotonicMicroseconds)
             if servesSessions { sayWhetherTheAgentIsWanted(false) }
         } catch {
             logger.error("\(error)")

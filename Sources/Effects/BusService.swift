@@ -217,9 +217,11 @@ public final class BusService {
     /// What the loop watches now; nil while not connected.
     public var currentWatch: Watch? { connection?.currentWatch }
 
-    /// Whether signals are still queued for the bus.
+    /// Whether signals are still queued for the bus: ours, or sd-bus's (which holds what
+    /// was sent while the connection was still being made, until the bus says hello).
     public var hasQueuedOutput: Bool {
         !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || (currentWatch?.writable ?? false)
+            || (bus.flatMap(SDBus.queuedWrites) ?? 0) > 0
     }
 
     /// Announces properties' new values with PropertiesChanged, when the bus has room.
