@@ -82,14 +82,21 @@ check: deps
 
 # The fast tier, then the daemon end to end on generated recordings with real peers
 # (/bin/sh, a private dbus-daemon, dbus-monitor, busctl; modes and the control
-# interface), and replay's pictures in a headless Chromium.
+# interface), and replay's pictures in a headless Chromium; side by side, the longest
+# files in shares (tests/run-together), since most of their time is spent waiting on
+# real-time replays.
 test: check
-	python3 tests/toml_test.py .build/debug/gestured
-	python3 tests/test_daemon.py .build/debug/gestured
-	python3 tests/test_control.py .build/debug/gestured
-	python3 tests/test_apps.py .build/debug/gestured
-	python3 tests/studio.py .build/debug/gestured-studio .build/debug/gestured
-	python3 tests/svg_screenshots.py .build/debug/gestured
+	tests/run-together \
+	    "python3 tests/toml_test.py .build/debug/gestured" \
+	    "TEST_SHARE=1/3 python3 tests/test_daemon.py .build/debug/gestured" \
+	    "TEST_SHARE=2/3 python3 tests/test_daemon.py .build/debug/gestured" \
+	    "TEST_SHARE=3/3 python3 tests/test_daemon.py .build/debug/gestured" \
+	    "python3 tests/test_control.py .build/debug/gestured" \
+	    "TEST_SHARE=1/3 python3 tests/test_apps.py .build/debug/gestured" \
+	    "TEST_SHARE=2/3 python3 tests/test_apps.py .build/debug/gestured" \
+	    "TEST_SHARE=3/3 python3 tests/test_apps.py .build/debug/gestured" \
+	    "python3 tests/studio.py .build/debug/gestured-studio .build/debug/gestured" \
+	    "python3 tests/svg_screenshots.py .build/debug/gestured"
 	scripts/check-units
 
 # Acceptance checks over the real recordings and strokes beside the project (../shared/data).

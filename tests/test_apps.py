@@ -5,7 +5,7 @@ every application otherwise, as each desktop says which is in front.
 
     tests/test_apps.py GESTURED
 """
-import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, unittest
+import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time
 import test_daemon
 import following
 from fixtures import Recording
@@ -1163,4 +1163,4 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     test_daemon.GESTURED = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
+    test_daemon.main()

@@ -5,7 +5,7 @@ on a private bus with busctl and dbus-monitor.
 
     tests/test_control.py GESTURED
 """
-import os, re, signal, subprocess, sys, time, unittest
+import os, re, signal, subprocess, sys, time
 import test_daemon
 from fixtures import Recording, pen_checkmark, suite_config
 from test_daemon import Harness, wait_on_the_bus
@@ -568,4 +568,4 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     test_daemon.GESTURED = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
+    test_daemon.main()

@@ -24,6 +24,33 @@ def wait_on_the_bus(env, seconds=5):
         time.sleep(0.05)
 
 
+class ShareLoader(unittest.TestLoader):
+    """With TEST_SHARE=I/N in the environment, only the I-th of N shares of the tests
+    (1 to N, dealt round in the order unittest finds them, the same in every process):
+    tests/run-together runs one file's shares side by side, since its tests spend most of
+    their time waiting on real-time replays. Each test is in exactly one share."""
+    def __init__(self):
+        super().__init__()
+        share = os.environ.get("TEST_SHARE", "1/1")
+        mine, count = (int(part) for part in share.split("/"))
+        if not 1 <= mine <= count:
+            sys.exit(f"TEST_SHARE={share}: I/N with I from 1 to N")
+        self.mine, self.count, self.dealt = mine - 1, count, 0
+
+    def getTestCaseNames(self, testCaseClass):
+        names = []
+        for name in super().getTestCaseNames(testCaseClass):
+            if self.dealt % self.count == self.mine:
+                names.append(name)
+            self.dealt += 1
+        return names
+
+
+def main():
+    """unittest's main, for this share of the tests (ShareLoader)."""
+    unittest.main(verbosity=2, testLoader=ShareLoader())
+
+
 class Harness(unittest.TestCase):
     def setUp(self):
         # root-owned 0700: a root daemon accepts configurations only from safe places
@@ -995,4 +1022,4 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     GESTURED = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
+    main()
