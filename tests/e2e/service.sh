@@ -25,6 +25,12 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups dbus-monitor --system \
   "type='signal',interface='org.gestured.Gestured1'" > /tmp/listener.txt 2>&1 &
 sleep 0.5
 
+suite() {  # suite FILE: one of the Python suites beside this script, and what it cost
+  local start=$SECONDS
+  python3 "$(dirname "$0")/$1" || failures=$((failures + 1))
+  echo "==== $1: $((SECONDS - start)) s"
+}
+
 plug() {  # plug NAME: a virtual touchscreen; prints its node
   evemu-device "$fixtures/$1.desc" > "/tmp/$1.node" &
   echo $! > "/tmp/$1.pid"
@@ -101,34 +107,34 @@ printf '[daemon]\nbus = "system"\nisolate = true\n\n[[gesture]]\nname = "menu"\n
   > /etc/gestured/gestured.toml
 systemctl reset-failed gestured
 systemctl start gestured
-python3 "$(dirname "$0")/isolation_service.py" || failures=$((failures + 1))
+suite isolation_service.py
 systemctl stop gestured
 # Modes, the control interface and its policy, logind's lock, pauses (writes its own configuration).
-python3 "$(dirname "$0")/control_service.py" || failures=$((failures + 1))
+suite control_service.py
 # The touch lock: by the bus and by a gesture, through a reload (writes its own configuration).
-python3 "$(dirname "$0")/touch_lock_service.py" || failures=$((failures + 1))
+suite touch_lock_service.py
 # The kiosk's idle: its commands, the Idle and LastTouch properties, a flood paced (writes its own configuration).
-python3 "$(dirname "$0")/idle_service.py" || failures=$((failures + 1))
+suite idle_service.py
 # rotation = "auto" with Debian's iio-sensor-proxy and a uinput accelerometer.
-python3 "$(dirname "$0")/rotation_service.py" || failures=$((failures + 1))
+suite rotation_service.py
 # A touchscreen's pen: read through the udev rule, its checkmark a pen's gesture.
-python3 "$(dirname "$0")/pen_service.py" || failures=$((failures + 1))
+suite pen_service.py
 # gestured calibrate: a skewed panel's matrix solved from four targets, taken by udev, the twin and the service.
-python3 "$(dirname "$0")/calibrate_service.py" || failures=$((failures + 1))
+suite calibrate_service.py
 # Readers flooding the properties as nobody, under the shipped policy (writes its own configuration).
-python3 "$(dirname "$0")/bus_flood_service.py" || failures=$((failures + 1))
+suite bus_flood_service.py
 # Two users' sessions on seat0, each with its agent: whose gestures and commands, and who may hand them over.
-python3 "$(dirname "$0")/sessions_service.py" || failures=$((failures + 1))
+suite sessions_service.py
 # Whose a gesture is while sessions switch and files change under a waiting tap (20 rounds
 # of each here; the suite alone does 50).
-OWNERSHIP_ROUNDS=20 python3 "$(dirname "$0")/ownership_service.py" || failures=$((failures + 1))
+OWNERSHIP_ROUNDS=20 suite ownership_service.py
 # The overlay in an X11 session: the trail on the screen, clicks through it, updates for the agent alone.
-python3 "$(dirname "$0")/overlay_service.py" || failures=$((failures + 1))
+suite overlay_service.py
 # The studio as a first-time user meets it: five gestures made through its accessibility
 # names and the panel, each fired; the inspector's trails, bars and reasons.
-python3 "$(dirname "$0")/studio_service.py" || failures=$((failures + 1))
+suite studio_service.py
 # The Progress signal: a tagged pull-down followed on the user's session bus, an example drawer following it.
-python3 "$(dirname "$0")/progress_service.py" || failures=$((failures + 1))
+suite progress_service.py
 cp /tmp/good.toml /etc/gestured/gestured.toml
 
 kill "$(cat /tmp/first.pid)" "$(cat /tmp/second.pid)" "$(cat /tmp/keyboard.pid)" 2>/dev/null
