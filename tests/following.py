@@ -8,7 +8,7 @@ the finger, the first swipes begun after it said how many windows there are
 tests/e2e/hyprland_session_service.py."""
 import re, subprocess, threading, time
 import test_daemon
-from test_control import wait_on_the_bus
+from test_daemon import wait_on_the_bus
 
 BINDINGS = {"switch-desktop": "global", "browser-back": "firefox"}
 

@@ -9,8 +9,8 @@ import json, os, re, resource, shutil, signal, socket, struct, subprocess, sys, 
 import test_daemon
 import following
 from fixtures import Recording
-from test_control import IGNORE_PANELS, Peer, compile_peer, wait_on_the_bus
-from test_daemon import Harness
+from test_control import IGNORE_PANELS, Peer, compile_peer
+from test_daemon import Harness, wait_on_the_bus
 
 
 # What tells gestured which desktop it runs in: none but the test's own.
@@ -90,6 +90,30 @@ class ReportedOnTheBus(Harness):
         with open(out) as f:
             return f.read().split()
 
+    def shipped_script(self, kind, windows, desktop=None):
+        """The lines the shipped KWin script ("kwin") or GNOME Shell 43 extension ("gnome")
+        prints under tests/desktop_scripts.js's stand-ins: the calls it makes."""
+        here = os.path.dirname(os.path.abspath(__file__))
+        script = {"kwin": "../desktop/kwin/contents/code/main.js",
+                  "gnome": "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js"}[kind]
+        command = ["node", os.path.join(here, "desktop_scripts.js"), kind, os.path.join(here, script), json.dumps(windows)]
+        return subprocess.run(command + ([json.dumps(desktop)] if desktop else []),
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+
+    def told_between_the_swipes(self, calls, **started):
+        """`started(**started)`, then each of `calls` told by the reporter 1 s after a swipe
+        (at 1, 3, 5... s), made before the swipes' clock starts so that only the bus call
+        is in its second; at 9 s, what fired."""
+        out, start, daemon, reporter = self.started(**started)
+        for i, call in enumerate(calls):
+            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            self.assertEqual(reporter.tell(call), "done")
+        time.sleep(max(0, start + 9 - time.monotonic()))
+        fired = self.fired(out)
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=30)
+        return fired
+
     def started(self, apps_window="focused", starts_mm=None, before=lambda: None):
         """A private bus, the daemon on it replaying swipes at 0, 2, 4, 6 and 8 s (from
         where `starts_mm` says), and a reporter: (the file of what fired, when the daemon
@@ -158,15 +182,9 @@ class ReportedOnTheBus(Harness):
         """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
         (tests/desktop_scripts.js): the calls it makes, made on the bus by a reporter that
         stays on it, as KWin and GNOME Shell do."""
-        here = os.path.dirname(os.path.abspath(__file__))
-        scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
-                   "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
-
         def activation(kind, window):
-            """The call the script makes when `window` is activated; run before the
-            swipes' clock starts, so node's start does not eat into their schedule."""
-            lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], json.dumps([window])],
-                                   capture_output=True, text=True, check=True).stdout.splitlines()
+            """The call the script makes when `window` is activated."""
+            lines = self.shipped_script(kind, [window])
             calls = [line for line in lines if line.startswith("report ")]
             self.assertEqual(len([line for line in lines if line.startswith("agent ") and not line.startswith("agent windows ")]),
                              len(calls), "the agent is told too")
@@ -177,14 +195,7 @@ class ReportedOnTheBus(Harness):
                   ("gnome", {"appId": "org.gnome.Terminal"}),
                   ("gnome", {"class": "Firefox", "instance": "Navigator"}),  # an X11 window
                   ("kwin", None)]]
-        out, start, daemon, reporter = self.started()
-        for i, call in enumerate(calls):
-            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
-            self.assertEqual(reporter.tell(call), "done")
-        time.sleep(max(0, start + 9 - time.monotonic()))
-        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
-        daemon.send_signal(signal.SIGTERM)
-        daemon.communicate(timeout=30)
+        self.assertEqual(self.told_between_the_swipes(calls), ["global", "firefox", "global", "firefox", "global"])
 
     def test_the_shipped_kwin_script_and_gnome_extension_say_where_the_windows_are(self):
         """The shipped JavaScript under the stand-ins, its desktop's windows where it says
@@ -192,31 +203,21 @@ class ReportedOnTheBus(Harness):
         other way round): the layouts it says, made on the bus by a reporter that stays
         on it, decide which window each swipe starts on; one said to the agent too."""
         left, right = 100, 250
-        here = os.path.dirname(os.path.abspath(__file__))
-        scripts = {"kwin": os.path.join(here, "../desktop/kwin/contents/code/main.js"),
-                   "gnome": os.path.join(here, "../desktop/gnome-shell/gestured-43@gestured.github.io/extension.js")}
 
         def arrangement(kind, firefox_x, kitty_x):
-            """The call the script makes for this layout; run before the swipes' clock starts."""
+            """The call the script makes for this layout."""
             desktop = {"screen": [100, 0, 2000, 1000],
                        "stack": [{"appId": "org.mozilla.firefox", "frame": [firefox_x, 0, 1000, 1000]},
                                  {"class": "kitty", "frame": [kitty_x, 0, 1000, 1000]}]}
-            lines = subprocess.run(["node", os.path.join(here, "desktop_scripts.js"), kind, scripts[kind], "[]", json.dumps(desktop)],
-                                   capture_output=True, text=True, check=True).stdout.splitlines()
+            lines = self.shipped_script(kind, [], desktop)
             said = [line for line in lines if line.startswith("windows ")]
             self.assertEqual(["agent " + line for line in said], [line for line in lines if line.startswith("agent windows ")])
             return said[-1]
 
         calls = [arrangement(kind, firefox_x, kitty_x) for kind, firefox_x, kitty_x in
                  [("kwin", 100, 1100), ("gnome", 100, 1100), ("kwin", 1100, 100)]]
-        out, start, daemon, reporter = self.started(apps_window="touched", starts_mm=[left, left, right, left, right])
-        for i, call in enumerate(calls):
-            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
-            self.assertEqual(reporter.tell(call), "done")
-        time.sleep(max(0, start + 9 - time.monotonic()))
-        self.assertEqual(self.fired(out), ["global", "firefox", "global", "global", "firefox"])
-        daemon.send_signal(signal.SIGTERM)
-        daemon.communicate(timeout=30)
+        fired = self.told_between_the_swipes(calls, apps_window="touched", starts_mm=[left, left, right, left, right])
+        self.assertEqual(fired, ["global", "firefox", "global", "global", "firefox"])
 
     def test_the_gnome_45_extension_loads_as_an_es_module_and_says_it(self):
         """The extension for GNOME 45 and later, loaded by gjs as an ES module as GNOME

@@ -348,14 +348,7 @@ class Daemon(Harness):
         self.assertIn("D-Bus: the session bus is not taking signals;", stderr)
         self.assertLess(peak - before, 8 * 1024, (before, peak))
         # The bus delivers its backlog to the monitor, then what was held back: the end.
-        guard = threading.Timer(30, monitor.terminate)
-        guard.start()
-        phases = []
-        for line in monitor.stdout:
-            phases += re.findall(r'string "(began|changed|ended|cancelled)"', line)
-            if phases[-1:] == ["ended"]:
-                break
-        guard.cancel()
+        phases = re.findall(r'string "(began|changed|ended|cancelled)"', self.read_until(monitor, 'string "ended"', seconds=30))
         monitor.terminate()
         monitor.communicate()
         self.assertEqual((phases[0], phases[-1]), ("began", "ended"))
