@@ -68,16 +68,24 @@ static uint32_t width, height;
 static int configured, closed;
 /* A rectangle of the surface, [x0, x1) × [y0, y1); empty when x0 >= x1. */
 struct box { int x0, y0, x1, y1; };
-/* Each buffer, and the box around what is drawn in it (the rest is transparent). */
-static struct buffer { struct wl_buffer *buffer; uint32_t *pixels; int busy; struct box drawn; } buffers[2];
+/* Each buffer, and the box around what is drawn in it (the rest is transparent). A
+ * compositor that copies a buffer as it takes it (one that renders on a GPU) lets it go
+ * at once, and two are all it needs; one that reads the buffer itself as it renders
+ * (pixman) holds the one shown until the next commit is applied, and updates coming
+ * faster than it applies commits would wait for it. The third is for that: drawn into
+ * only then, so that until then its pages (of a memfd) are never touched. */
+enum { BUFFERS = 3 };
+static struct buffer { struct wl_buffer *buffer; uint32_t *pixels; int busy; struct box drawn; } buffers[BUFFERS];
 /* The buffer the compositor shows (none yet: NULL). */
 static struct buffer *shown;
-/* The last drawing skipped while the compositor held both buffers: drawn as soon as it
+/* The last drawing skipped while the compositor held every buffer: drawn as soon as it
  * lets one go, rather than at the next update (none comes after a lift's hiding). */
 static struct { uint32_t colour; double progress; int visible, waiting; } skipped;
 static float trails[MOST_FINGERS][MOST_POINTS][2];
 static int trail_points[MOST_FINGERS];
 static int lifted = 1;
+/* An update's colour and the bar's progress. */
+struct update { uint32_t colour; double progress; };
 
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
     (void)data;
@@ -93,12 +101,16 @@ static const struct wl_buffer_listener buffer_listener = { buffer_release };
 
 static void make_buffers(void) {
     size_t size = (size_t)width * height * 4;
+    if (width > INT32_MAX / 4 || size > INT32_MAX / BUFFERS) {
+        fprintf(stderr, "the compositor's output of %ux%u pixels is too large to draw on\n", width, height);
+        exit(1);
+    }
     int fd = memfd_create("gestured-overlay", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)(size * 2)) < 0) exit(1);
-    uint8_t *memory = mmap(NULL, size * 2, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd < 0 || ftruncate(fd, (off_t)(size * BUFFERS)) < 0) exit(1);
+    uint8_t *memory = mmap(NULL, size * BUFFERS, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (memory == MAP_FAILED) exit(1);
-    struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)(size * 2));
-    for (int i = 0; i < 2; i++) {
+    struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, (int32_t)(size * BUFFERS));
+    for (int i = 0; i < BUFFERS; i++) {
         buffers[i].buffer = wl_shm_pool_create_buffer(pool, (int32_t)(size * i), (int32_t)width, (int32_t)height, (int32_t)width * 4,
                                                       WL_SHM_FORMAT_ARGB8888);
         buffers[i].pixels = (uint32_t *)(memory + size * i);
@@ -144,14 +156,16 @@ static void dot(uint32_t *pixels, struct box *drawn, int cx, int cy, uint32_t co
 }
 
 /* The trails and the bar, in `colour` (opaque), on a transparent surface; nothing at all
- * when `visible` is 0. A frame with both buffers still held by the compositor waits
+ * when `visible` is 0. A frame with every buffer still held by the compositor waits
  * (`skipped`) for one to be let go, a later update replacing it. Only what changed is touched: the
  * buffer's old drawing is cleared, not the whole buffer, and the compositor told of the
  * boxes around what it shows and what replaces it (a whole screen cleared and composited
  * at every update costs a kiosk's 4K panel hundreds of megabytes a second). */
 static void draw(uint32_t colour, double progress, int visible) {
     if (!configured || !buffers[0].buffer) return;
-    struct buffer *b = !buffers[0].busy ? &buffers[0] : !buffers[1].busy ? &buffers[1] : NULL;
+    struct buffer *b = NULL;
+    for (int i = 0; i < BUFFERS && !b; i++)
+        if (!buffers[i].busy) b = &buffers[i];
     if (!b) {
         skipped.colour = colour, skipped.progress = progress, skipped.visible = visible, skipped.waiting = 1;
         return;
@@ -200,12 +214,13 @@ static int64_t now_ms(void) {
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* One update from the agent. */
-static void take(char *line, int64_t *hide_at) {
+/* One update from the agent, into the trails and `latest`: drawn once the lines read
+ * together are all taken (drawing each would spend a buffer on a frame never seen). */
+static int take(char *line, int64_t *hide_at, struct update *latest) {
     unsigned int colour;
     double progress;
     int used = 0;
-    if (sscanf(line, "%6x %lf%n", &colour, &progress, &used) != 2) return;
+    if (sscanf(line, "%6x %lf%n", &colour, &progress, &used) != 2) return 0;
     char *rest = line + used;
     double x, y;
     int fingers = 0, n;
@@ -223,7 +238,8 @@ static void take(char *line, int64_t *hide_at) {
     }
     lifted = fingers == 0;
     *hide_at = lifted ? now_ms() + LINGER_MS : -1;
-    draw(colour, progress, 1);
+    *latest = (struct update){ colour, progress };
+    return 1;
 }
 
 int main(void) {
@@ -262,25 +278,31 @@ int main(void) {
             wl_display_cancel_read(display);
         }
         if (wl_display_dispatch_pending(display) < 0) return 1;
-        if (skipped.waiting) draw(skipped.colour, skipped.progress, skipped.visible);
-        if (hide_at >= 0 && now_ms() >= hide_at) {
-            hide_at = -1;
-            draw(0, 0, 0);
-        }
+        struct update latest = { 0, 0 };
+        int taken = 0;
         if (fds[0].revents & (POLLIN | POLLHUP)) {
             ssize_t n = read(STDIN_FILENO, line + have, sizeof line - 1 - have);
-            if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-            if (n <= 0) return 0;
-            have += (size_t)n;
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return 0;
+            if (n > 0) have += (size_t)n;
             char *start = line, *end;
             while ((end = memchr(start, '\n', have - (size_t)(start - line)))) {
                 *end = '\0';
-                take(start, &hide_at);
+                taken |= take(start, &hide_at, &latest);
                 start = end + 1;
             }
             have -= (size_t)(start - line);
             memmove(line, start, have);
             if (have == sizeof line - 1) have = 0;  /* a line too long: dropped */
+        }
+        /* One drawing an iteration, the newest: the hiding is due only when no update came
+         * since the lift, and either replaces a drawing still waiting for a buffer. */
+        if (hide_at >= 0 && now_ms() >= hide_at) {
+            hide_at = -1;
+            draw(0, 0, 0);
+        } else if (taken) {
+            draw(latest.colour, latest.progress, 1);
+        } else if (skipped.waiting) {
+            draw(skipped.colour, skipped.progress, skipped.visible);
         }
     }
     return 1;

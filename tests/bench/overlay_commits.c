@@ -1,11 +1,11 @@
 /* Loaded into gestured-overlay (LD_PRELOAD) by tests/bench/vm_overlay.py, to time the
  * layer-shell overlay's commits as the compositor receives them. The overlay draws each
- * update into one of two buffers of one shared-memory pool and commits it; its loop sends
- * what it committed with wl_display_flush. After each flush this writes, to the file
- * OVERLAY_COMMITS, the monotonic time (ns) and the rightmost coloured pixel of row
- * OVERLAY_ROW in either buffer (the newest trail's head: the other buffer holds an older
- * frame), when it moved: the frame shown is told by where its dot is, as for X11's damage.
- * OVERLAY_WIDTH is the output's width in pixels. One row is read a flush: little beside
+ * update into one of the BUFFERS buffers of one shared-memory pool and commits it; its
+ * loop sends what it committed with wl_display_flush. After each flush this writes, to
+ * the file OVERLAY_COMMITS, the monotonic time (ns) and the rightmost coloured pixel of
+ * row OVERLAY_ROW in the buffers drawn since the last flush (the newest trail's head), when
+ * it moved: the frame shown is told by where its dot is, as for X11's damage.
+ * OVERLAY_WIDTH is the output's width in pixels. One row of each buffer is read a flush: little beside
  * the drawing it times. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,10 +17,14 @@
 
 struct wl_display;
 
+enum { BUFFERS = 3 };  /* helpers/gestured-overlay.c's */
+
 static uint32_t *pool;
 static size_t pool_bytes;
 static long width, row = -1;
-static long last = -1;
+/* Each buffer's head at the last flush: a buffer whose head moved was drawn anew (one
+ * not drawn into since may hold an older drag's trail). */
+static long heads[BUFFERS] = { -1, -1, -1 };
 static FILE *out;
 
 __attribute__((constructor)) static void start(void) {
@@ -49,18 +53,19 @@ int wl_display_flush(struct wl_display *display) {
     int sent = real(display);
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    size_t buffer_pixels = pool_bytes / 2 / 4;
+    size_t buffer_pixels = pool_bytes / BUFFERS / 4;
     if (!out || !pool || width <= 0 || (size_t)((row + 1) * width) > buffer_pixels) return sent;
-    long head = -1;
-    for (int b = 0; b < 2; b++) {
+    long head = -2;
+    for (int b = 0; b < BUFFERS; b++) {
         const uint32_t *line = pool + (size_t)b * buffer_pixels + (size_t)(row * width);
-        for (long x = width - 1; x > head; x--)
-            if (line[x]) { head = x; break; }
+        long x = width - 1;
+        while (x >= 0 && !line[x]) x--;
+        if (x != heads[b] && x > head) head = x;
+        heads[b] = x;
     }
-    if (head != last) {
+    if (head != -2) {
         fprintf(out, "COMMIT %lld %ld\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec, head);
         fflush(out);
-        last = head;
     }
     return sent;
 }
