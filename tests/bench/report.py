@@ -111,7 +111,7 @@ print("**The overlay behind the fingers**: a one-finger drag of 200 mm (a frame 
       "the root window, raw rectangles, as a compositor follows a screen). Layer shell: drawn by the agent's helper "
       "`gestured-overlay` in headless sway (pixman, 1280×800), to the commit that shows the dot as the helper sends it "
       "to sway (`tests/bench/overlay_commits.c`, loaded into the helper, reads the committed buffer's row after each "
-      "flush). The overlay's updates go out at most 120 a second, the latest replacing one that waits; a frame not drawn "
+      "flush). The overlay's updates go out at most 240 a second, the latest replacing one that waits; a frame not drawn "
       "as it came is shown within the next, and one the helper skips while sway still holds all three of its buffers too.")
 print()
 print("| overlay lag | p50 | p99 | frames drawn as they came | within a frame (16.7 ms) at p99 |")

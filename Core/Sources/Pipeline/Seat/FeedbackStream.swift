@@ -25,10 +25,11 @@ public struct FeedbackFrame: Equatable, Sendable {
 /// what fired in each panel's sequence, for its lift: by then the recognizers have begun
 /// again.
 struct FeedbackStream {
-    /// Twice a 60 Hz screen's rate: an update that waited for the next 60th of a second
-    /// would trail the finger by up to a whole frame more than drawing takes; the
-    /// compositor shows the newest at its own rate.
-    private var pace = PanelPace<FeedbackFrame>(perSecond: 120)
+    /// Twice a 120 Hz screen's rate, and above every panel's: an update that waited for
+    /// the next 120th of a second would trail the finger by up to 8 ms more than drawing
+    /// takes (panels report at 70 to 135 Hz and more, each frame a little early or late);
+    /// the compositor shows the newest at its own rate. A flood is still held to it.
+    private var pace = PanelPace<FeedbackFrame>(perSecond: 240)
     private var fired: [String: String] = [:]
 
     /// When the earliest waiting update is due.
