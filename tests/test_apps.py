@@ -90,6 +90,14 @@ class ReportedOnTheBus(Harness):
         with open(out) as f:
             return f.read().split()
 
+    def fired_by_then(self, out, count, within=20):
+        """What fired, once `count` gestures have or `within` s have passed: a daemon that a
+        loaded machine starts late plays its recording that much later."""
+        deadline = time.monotonic() + within
+        while len(self.fired(out)) < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return self.fired(out)
+
     def shipped_script(self, kind, windows, desktop=None):
         """The lines the shipped KWin script ("kwin") or GNOME Shell 43 extension ("gnome")
         prints under tests/desktop_scripts.js's stand-ins: the calls it makes."""
@@ -103,13 +111,12 @@ class ReportedOnTheBus(Harness):
     def told_between_the_swipes(self, calls, **started):
         """`started(**started)`, then each of `calls` told by the reporter 1 s after a swipe
         (at 1, 3, 5... s), made before the swipes' clock starts so that only the bus call
-        is in its second; at 9 s, what fired."""
+        is in its second; then what fired, once all five have."""
         out, start, daemon, reporter = self.started(**started)
         for i, call in enumerate(calls):
             time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
             self.assertEqual(reporter.tell(call), "done")
-        time.sleep(max(0, start + 9 - time.monotonic()))
-        fired = self.fired(out)
+        fired = self.fired_by_then(out, 5)
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
         return fired
@@ -148,8 +155,7 @@ class ReportedOnTheBus(Harness):
         at(7)
         reporter.process.kill()  # the reporter leaves: no application is known
         reporter.process.wait()
-        at(9)
-        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        self.assertEqual(self.fired_by_then(out, 5), ["global", "firefox", "global", "firefox", "global"])
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=30)
 
@@ -173,10 +179,10 @@ class ReportedOnTheBus(Harness):
         at(7)
         reporter.process.kill()
         reporter.process.wait()
-        at(9)
+        fired = self.fired_by_then(out, 5)
         daemon.send_signal(signal.SIGTERM)
         log = daemon.communicate(timeout=30)[1]
-        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"], log[-3000:])
+        self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
 
     def test_the_shipped_kwin_script_and_gnome_extension_say_it(self):
         """The shipped JavaScript, run under stand-ins for KWin's and GNOME Shell's objects
@@ -248,8 +254,7 @@ class ReportedOnTheBus(Harness):
                                     {"class": "Firefox", "instance": "Navigator"}, None]):
             time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
             focus(window)
-        time.sleep(max(0, start + 9 - time.monotonic()))
-        self.assertEqual(self.fired(out), ["global", "firefox", "global", "firefox", "global"])
+        self.assertEqual(self.fired_by_then(out, 5), ["global", "firefox", "global", "firefox", "global"])
         gjs.stdin.close()
         self.assertEqual(gjs.wait(timeout=30), 0, gjs.stderr.read())
         daemon.send_signal(signal.SIGTERM)
@@ -323,11 +328,11 @@ class ReportedOnTheBus(Harness):
         self.assertGreater(sent, 50_000, "the flood was sent")
         self.assertLess(answered, sent // 10, "beyond its ration a caller's reports are dropped unanswered")
         self.assertLess(after - before, 4096, "memory stays flat")
-        time.sleep(1)
+        fired = self.fired_by_then(out, 6)
         daemon.send_signal(signal.SIGTERM)
         log = daemon.communicate(timeout=30)[1]
         # The swipes at 0 to 10 s all fired, whichever application the flood had in front.
-        self.assertEqual(len(self.fired(out)), 6, log[-3000:])
+        self.assertEqual(len(fired), 6, log[-3000:])
         self.assertEqual(log.count("refusing reports of the application in front"), 1, log[-3000:])  # the huge name
         self.assertEqual(log.count("dropping reports of the application in front"), 1, log[-3000:])
 
@@ -549,12 +554,13 @@ class Desktop(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused", lead_ms=0):
+    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused", lead_ms=0, tail_ms=0):
         """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start (from where `starts_mm`
-        says; each `lead_ms` later); `changes[i]()` runs at 1 + 2i s. Returns which
-        binding each swipe fired, and the log. With `envs`, a daemon in each environment
-        at once (each its own file): a list of both."""
-        rec = swipes(5, 2000, starts_mm=starts_mm, lead_ms=lead_ms).save(self.path("rec.evemu"))
+        says; each `lead_ms` later), the recording going on `tail_ms` after them;
+        `changes[i]()` runs at 1 + 2i s. Returns which binding each swipe fired, and the
+        log. With `envs`, a daemon in each environment at once (each its own file): a
+        list of both."""
+        rec = swipes(5, 2000, starts_mm=starts_mm, lead_ms=lead_ms, tail_ms=tail_ms).save(self.path("rec.evemu"))
         runs = []
         start = time.monotonic()
         for i, env in enumerate(envs or [self.env]):
@@ -716,6 +722,10 @@ class Desktop(Harness):
 
         def say(text):
             def send():
+                # The daemon's event connection: a loaded machine may start it late.
+                deadline = time.monotonic() + 20
+                while not accepted and time.monotonic() < deadline:
+                    time.sleep(0.05)
                 accepted[0].sendall(text.encode())
             return send
 
@@ -883,8 +893,11 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
         self.env["SWAYSOCK"] = path
         event = sway_message(0x8000_0003, b'{"change": "move", "container": {"type": "con", "app_id": "kitty"}}')
 
+        running = threading.Event()
+        running.set()
+
         def events():
-            for _ in range(9 * 20):
+            while running.is_set():
                 time.sleep(0.05)
                 with asked["sending"]:
                     for connection in asked["events"]:
@@ -894,7 +907,10 @@ fingers = 3\ndirection = "left"\ncommand = "sh -c 'date +%s.%N >> {out}'"\n""")
                             pass
         threading.Thread(target=events, daemon=True).start()
         before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-        fired, log = self.swipes_with(self.path("fired.txt"), [])
+        # Events while the daemon runs, 10 s past the swipes: a tree read slowly (a debug
+        # build on a loaded machine) may be asked again only after nine times as long.
+        fired, log = self.swipes_with(self.path("fired.txt"), [], tail_ms=10_000)
+        running.clear()
         after, elapsed = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic() - start
         cpu_share = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / elapsed
         self.assertEqual(fired[1:], ["firefox"] * 4, log[-3000:])  # the first may come before the first tree
