@@ -554,24 +554,26 @@ class Desktop(Harness):
         with open(out) as f:
             return f.read().split()
 
-    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused", lead_ms=0, tail_ms=0):
+    def swipes_with(self, out, changes, envs=None, starts_mm=None, apps_window="focused", lead_ms=0, tail_ms=0, speed=1.0):
         """Swipes at 0, 2, 4, 6 and 8 s from the daemon's start (from where `starts_mm`
         says; each `lead_ms` later), the recording going on `tail_ms` after them;
-        `changes[i]()` runs at 1 + 2i s. Returns which binding each swipe fired, and the
-        log. With `envs`, a daemon in each environment at once (each its own file): a
-        list of both."""
+        `changes[i]()` runs at 1 + 2i s. All of it `speed` times faster (the replay's
+        --speed): at 0.5, a change through a real compositor, which a loaded machine
+        slows, has 2 s to reach the daemon before the next swipe. Returns which binding
+        each swipe fired, and the log. With `envs`, a daemon in each environment at once
+        (each its own file): a list of both."""
         rec = swipes(5, 2000, starts_mm=starts_mm, lead_ms=lead_ms, tail_ms=tail_ms).save(self.path("rec.evemu"))
         runs = []
         start = time.monotonic()
         for i, env in enumerate(envs or [self.env]):
             fired = f"{out}.{i}" if envs else out
             config = self.write(f"gestured-{i}.toml", apps_config(fired, bus="none", apps_window=apps_window))
-            daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", rec, "--verbose"],
+            daemon = subprocess.Popen([test_daemon.GESTURED, "run", "--config", config, "--replay", rec, "--speed", str(speed), "--verbose"],
                                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             self.addCleanup(daemon.kill)
             runs.append((daemon, fired))
         for i, change in enumerate(changes):
-            time.sleep(max(0, start + 1 + 2 * i - time.monotonic()))
+            time.sleep(max(0, start + (1 + 2 * i) / speed - time.monotonic()))
             change()
         logs = [daemon.communicate(timeout=60)[1] for daemon, _ in runs]
         results = [(self.fired(fired), log) for (_, fired), log in zip(runs, logs)]
@@ -589,7 +591,7 @@ class Desktop(Harness):
         runs = self.swipes_with(self.path("fired.txt"), [
             focus("[app_id=firefox]"), focus("[app_id=kitty]"), focus("[app_id=firefox]"),
             lambda: sway.msg("workspace 2"),  # an empty workspace: no application in front
-        ], envs=[ipc, wayland])
+        ], envs=[ipc, wayland], speed=0.5)
         for (fired, log), source in zip(runs, ["sway", "wlr-foreign-toplevel"]):
             self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], source + ": " + log[-3000:])
             self.assertIn(f"{source}: following the application in front", log)
@@ -605,7 +607,7 @@ class Desktop(Harness):
         left, right = 100, 250
         fired, log = self.swipes_with(self.path("fired.txt"), [
             lambda: None, lambda: sway.msg("[app_id=kitty] move left"), lambda: None, lambda: sway.msg("workspace 2"),
-        ], starts_mm=[right, left, left, right, right], apps_window="touched")
+        ], starts_mm=[right, left, left, right, right], apps_window="touched", speed=0.5)
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on firefox (sway); for it: browser-back", log)
 
@@ -671,7 +673,7 @@ class Desktop(Harness):
         left, right = 100, 250
         fired, log = self.swipes_with(self.path("fired.txt"), [
             lambda: None, lambda: x.move("kitty", 0, 0), lambda: x.move("kitty", 640, 0), lambda: x.close("Navigator"),
-        ], starts_mm=[right, left, left, left, left], apps_window="touched")
+        ], starts_mm=[right, left, left, left, left], apps_window="touched", speed=0.5)
         self.assertEqual(fired, ["global", "firefox", "global", "firefox", "global"], log[-3000:])
         self.assertIn("the first touch is on Firefox/Navigator (x11); for it: browser-back", log)
 
