@@ -725,10 +725,7 @@ class Desktop(Harness):
         def say(text):
             def send():
                 # The daemon's event connection: a loaded machine may start it late.
-                deadline = time.monotonic() + 20
-                while not accepted and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                accepted[0].sendall(text.encode())
+                waited("the daemon's event connection", lambda: accepted)[0].sendall(text.encode())
             return send
 
         def leave():

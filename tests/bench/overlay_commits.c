@@ -3,10 +3,10 @@
  * update into one of the BUFFERS buffers of one shared-memory pool and commits it; its
  * loop sends what it committed with wl_display_flush. After each flush this writes, to
  * the file OVERLAY_COMMITS, the monotonic time (ns) and the rightmost coloured pixel of
- * row OVERLAY_ROW in the buffers drawn since the last flush (the newest trail's head), when
- * it moved: the frame shown is told by where its dot is, as for X11's damage.
- * OVERLAY_WIDTH is the output's width in pixels. One row of each buffer is read a flush: little beside
- * the drawing it times. */
+ * row OVERLAY_ROW in the buffers drawn since the last flush (the newest trail's head),
+ * when it moved: the frame shown is told by where its dot is, as for X11's damage.
+ * OVERLAY_WIDTH is the output's width in pixels. One row of each buffer is read a flush:
+ * little beside the drawing it times. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
