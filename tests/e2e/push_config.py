@@ -42,7 +42,7 @@ def main(args):
         rate, seconds = float(args[1]), float(args[2])
         text = open(args[3]).read()
         probe = dbus.SystemBus(private=True)
-        sent, answers = 0, []
+        sent, answers, probed = 0, [], 0
         start = time.monotonic()
         while time.monotonic() < start + seconds:
             message = dbus.lowlevel.MethodCallMessage(OBJECT[0], OBJECT[1], "org.gestured.Gestured1", "SetUserConfiguration")
@@ -50,7 +50,8 @@ def main(args):
             message.set_no_reply(True)
             bus.send_message(message)
             sent += 1
-            if sent % int(rate) == 0:
+            if time.monotonic() >= start + probed + 1:
+                probed += 1
                 answers.append(push(probe, text, timeout=0.5).split(":")[0])
             time.sleep(max(0, start + sent / rate - time.monotonic()))
         print(f"sent={sent} answers={','.join(answers)}", flush=True)

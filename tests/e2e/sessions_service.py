@@ -178,16 +178,16 @@ for _ in range(4):
 heard = flood.communicate(timeout=60)[0].strip()
 sent = int(re.search(r"sent=(\d+)", heard or "sent=0").group(1))
 answers = re.search(r"answers=(\S*)", heard or "answers=").group(1).split(",")
-# Asked for 1,000 a second; Python sends about 900 on an idle machine, fewer on a loaded
-# one: at least 250 a second, 25 times the bus's ration of a caller, is a flood. Her probe,
-# once every 1,000 sent on a connection of its own, is refused: over her session's ration of
-# hand-overs (LimitsExceeded), or, the flood's connection being held to 10 calls a second
-# at the bus, finding a turn free and refused for what it hands over (Refused: an empty
-# document); never left unanswered. A swipe starved by the
-# flood would wait 5 s for nothing: each one's command runs within 3 s of its start (most
-# within one on an idle machine).
+# Asked for 1,000 a second; Python sends about 900 on an idle machine, as few as 250 on
+# a loaded one (emulated, with the bus and gestured on the same two processors): at least
+# 100 a second, 10 times the ration of a caller, is a flood. Her probe, once a second on a
+# connection of its own, is refused: over her session's ration of hand-overs
+# (LimitsExceeded), or, the flood's connection being held to its ration, finding a turn
+# free and refused for what it hands over (Refused: an empty document); never left
+# unanswered. A swipe starved by the flood would wait 5 s for nothing: each one's command
+# runs within 3 s of its start (most within one on an idle machine).
 check(f"under {sent / 6:.0f} hand-overs a second ({heard}), each swipe of alice's runs her command on time ({late} s)",
-      all(t < 3 for t in late) and sent >= 1500 and answers != [""]
+      all(t < 3 for t in late) and sent >= 600 and answers != [""]
       and all(a in ("org.gestured.Gestured1.Error.LimitsExceeded", "org.gestured.Gestured1.Error.Refused") for a in answers))
 
 # Her file saying what is the machine's: the agent says why, at the line, and what was in force stays.
