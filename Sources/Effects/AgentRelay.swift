@@ -23,6 +23,8 @@ public final class AgentRelay: BusSource {
     /// Where a desktop said the windows are (nil: not known), and the desktop's name.
     public var onWindows: (_ windows: WindowLayout?, _ source: String) -> Void = { _, _ in }
     public var onWatchChange: (_ old: BusService.Watch?, _ new: BusService.Watch?) -> Void = { _, _ in }
+    /// Overlay and Progress updates: the latest of each the bus had no room for.
+    private var latestUpdates = LatestUpdates()
 
     public init(logger: Logger) { self.logger = logger }
 
@@ -84,36 +86,43 @@ public final class AgentRelay: BusSource {
     }
 
     /// A tagged edge swipe's progress from gestured: the Progress signal on the session
-    /// bus, from this agent's connection, as its Gesture signals are; dropped while the
-    /// bus is not taking what it has.
+    /// bus, from this agent's connection, as its Gesture signals are. While the bus is not
+    /// taking what it has, only the latest is kept, sent when it has room (`LatestUpdates`).
     public func progress(_ update: ProgressUpdate) {
-        guard let connection, let bus = connection.bus, SDBus.queuedWrites(bus).map({ $0 < Self.mostQueuedUpdates }) ?? false,
-              let message = update.signal(on: bus) else { return }
-        defer { SDBus.unref(message) }
-        _ = SDBus.send(bus, message)
+        guard let connection, let bus = connection.bus else { return }
+        latestUpdates.send(ProgressUpdate.member, to: nil, on: bus, hasRoom: Self.hasRoom(bus)) { update.signal(on: $0) }
         connection.updateWatch()
     }
 
-    /// Unwritten messages past which an overlay update is dropped (a stalled session bus).
-    static let mostQueuedUpdates: UInt64 = 16
-
     /// An overlay update from gestured, passed on to `destination` alone (GNOME Shell,
     /// where the shipped extension draws it): the service's Feedback, sent from this
-    /// agent's name. Dropped while the session bus is not taking them: the next one draws
-    /// the fingers where they are then.
+    /// agent's name, on the same terms.
     public func feedback(_ frame: FeedbackFrame, to destination: String) {
-        guard let connection, let bus = connection.bus, SDBus.queuedWrites(bus).map({ $0 < Self.mostQueuedUpdates }) ?? false,
-              let message = frame.signal(on: bus, from: Self.path, Self.name, to: destination) else { return }
-        defer { SDBus.unref(message) }
-        _ = SDBus.send(bus, message)
+        guard let connection, let bus = connection.bus else { return }
+        latestUpdates.send(FeedbackFrame.member, to: destination, on: bus, hasRoom: Self.hasRoom(bus)) {
+            frame.signal(on: $0, from: Self.path, Self.name, to: destination)
+        }
         connection.updateWatch()
+    }
+
+    /// Unwritten messages past which an overlay or Progress update is held (a stalled session bus).
+    static let mostQueuedUpdates: UInt64 = 16
+
+    private static func hasRoom(_ bus: OpaquePointer) -> Bool {
+        SDBus.queuedWrites(bus).map { $0 < mostQueuedUpdates } ?? false
     }
 
     public var nextDeadline: Int64? { connection?.nextDeadline }
 
     public func process() {
-        guard let connection, let error = connection.process() else { return }
-        self.connection = nil
-        logger.warning("the session bus went away (\(error))")
+        guard let connection else { return }
+        if let error = connection.process() {
+            self.connection = nil
+            latestUpdates.forgetAll()
+            return logger.warning("the session bus went away (\(error))")
+        }
+        guard let bus = connection.bus, !latestUpdates.isEmpty else { return }
+        latestUpdates.sendHeld(on: bus) { Self.hasRoom(bus) }
+        connection.updateWatch()
     }
 }

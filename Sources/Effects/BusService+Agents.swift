@@ -28,8 +28,8 @@ extension BusService {
     }
 
     /// An overlay update, to the session in front's agent alone (never broadcast: where
-    /// fingers are is no other client's business). Dropped while the bus is full: the
-    /// next one draws the fingers where they are then.
+    /// fingers are is no other client's business). While the bus is full only the latest
+    /// is kept, sent when it has room (`LatestUpdates`).
     public func feedback(_ frame: FeedbackFrame, to agent: String) {
         send(frame, to: agent)
     }
@@ -45,10 +45,9 @@ extension BusService {
         send(Inspection(frame: frame, detail: detail), to: inspector)
     }
 
-    private func send(_ update: some GesturedMessage, to destination: String) {
-        guard let bus, hasRoom(bus), let message = update.signal(on: bus, to: destination) else { return }
-        defer { SDBus.unref(message) }
-        _ = SDBus.send(bus, message)
+    private func send<Update: GesturedMessage>(_ update: Update, to destination: String) {
+        guard let bus else { return }
+        latestUpdates.send(Update.member, to: destination, on: bus, hasRoom: hasRoom(bus)) { update.signal(on: $0, to: destination) }
         updateWatch()
     }
 }

@@ -81,6 +81,8 @@ public final class BusService {
     private var owedAppWanted = false
     /// Actions to agents the bus had no room for, since the last one it took (said once).
     var saidActionDrops = false
+    /// Overlay, Progress and inspector updates: the latest of each the bus had no room for.
+    var latestUpdates = LatestUpdates()
     /// Called when what the loop must watch changes: connected, output queued or written, gone.
     public var onWatchChange: (_ old: Watch?, _ new: Watch?) -> Void = { _, _ in }
 
@@ -164,6 +166,7 @@ public final class BusService {
     private func peerLeft(_ message: OpaquePointer) {
         guard let name = PeerMessage.name(message), name.hasPrefix(":") else { return }
         callers.forget(name)
+        latestUpdates.forget(destination: name)
         control?.peerLeft(name)
     }
 
@@ -220,7 +223,7 @@ public final class BusService {
     /// Whether signals are still queued for the bus: ours, or sd-bus's (which holds what
     /// was sent while the connection was still being made, until the bus says hello).
     public var hasQueuedOutput: Bool {
-        !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || (currentWatch?.writable ?? false)
+        !pending.isEmpty || !owedChanges.isEmpty || !owedDeviceChanges.isEmpty || !latestUpdates.isEmpty || (currentWatch?.writable ?? false)
             || (bus.flatMap(SDBus.queuedWrites) ?? 0) > 0
     }
 
@@ -263,8 +266,8 @@ public final class BusService {
         updateWatch()
     }
 
-    /// Hands property changes, then queued signals, to sd-bus while it holds fewer than
-    /// `busQueueLimit` unwritten.
+    /// Hands property changes, the latest updates held, then queued signals, to sd-bus
+    /// while it holds fewer than `busQueueLimit` unwritten.
     private func sendPending() {
         if let bus, owedAppWanted, hasRoom(bus) {
             owedAppWanted = false
@@ -284,6 +287,7 @@ public final class BusService {
             let rc = gestured_bus_emit_changed(bus, Self.devicePath(node), Self.deviceInterface, "Rotation")
             if rc < 0 { logger.warning("D-Bus: cannot announce the rotation of \(node): \(Errno(rawValue: -rc))") }
         }
+        if let bus { latestUpdates.sendHeld(on: bus) { hasRoom(bus) } }
         while let bus, !pending.isEmpty {
             guard hasRoom(bus), let (event, device, step) = pending.removeFirst() else { return }
             send(event, device: device, step: step, on: bus)
@@ -335,6 +339,7 @@ public final class BusService {
         owedAppWanted = false
         waitingForName = false
         pending = SignalQueue()
+        latestUpdates.forgetAll()
         owedChanges = []
         owedDeviceChanges = []
     }
