@@ -2,6 +2,9 @@
 # The shipped system unit for real, inside scripts/vm-run-systemd (systemd as PID 1):
 # tests/e2e/run-service installs the unit, udev rule, D-Bus policy, sysusers entry,
 # binary and a test configuration in the guest, with fixtures in /opt/gestured-test.
+#   service.sh                    the unit's own checks, then every suite
+#   service.sh SUITE...           those suites alone, one after the other
+#   service.sh --skip SUITE...    the unit's own checks, then every suite but those
 set -u
 fixtures=/opt/gestured-test
 . "$(dirname "$0")/lib.sh"
@@ -11,12 +14,25 @@ in_journal() { journal | grep -q -- "$1"; }
 systemd-sysusers
 systemctl daemon-reload
 udevadm control --reload
-# One suite alone (tests/e2e/run-service SUITE), for working on it.
-if [ -n "${1:-}" ]; then
+skipped=" "
+if [ "${1:-}" = --skip ]; then
+  shift
+  skipped=" $* "
+  set --
+fi
+suite() {  # suite FILE: one of the Python suites beside this script, and what it cost
+  case "$skipped" in *" $1 "*) echo "==== $1: run on its own"; return ;; esac
+  local start=$SECONDS
+  python3 "$(dirname "$0")/$1" || failures=$((failures + 1))
+  echo "==== $1: $((SECONDS - start)) s"
+}
+# Suites alone (tests/e2e/run-service SUITE...): for working on one, or for CI to run
+# them beside the rest in a VM of their own.
+if [ $# -gt 0 ]; then
   udevadm trigger --action=add --subsystem-match=misc --sysname-match=uinput
   udevadm settle
-  python3 "$(dirname "$0")/$1"
-  exit $?
+  for named in "$@"; do suite "$named"; done
+  exit $((failures > 0))
 fi
 dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/monitor.txt 2>&1 &
 # A listener that is not root, with the guide's match rule (docs/guide.md) but not the sender: what
@@ -24,12 +40,6 @@ dbus-monitor --system "type='signal',interface='org.gestured.Gestured1'" > /tmp/
 setpriv --reuid=nobody --regid=nogroup --clear-groups dbus-monitor --system \
   "type='signal',interface='org.gestured.Gestured1'" > /tmp/listener.txt 2>&1 &
 sleep 0.5
-
-suite() {  # suite FILE: one of the Python suites beside this script, and what it cost
-  local start=$SECONDS
-  python3 "$(dirname "$0")/$1" || failures=$((failures + 1))
-  echo "==== $1: $((SECONDS - start)) s"
-}
 
 plug() {  # plug NAME: a virtual touchscreen; prints its node
   evemu-device "$fixtures/$1.desc" > "/tmp/$1.node" &
