@@ -199,7 +199,7 @@ kill -TERM "$daemon"; wait "$daemon"
 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all -- env -u XDG_RUNTIME_DIR \
   "$gestured" run --config "$work/gestured.toml" > "$work/out/denied.log" 2>&1 &
 denied=$!
-wait_for 10 grep -q "permission denied" "$work/out/denied.log"
+wait_for 10 grep -qs "permission denied" "$work/out/denied.log"
 sleep 0.5
 check "with no touchscreen it may read, it says so rather than 'waiting for one to appear'" \
   bash -c "grep -q 'no touchscreen could be opened' '$work/out/denied.log' && ! grep -q 'waiting for one to appear' '$work/out/denied.log'"

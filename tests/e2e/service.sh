@@ -2,9 +2,8 @@
 # The shipped system unit for real, inside scripts/vm-run-systemd (systemd as PID 1):
 # tests/e2e/run-service installs the unit, udev rule, D-Bus policy, sysusers entry,
 # binary and a test configuration in the guest, with fixtures in /opt/gestured-test.
-#   service.sh                    the unit's own checks, then every suite
-#   service.sh SUITE...           those suites alone, one after the other
-#   service.sh --skip SUITE...    the unit's own checks, then every suite but those
+#   service.sh             the unit's own checks, then every suite
+#   service.sh SUITE...    those suites alone, one after the other
 set -u
 fixtures=/opt/gestured-test
 . "$(dirname "$0")/lib.sh"
@@ -14,20 +13,12 @@ in_journal() { journal | grep -q -- "$1"; }
 systemd-sysusers
 systemctl daemon-reload
 udevadm control --reload
-skipped=" "
-if [ "${1:-}" = --skip ]; then
-  shift
-  skipped=" $* "
-  set --
-fi
 suite() {  # suite FILE: one of the Python suites beside this script, and what it cost
-  case "$skipped" in *" $1 "*) echo "==== $1: run on its own"; return ;; esac
   local start=$SECONDS
   python3 "$(dirname "$0")/$1" || failures=$((failures + 1))
   echo "==== $1: $((SECONDS - start)) s"
 }
-# Suites alone (tests/e2e/run-service SUITE...): for working on one, or for CI to run
-# them beside the rest in a VM of their own.
+# Suites alone (tests/e2e/run-service SUITE...), for working on them.
 if [ $# -gt 0 ]; then
   udevadm trigger --action=add --subsystem-match=misc --sysname-match=uinput
   udevadm settle
