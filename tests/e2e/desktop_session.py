@@ -2,7 +2,7 @@
 card): the machine's touchpad configuration, a user's session on a
 VT running a desktop on the DRM card, the screen as the card scans it out, and the pans,
 swipes and reloads the suites make."""
-import os, subprocess, threading, time
+import glob, os, subprocess, threading, time
 
 from drm_screenshot import scanout
 from fixtures import Recording, suite_config
@@ -77,14 +77,20 @@ def lit_columns(name):
     return [x for x in range(width) if sum(row[3 * x:3 * x + 3]) > 600]
 
 
+# How long held_pan holds the fingers still mid-way: GNOME Shell drawn in software under
+# emulation was seen to follow 9 s late.
+HOLD_S = 15
+
+
 def held_pan(panel, fingers, dx_mm):
-    """`fingers` 15 mm apart from the panel's middle, 8 steps of `dx_mm`, held still 6 s,
-    17 steps more, then lifted: played on a thread (returned). A desktop takes a few
-    millimetres of a touchpad swipe for a part of the way to the next workspace."""
+    """`fingers` 15 mm apart from the panel's middle, 8 steps of `dx_mm` (200 ms), held
+    still HOLD_S, 17 steps more, then lifted: played on a thread (returned). A desktop
+    takes a few millimetres of a touchpad swipe for a part of the way to the next
+    workspace."""
     rec = Recording()
     for step in range(9):
         rec.frame({s: (148 + step * dx_mm, 50 + 15 * s) for s in range(fingers)}, advance_ms=25)
-    rec.wait(6000)
+    rec.wait(HOLD_S * 1000)
     for step in range(9, 26):
         rec.frame({s: (148 + step * dx_mm, 50 + 15 * s) for s in range(fingers)}, advance_ms=25)
     rec.frame({s: None for s in range(fingers)})
@@ -93,21 +99,51 @@ def held_pan(panel, fingers, dx_mm):
     return playing
 
 
-def slides_with_the_fingers(panel, prefix, mid_s, after_s):
-    """A held three-finger pan to the left (`held_pan`), the screen saved as PREFIXbefore,
-    PREFIXmid-pan (`mid_s` into it) and PREFIXafter-pan (`after_s` after the lift):
-    checks that mid-pan the window has moved part of the way with the fingers, and
-    returns the columns the window covers after the lift."""
+def holds_open(command, name):
+    """Whether a process of COMMAND (its comm) holds the input device called NAME open:
+    a compositor takes a new device from logind once udev has told it, seconds later
+    under emulation."""
+    nodes = {f"/dev/input/{path.split('/')[4]}" for path in glob.glob("/sys/class/input/event*/device/name")
+             if read(path).strip() == name}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if read(f"/proc/{pid}/comm").strip() == command and \
+                    any(os.readlink(f"/proc/{pid}/fd/{fd}") in nodes for fd in os.listdir(f"/proc/{pid}/fd")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def slides_with_the_fingers(panel, compositor, prefix):
+    """A held three-finger pan to the left (`held_pan`) once COMPOSITOR (its comm) has
+    gestured's touchpad open, the screen saved as PREFIXbefore, PREFIXmid-pan (while the
+    fingers are held) and PREFIXafter-pan (after the lift): checks that mid-pan the
+    window has moved part of the way with the fingers, and returns the columns the window
+    covers after the lift, once it is off the screen or 30 s have passed. A desktop drawn
+    in software under emulation may take seconds to follow (GNOME Shell, seen), so the
+    screen is looked at again until the fingers lift, and after."""
+    check(f"{compositor} has gestured's touchpad open", wait_for(60, lambda: holds_open(compositor, "gestured touchpad")))
     before = lit_columns(f"{prefix}before")
+    started = time.monotonic()
     playing = held_pan(panel, 3, -2)
-    time.sleep(mid_s)
-    mid = lit_columns(f"{prefix}mid-pan")
+    time.sleep(1)
+    while True:
+        looked = time.monotonic() - started
+        mid = lit_columns(f"{prefix}mid-pan")
+        shift = (before[0] - mid[0]) if before and mid else None
+        if (shift is not None and 20 < shift < len(before) + before[0]) or looked > HOLD_S - 1:
+            break
+    check(f"mid-pan, the screen shows the window moved part of the way with the fingers (its left edge {before[:1]} → "
+          f"{mid[:1]}, {looked:.1f} s into the pan)", shift is not None and 20 < shift < len(before) + before[0])
     playing.join()
-    time.sleep(after_s)
-    shift = (before[0] - mid[0]) if before and mid else None
-    check(f"mid-pan, the screen shows the window moved part of the way with the fingers (its left edge {before[:1]} → {mid[:1]})",
-          shift is not None and 20 < shift < len(before) + before[0])
-    return lit_columns(f"{prefix}after-pan")
+    after = []
+
+    def off_the_screen():
+        after[:] = lit_columns(f"{prefix}after-pan")
+        return not after
+    wait_for(30, off_the_screen)
+    return after
 
 
 def swipe(panel, fingers, dx_mm, start=(148, 50)):

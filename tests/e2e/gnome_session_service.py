@@ -24,8 +24,12 @@ from seat_sessions import isolated_panel, journal  # noqa: E402
 from uinput_panel import check, wait_for  # noqa: E402
 
 panel = isolated_panel(TOUCHPAD, "gestured laptop panel")
+# Without GDM the Shell warns once that it cannot lock the screen (its main.js): a banner
+# that came up mid-test over the screen the test reads. Warned already, as a user who
+# has seen it once.
 session = Session("gina", "wayland-0", ["gnome-shell", "--wayland", "--no-x11", "--display-server"],
-                  ["GSETTINGS_BACKEND=memory", "XDG_SESSION_TYPE=wayland"])
+                  ["GSETTINGS_BACKEND=memory", "XDG_SESSION_TYPE=wayland"],
+                  {".local/share/gnome-shell/lock-warning-shown": ""})
 
 
 def shell(*args):
@@ -42,20 +46,26 @@ check("GNOME Shell enables the installed extension", wait_for(60, lambda: "boole
     "org.gnome.Shell.Extensions.EnableExtension", "string:gestured@gestured.github.io")))
 window_under_the_finger(panel, session, "GNOME", "GNOME Shell: gestured@gestured.github.io runs")
 time.sleep(2)
-after = slides_with_the_fingers(panel, "gnome-", 3, 4)
+after = slides_with_the_fingers(panel, "gnome-shell", "gnome-")
 check(f"after the lift GNOME is on the next workspace: the window is off the screen ({len(after)} columns lit)", len(after) == 0)
 
 # GNOME's own touchscreen gesture: three fingers sideways switch workspaces.
 reload(NOTHING_ON_THREE)
 swipe(panel, 3, 100)
-check("GNOME switches workspaces for a three-finger swipe on the touchscreen (its own gesture): the window is back",
-      wait_for(10, lambda: len(lit_columns("gnome-own-swipe")) > 50))
+swiped = time.monotonic()
+back = wait_for(30, lambda: len(lit_columns("gnome-own-swipe")) > 50)
+took = time.monotonic() - swiped
+check(f"GNOME switches workspaces for a three-finger swipe on the touchscreen (its own gesture): the window is back "
+      f"({took:.1f} s after it)", back)
+# Twice as long and at least 10 s, the window is watched for a swipe of GNOME's that
+# should not come: the Shell, drawn in software under emulation, may take seconds.
+watch_s = max(10, 2 * took)
 reload(SWIPE_ON_THREE)
 mark = len(journal())
 swipe(panel, 3, -100)
-time.sleep(4)
 check("with a three-finger swipe bound, gestured's fires", wait_for(10, lambda: "taken (swipe) recognized" in journal()[mark:]))
-check("and GNOME's does not: the window stays", len(lit_columns("gnome-taken-swipe")) > 50)
+check(f"and GNOME's does not: the window stays (watched {watch_s:.0f} s)",
+      not wait_for(watch_s, lambda: len(lit_columns("gnome-taken-swipe")) <= 50))
 
 window.kill()
 sys.exit(session.ended("GNOME Shell", ["/tmp/firefox-window.txt", "/tmp/agent.txt"]))
