@@ -131,11 +131,11 @@ def slides_with_the_fingers(panel, compositor, prefix):
     while True:
         looked = time.monotonic() - started
         mid = lit_columns(f"{prefix}mid-pan")
-        shift = (before[0] - mid[0]) if before and mid else None
-        if (shift is not None and 20 < shift < len(before) + before[0]) or looked > HOLD_S - 1:
+        moved = bool(before and mid) and 20 < before[0] - mid[0] < len(before) + before[0]
+        if moved or looked > HOLD_S - 1:
             break
     check(f"mid-pan, the screen shows the window moved part of the way with the fingers (its left edge {before[:1]} → "
-          f"{mid[:1]}, {looked:.1f} s into the pan)", shift is not None and 20 < shift < len(before) + before[0])
+          f"{mid[:1]}, {looked:.1f} s into the pan)", moved)
     playing.join()
     after = []
 
