@@ -7,7 +7,7 @@ replays a three-finger swipe every 1.5 s while Hyprland itself moves the focus
 (`hyprctl dispatch`); each step waits for the daemon to say the application
 in front (tests/following.py), and the first swipe begun after fires firefox's binding
 only while firefox is in front; once both windows are closed, none is."""
-import os, shutil, subprocess, sys
+import os, shutil, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -40,7 +40,13 @@ def hyprctl(*args):
     return subprocess.run(session.as_user + ["hyprctl", *args], env=env, capture_output=True, text=True, timeout=30).stdout
 
 
-check("both windows map", wait_for(60, lambda: hyprctl("clients").count("class: ") >= 2))
+# hyprctl gives up on an answer after 5 s, and under emulation Hyprland, starting
+# Xwayland, may take longer for minutes: asked again until 3 minutes have passed.
+clients, asked_from = [""], time.monotonic()
+mapped = wait_for(180, lambda: clients.append(hyprctl("clients")) or clients[-1].count("class: ") >= 2)
+check(f"both windows map ({time.monotonic() - asked_from:.0f} s)", mapped)
+if failures():
+    print(f"--- hyprctl clients, {len(clients) - 1} times, last:\n{clients[-1][-1000:]}")
 work = "/tmp/hyprland-gestured"
 os.makedirs(work, exist_ok=True)
 run("chown", "hy:hy", work)
