@@ -9,7 +9,7 @@ import os, re, socket, subprocess, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from fixtures import HEADER, Recording, checkmark, suite_config, three_finger_swipe_down, three_finger_swipe_right  # noqa: E402
-from uinput_panel import Panel, Twin, check, failures, isolated_twin, wait_for  # noqa: E402
+from uinput_panel import Panel, Twin, check, failures, holds_open, isolated_twin, wait_for  # noqa: E402
 from service_journal import journal, start_service  # noqa: E402
 
 CONFIG = suite_config("control")
@@ -249,18 +249,7 @@ own = subprocess.Popen(["setpriv", "--reuid=kiosk", "--regid=kiosk", "--init-gro
 
 
 def own_reads_the_panel():
-    fds = f"/proc/{own.pid}/fd"
-    try:
-        names = os.listdir(fds)
-    except FileNotFoundError:
-        return False
-    for fd in names:
-        try:  # an fd listed may be closed before it is read: the daemon opens and closes while it looks
-            if os.readlink(os.path.join(fds, fd)) == panel.node:
-                return True
-        except FileNotFoundError:
-            pass
-    return False
+    return holds_open(own.pid, {panel.node})
 
 
 def own_log():

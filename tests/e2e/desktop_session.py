@@ -7,7 +7,7 @@ import glob, os, subprocess, threading, time
 from drm_screenshot import scanout
 from fixtures import Recording, suite_config
 from seat_sessions import journal, read, run, session_of
-from uinput_panel import check, failures, wait_for
+from uinput_panel import check, failures, holds_open, wait_for
 
 # The screens seen, where scripts/vm-run-systemd hands them back (VM_KEEP=DIR) to be looked at.
 SHOTS = "/run/job" if os.path.isdir("/run/job") else "/tmp"
@@ -99,7 +99,7 @@ def held_pan(panel, fingers, dx_mm):
     return playing
 
 
-def holds_open(command, name):
+def command_holds_open(command, name):
     """Whether a process of COMMAND (its comm) holds the input device called NAME open:
     a compositor takes a new device from logind once udev has told it, seconds later
     under emulation."""
@@ -107,11 +107,10 @@ def holds_open(command, name):
              if read(path).strip() == name}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if read(f"/proc/{pid}/comm").strip() == command and \
-                    any(os.readlink(f"/proc/{pid}/fd/{fd}") in nodes for fd in os.listdir(f"/proc/{pid}/fd")):
+            if read(f"/proc/{pid}/comm").strip() == command and holds_open(pid, nodes):
                 return True
         except OSError:
-            continue
+            continue  # gone while /proc was listed
     return False
 
 
@@ -123,7 +122,7 @@ def slides_with_the_fingers(panel, compositor, prefix):
     covers after the lift, once it is off the screen or 30 s have passed. A desktop drawn
     in software under emulation may take seconds to follow (GNOME Shell, seen), so the
     screen is looked at again until the fingers lift, and after."""
-    check(f"{compositor} has gestured's touchpad open", wait_for(60, lambda: holds_open(compositor, "gestured touchpad")))
+    check(f"{compositor} has gestured's touchpad open", wait_for(60, lambda: command_holds_open(compositor, "gestured touchpad")))
     before = lit_columns(f"{prefix}before")
     started = time.monotonic()
     playing = held_pan(panel, 3, -2)

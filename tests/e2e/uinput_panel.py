@@ -168,6 +168,23 @@ def failures():
     return len(failed)
 
 
+def holds_open(pid, nodes):
+    """Whether process PID has one of NODES (device paths) open. Its descriptors may close
+    while they are listed (a daemon opens and closes while it looks), and it may be gone."""
+    fds = f"/proc/{pid}/fd"
+    try:
+        names = os.listdir(fds)
+    except FileNotFoundError:
+        return False
+    for fd in names:
+        try:
+            if os.readlink(os.path.join(fds, fd)) in nodes:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
+
+
 def wait_for(seconds, test):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
